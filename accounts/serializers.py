@@ -1,0 +1,44 @@
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError as DjangoValidationError
+from rest_framework import serializers
+
+from accounts.models import User
+
+
+class RegisterInput(serializers.Serializer):
+    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
+    password = serializers.CharField(write_only=True, max_length=128)
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+    def validate_username(self, value: str) -> str:
+        if User.objects.filter(username__iexact=value).exists():
+            raise serializers.ValidationError("This username is taken.")
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            password_validation.validate_password(attrs["password"], candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class RegisterOutput(serializers.Serializer):
+    username = serializers.CharField()
+    token = serializers.CharField()
+
+
+class TokenInput(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128)
+
+
+class TokenOutput(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class MeOutput(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    date_joined = serializers.DateTimeField()

@@ -1,0 +1,48 @@
+"""The catalogue of games: ``GET /games`` and ``GET /games/{slug}`` (public)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.serializers import GameOutput
+from games.engine import ENGINES, get_engine
+from games.engine.protocol import Engine
+from games.errors import NotFound
+
+
+def game_resource(engine: Engine) -> dict[str, Any]:
+    return {
+        "slug": engine.slug,
+        "name": engine.name,
+        "players": {"min": engine.min_players, "max": engine.max_players},
+        "options": engine.options_schema,
+        # Bot strategies arrive with the deadlines-and-bots work.
+        "bots": [],
+    }
+
+
+class GameListApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameOutput(many=True)}, tags=["games"])
+    def get(self, request: Request) -> Response:
+        return Response([game_resource(engine) for engine in ENGINES.values()])
+
+
+class GameDetailApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: GameOutput}, tags=["games"])
+    def get(self, request: Request, slug: str) -> Response:
+        engine = get_engine(slug)
+        if engine is None:
+            raise NotFound("No game with this slug.")
+        return Response(game_resource(engine))

@@ -1,0 +1,63 @@
+"""The ``Idempotency-Key`` header, applied to a POST handler of an APIView."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api.problems import PROBLEM_CONTENT_TYPE
+from games.errors import ValidationFailed
+from games.services.idempotency import idempotency_claim, idempotency_complete
+
+Handler = Callable[..., Response]
+_KEPT_HEADERS = ("Location",)
+
+
+def idempotent(handler: Handler) -> Handler:
+    @functools.wraps(handler)
+    def wrapper(view: APIView, request: Request, *args: Any, **kwargs: Any) -> Response:
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            return handler(view, request, *args, **kwargs)
+        if not 1 <= len(key) <= 255:
+            raise ValidationFailed({"Idempotency-Key": ["Must be 1 to 255 characters."]})
+        body = request.data  # a malformed body fails here, before the key is claimed
+        record, stored = idempotency_claim(
+            user=request.user,
+            method=request.method or "POST",
+            path=request.path,
+            key=key,
+            body=body,
+        )
+        if stored is not None:
+            return _replay(stored.status, stored.body)
+        assert record is not None
+        try:
+            try:
+                response = handler(view, request, *args, **kwargs)
+            except Exception as exc:
+                response = view.handle_exception(exc)  # 4xx problem, or re-raised
+        except BaseException:
+            idempotency_complete(record=record, status=500, body=None)
+            raise
+        headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
+        idempotency_complete(
+            record=record,
+            status=response.status_code,
+            body={"data": response.data, "headers": headers},
+        )
+        return response
+
+    return wrapper
+
+
+def _replay(status: int, stored: Any) -> Response:
+    content_type = PROBLEM_CONTENT_TYPE if status >= 400 else None
+    return Response(
+        stored["data"], status=status, headers=stored["headers"], content_type=content_type
+    )

@@ -1,0 +1,247 @@
+"""Match endpoints. Each view validates its input, calls one service, and renders the match
+through ``games.services.reads`` (the engine's per-viewer view)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.utils.cache import patch_vary_headers
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.pagination import CursorPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import serializers as s
+from games.api.idempotent import idempotent
+from games.errors import NotFound, NotSeated, NotSupported, ValidationFailed, WrongPhase
+from games.services import reads
+from games.services.matches import match_create, match_decline, match_join, match_resign
+from games.services.moves import move_submit
+
+IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Replays the stored answer of an earlier request with this key (24 h).",
+)
+PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
+
+
+def _match_id(raw: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        raise NotFound("No match with this id.") from None
+
+
+def _input(serializer_class: type, request: Request) -> dict[str, Any]:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
+    snapshot = reads.match_snapshot(match_id=match_id, user=request.user)
+    response = Response(reads.match_resource(snapshot), status=code)
+    response["ETag"] = snapshot.etag
+    patch_vary_headers(response, ("Authorization", "Cookie"))
+    return response
+
+
+class MatchPagination(CursorPagination):
+    ordering = ("-created_at",)
+    page_size = 50
+    max_page_size = 200
+    page_size_query_param = "page_size"
+
+    def get_paginated_response(self, data: Any) -> Response:
+        return Response({"results": data, "next": self.get_next_link()})
+
+
+class MatchListApi(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
+            OpenApiParameter("mine", bool),
+            OpenApiParameter("awaiting_me", bool),
+            OpenApiParameter("game", str),
+        ],
+        responses={200: s.MatchPageOutput},
+        tags=["matches"],
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        matches = reads.match_list(
+            user=request.user,
+            status=params.get("status") or None,
+            mine=params.get("mine") == "true",
+            awaiting_me=params.get("awaiting_me") == "true",
+            game=params.get("game") or None,
+        )
+        paginator = MatchPagination()
+        page = paginator.paginate_queryset(matches, request, view=self) or []
+        results = [
+            reads.match_resource(reads.snapshot_of(match, request.user), detail=False)
+            for match in page
+        ]
+        return paginator.get_paginated_response(results)
+
+    @extend_schema(
+        request=s.MatchCreateInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.MatchOutput, 400: PROBLEM, 409: PROBLEM},
+        tags=["matches"],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _input(s.MatchCreateInput, request)
+        match = match_create(creator=request.user, **data)
+        response = _match_response(request, match.id, status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{match.id}")
+        return response
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
+        responses={200: s.MatchOutput, 304: None, 404: PROBLEM},
+        tags=["matches"],
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        etag = snapshot.etag
+        if _etag_matches(request.headers.get("If-None-Match"), etag):
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            response = Response(reads.match_resource(snapshot))
+        response["ETag"] = etag
+        patch_vary_headers(response, ("Authorization", "Cookie"))
+        return response
+
+
+def _etag_matches(header: str | None, etag: str) -> bool:
+    if not header:
+        return False
+    candidates = {tag.strip().removeprefix("W/") for tag in header.split(",")}
+    return "*" in candidates or etag in candidates
+
+
+class MatchJoinApi(APIView):
+    @extend_schema(
+        request=s.JoinInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: s.MatchOutput, 409: PROBLEM},
+        tags=["matches"],
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = _input(s.JoinInput, request)
+        match = match_join(match_id=_match_id(match_id), user=request.user, **data)
+        return _match_response(request, match.id)
+
+
+class MatchDeclineApi(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: s.MatchOutput, 403: PROBLEM, 409: PROBLEM},
+        tags=["matches"],
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        match = match_decline(match_id=_match_id(match_id), user=request.user)
+        return _match_response(request, match.id)
+
+
+class MatchResignApi(APIView):
+    @extend_schema(
+        request=None,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={200: s.MatchOutput, 403: PROBLEM, 409: PROBLEM},
+        tags=["matches"],
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        match = match_resign(match_id=_match_id(match_id), user=request.user)
+        return _match_response(request, match.id)
+
+
+class MatchMovesApi(APIView):
+    @extend_schema(
+        request=s.MoveInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={
+            202: s.MoveOutput,
+            200: OpenApiResponse(
+                s.MoveOutput, description="An identical re-post: the original receipt."
+            ),
+            400: PROBLEM,
+            403: PROBLEM,
+            404: PROBLEM,
+            409: PROBLEM,
+        },
+        tags=["matches"],
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = _input(s.MoveInput, request)
+        accepted = move_submit(
+            match_id=_match_id(match_id),
+            user=request.user,
+            step=data["step"],
+            move=data.get("move"),
+            commitment=data.get("commitment"),
+        )
+        code = status.HTTP_200_OK if accepted.repeated else status.HTTP_202_ACCEPTED
+        return Response(accepted.as_dict(), status=code)
+
+
+class MatchRevealsApi(APIView):
+    @extend_schema(
+        request=s.RevealInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={202: s.MoveOutput, 409: PROBLEM},
+        tags=["matches"],
+        description="Commit-reveal matches only; a sealed match answers 409 wrong_phase.",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        _input(s.RevealInput, request)
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        if snapshot.you is None:
+            raise NotSeated()
+        raise WrongPhase("This match has no reveal phase: it uses the sealed protocol.")
+
+
+class MatchEventsApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Exclusive; default 0.")],
+        responses={200: s.EventPageOutput, 404: PROBLEM},
+        tags=["matches"],
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        raw_after = request.query_params.get("after", "0")
+        if not raw_after.isdigit():
+            raise ValidationFailed({"after": ["A non-negative integer."]})
+        after = int(raw_after)
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(f"{request.path}?after={events[-1]['seq']}")
+        return Response({"results": events, "next": next_url, "last_seq": snapshot.match.last_seq})
+
+
+class MatchAuditApi(APIView):
+    @extend_schema(
+        responses={400: PROBLEM},
+        tags=["matches"],
+        description="Transcripts arrive with the fairness work: 400 not_supported.",
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        raise NotSupported("Match transcripts are not available yet.")

@@ -1,0 +1,105 @@
+"""Every error as RFC 9457 problem+json with a stable ``code``.
+
+``problem_exception_handler`` is DRF's exception handler; ``not_found_view`` and
+``server_error_view`` cover what Django answers outside DRF (unknown URLs, crashes).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions as drf
+from rest_framework.response import Response
+
+from games.errors import FacedownError
+
+PROBLEM_CONTENT_TYPE = "application/problem+json"
+_TYPE_BASE = "https://facedown.invalid/problems/"
+
+_DRF_CODES: list[tuple[type[Exception], str, str]] = [
+    (drf.NotAuthenticated, "not_authenticated", "Not authenticated"),
+    (drf.AuthenticationFailed, "not_authenticated", "Not authenticated"),
+    (drf.ParseError, "parse_error", "Malformed request body"),
+    (drf.ValidationError, "validation_error", "Invalid request"),
+    (drf.PermissionDenied, "permission_denied", "Permission denied"),
+    (drf.NotFound, "not_found", "Not found"),
+    (Http404, "not_found", "Not found"),
+    (drf.MethodNotAllowed, "method_not_allowed", "Method not allowed"),
+    (drf.NotAcceptable, "not_acceptable", "Not acceptable"),
+    (drf.UnsupportedMediaType, "unsupported_media_type", "Unsupported media type"),
+    (drf.Throttled, "throttled", "Too many requests"),
+]
+
+
+def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": _TYPE_BASE + code,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+        **extra,
+    }
+
+
+def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+    """DRF's nested error detail as ``{"field.path": ["message"]}``."""
+    if isinstance(detail, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            name = "non_field_errors" if key == "non_field_errors" and not prefix else str(key)
+            flat.update(flatten_errors(value, f"{prefix}.{name}" if prefix else name))
+        return flat
+    if isinstance(detail, list) and detail and all(isinstance(d, (dict, list)) for d in detail):
+        flat = {}
+        for index, value in enumerate(detail):
+            flat.update(flatten_errors(value, f"{prefix}.{index}" if prefix else str(index)))
+        return flat
+    messages = detail if isinstance(detail, list) else [detail]
+    return {prefix or "non_field_errors": [str(m) for m in messages if str(m)]}
+
+
+def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, FacedownError):
+        body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+        return Response(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
+    for cls, code, title in _DRF_CODES:
+        if isinstance(exc, cls):
+            return _drf_problem(exc, code, title)
+    return None
+
+
+def _drf_problem(exc: Exception, code: str, title: str) -> Response:
+    status = getattr(exc, "status_code", 404)
+    headers: dict[str, str] = {}
+    extra: dict[str, Any] = {}
+    if getattr(exc, "auth_header", None):
+        headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
+    if isinstance(exc, drf.Throttled) and exc.wait is not None:
+        headers["Retry-After"] = str(int(exc.wait) + 1)
+    if isinstance(exc, drf.ValidationError):
+        extra["errors"] = flatten_errors(exc.detail)
+        detail = "The request has invalid fields."
+    elif isinstance(exc, drf.APIException):
+        detail = str(exc.detail)
+    else:
+        detail = "Not found."
+    if status == 403 and code == "not_authenticated":
+        code = "permission_denied"
+    return Response(
+        problem_body(status, code, title, detail, **extra),
+        status=status,
+        headers=headers,
+        content_type=PROBLEM_CONTENT_TYPE,
+    )
+
+
+def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    body = problem_body(404, "not_found", "Not found", "No resource at this address.")
+    return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def server_error_view(request: HttpRequest) -> JsonResponse:
+    body = problem_body(500, "server_error", "Server error", "The server failed to answer.")
+    return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

@@ -1,0 +1,224 @@
+"""Input envelopes (validated here) and output shapes (for the OpenAPI schema only: responses
+are built by ``games.services.reads`` from the engine's per-viewer view)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from games.errors import NotSupported
+from games.models import Match
+from games.services.fairness import CLIENT_SEED_PATTERN
+from games.services.matches import SeatSpec
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error rather than a silent default."""
+
+    refused: dict[str, str] = {}
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            errors = {
+                key: [self.refused.get(key, "Unknown field.")]
+                for key in data
+                if key not in self.fields
+            }
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "enum": ["me", "open"]},
+            {"type": "object", "properties": {"user": {"type": "string"}}, "required": ["user"]},
+            {
+                "type": "object",
+                "properties": {"bot": {"type": "string"}, "options": {"type": "object"}},
+                "required": ["bot"],
+                "description": "Bot seats: not supported yet (400 not_supported).",
+            },
+        ]
+    }
+)
+class SeatSpecField(serializers.Field):
+    default_error_messages = {
+        "invalid": 'A seat is "me", "open", {"user": name} or {"bot": name, "options": {...}}.'
+    }
+
+    def to_internal_value(self, data: Any) -> SeatSpec:
+        if data in ("me", "open"):
+            return SeatSpec(kind=data)
+        if isinstance(data, dict) and set(data) == {"user"} and isinstance(data["user"], str):
+            return SeatSpec(kind="user", username=data["user"])
+        if isinstance(data, dict) and "bot" in data and set(data) <= {"bot", "options"}:
+            raise NotSupported("Bot seats are not available yet.")
+        self.fail("invalid")
+
+    def to_representation(self, value: Any) -> Any:
+        return value
+
+
+class MatchCreateInput(StrictSerializer):
+    refused = {
+        "client_seed": "Not accepted at creation: send it with join, after the seed hash "
+        "is published."
+    }
+    game = serializers.CharField(max_length=40)
+    options = serializers.DictField(required=False, default=dict)
+    seats = serializers.ListField(child=SeatSpecField(), min_length=1, max_length=16)
+    protocol = serializers.ChoiceField(choices=Match.Protocol.values, default=Match.Protocol.SEALED)
+    disclose_submitted = serializers.BooleanField(default=True)
+    ready = serializers.BooleanField(default=True)
+    time_control = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Per-step time limit: not supported yet (400 not_supported unless null).",
+    )
+
+
+class JoinInput(StrictSerializer):
+    seat = serializers.IntegerField(required=False, min_value=0)
+    client_seed = serializers.RegexField(CLIENT_SEED_PATTERN, required=False, max_length=64)
+
+
+class EmptyInput(StrictSerializer):
+    pass
+
+
+class MoveInput(StrictSerializer):
+    step = serializers.IntegerField(min_value=1)
+    move = serializers.DictField(required=False)
+    commitment = serializers.RegexField(r"^[0-9a-f]{64}$", required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("move" in attrs) == ("commitment" in attrs):
+            raise serializers.ValidationError(
+                {"move": ["Send exactly one of 'move' and 'commitment'."]}
+            )
+        return attrs
+
+
+class RevealInput(StrictSerializer):
+    step = serializers.IntegerField(min_value=1)
+    move = serializers.DictField()
+    salt = serializers.RegexField(r"^[0-9a-f]{32,128}$")
+
+
+# -- Output shapes, for the schema -------------------------------------------------------------
+
+
+class SeatOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+    accepted = serializers.BooleanField()
+    score = serializers.IntegerField()
+    forfeited = serializers.BooleanField()
+    controlled_by = serializers.ChoiceField(choices=["player", "bot"])
+
+
+class PhaseOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=Match.PhaseKind.values)
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    submitted = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Seats whose move is recorded; only your own when disclose_submitted is false.",
+    )
+    deadline = serializers.DateTimeField(allow_null=True)
+    your_move = serializers.JSONField(allow_null=True)
+
+
+class ResultOutput(serializers.Serializer):
+    scores = serializers.ListField(child=serializers.IntegerField())
+    winners = serializers.ListField(child=serializers.IntegerField())
+    ranking = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
+    reason = serializers.ChoiceField(choices=["completed", "forfeit", "aborted"])
+
+
+class FairnessOutput(serializers.Serializer):
+    seed_sha256 = serializers.CharField()
+    seed = serializers.CharField(allow_null=True, help_text="Published when the match is over.")
+
+
+class MatchSummaryOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    options = serializers.DictField()
+    protocol = serializers.CharField()
+    disclose_submitted = serializers.BooleanField()
+    status = serializers.ChoiceField(choices=Match.Status.values)
+    version = serializers.IntegerField()
+    step = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    you = serializers.IntegerField(allow_null=True)
+    created_by = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    phase = PhaseOutput()
+    result = ResultOutput(allow_null=True)
+    fairness = FairnessOutput()
+
+
+class MatchOutput(MatchSummaryOutput):
+    legal_moves = serializers.ListField(child=serializers.DictField())
+    view = serializers.JSONField(help_text="Game-specific, redacted for the requester.")
+
+
+class MatchPageOutput(serializers.Serializer):
+    results = MatchSummaryOutput(many=True)
+    next = serializers.URLField(allow_null=True)
+
+
+class ReceiptOutput(serializers.Serializer):
+    match = serializers.UUIDField()
+    step = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    digest = serializers.CharField()
+    version = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    sig = serializers.CharField(allow_null=True, help_text="Ed25519 signature; null until signing.")
+
+
+class MoveOutput(serializers.Serializer):
+    step = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    receipt = ReceiptOutput()
+
+
+class EventOutput(serializers.Serializer):
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    step = serializers.IntegerField(allow_null=True)
+    at = serializers.DateTimeField(allow_null=True)
+    data = serializers.JSONField(allow_null=True)
+
+
+class EventPageOutput(serializers.Serializer):
+    results = EventOutput(many=True)
+    next = serializers.URLField(allow_null=True)
+    last_seq = serializers.IntegerField()
+
+
+class BotOutput(serializers.Serializer):
+    name = serializers.CharField()
+    options = serializers.DictField()
+
+
+class PlayersOutput(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class GameOutput(serializers.Serializer):
+    slug = serializers.CharField()
+    name = serializers.CharField()
+    players = PlayersOutput()
+    options = serializers.DictField(help_text="JSON Schema of the options, with defaults.")
+    bots = BotOutput(many=True)

@@ -1,0 +1,140 @@
+"""Domain errors: each class has a stable machine ``code`` and an HTTP status.
+
+Services raise these; one exception handler (``games.api.problems``) renders them as RFC 9457
+problem+json. Messages never name another seat's hidden data.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class FacedownError(Exception):
+    status: ClassVar[int] = 400
+    code: ClassVar[str] = "error"
+    title: ClassVar[str] = "Error"
+    default_detail: ClassVar[str] = ""
+
+    def __init__(self, detail: str | None = None, **extra: Any) -> None:
+        self.detail = detail or self.default_detail or self.title
+        self.extra = extra
+        super().__init__(self.detail)
+
+
+class ValidationFailed(FacedownError):
+    status, code, title = 400, "validation_error", "Invalid request"
+
+    def __init__(self, errors: dict[str, list[str]], detail: str | None = None) -> None:
+        super().__init__(detail or "The request has invalid fields.", errors=errors)
+
+
+class InvalidCredentials(ValidationFailed):
+    def __init__(self) -> None:
+        super().__init__({"non_field_errors": ["Unable to log in with the provided credentials."]})
+
+
+class NotSupported(FacedownError):
+    status, code, title = 400, "not_supported", "Not supported"
+
+
+class IllegalMove(FacedownError):
+    status, code, title = 400, "illegal_move", "Illegal move"
+
+
+class NotSeated(FacedownError):
+    status, code, title = 403, "not_seated", "Not seated"
+    default_detail = "You do not hold a seat in this match."
+
+
+class PermissionDenied(FacedownError):
+    status, code, title = 403, "permission_denied", "Permission denied"
+
+
+class NotFound(FacedownError):
+    status, code, title = 404, "not_found", "Not found"
+
+
+class StaleStep(FacedownError):
+    status, code, title = 409, "stale_step", "Stale step"
+
+
+class MatchNotActive(FacedownError):
+    status, code, title = 409, "match_not_active", "Match not active"
+
+
+class WrongPhase(FacedownError):
+    status, code, title = 409, "wrong_phase", "Wrong phase"
+
+
+class NotYourTurn(FacedownError):
+    status, code, title = 409, "not_your_turn", "Not your turn"
+    default_detail = "Your seat is not to act in this step."
+
+
+class AlreadySubmitted(FacedownError):
+    status, code, title = 409, "already_submitted", "Already submitted"
+    default_detail = "A different move is already recorded for your seat in this step."
+
+
+class MatchNotFinished(FacedownError):
+    status, code, title = 409, "match_not_finished", "Match not finished"
+
+
+class SeatTaken(FacedownError):
+    status, code, title = 409, "seat_taken", "Seat taken"
+
+
+class AlreadySeated(FacedownError):
+    status, code, title = 409, "already_seated", "Already seated"
+
+
+class CommitmentMismatch(FacedownError):
+    status, code, title = 409, "commitment_mismatch", "Commitment mismatch"
+
+
+class CommitmentReused(FacedownError):
+    status, code, title = 409, "commitment_reused", "Commitment reused"
+
+
+class IdempotencyInProgress(FacedownError):
+    status, code, title = 409, "idempotency_in_progress", "Request in progress"
+    default_detail = "A request with this Idempotency-Key is still being processed."
+
+
+class IdempotencyKeyReused(FacedownError):
+    status, code, title = 422, "idempotency_key_reused", "Idempotency key reused"
+    default_detail = "This Idempotency-Key was used with a different request body."
+
+
+#: Every code a client may see, with its status: the OpenAPI description lists them.
+ERROR_CODES: dict[str, int] = {
+    cls.code: cls.status
+    for cls in (
+        ValidationFailed,
+        NotSupported,
+        IllegalMove,
+        NotSeated,
+        PermissionDenied,
+        NotFound,
+        StaleStep,
+        MatchNotActive,
+        WrongPhase,
+        NotYourTurn,
+        AlreadySubmitted,
+        MatchNotFinished,
+        SeatTaken,
+        AlreadySeated,
+        CommitmentMismatch,
+        CommitmentReused,
+        IdempotencyInProgress,
+        IdempotencyKeyReused,
+    )
+} | {
+    "parse_error": 400,
+    "not_authenticated": 401,
+    "throttled": 429,
+    "method_not_allowed": 405,
+    "unsupported_media_type": 415,
+    "not_acceptable": 406,
+    "server_error": 500,
+}

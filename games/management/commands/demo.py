@@ -1,0 +1,72 @@
+"""Create two demo players and a GOPS match between them, and print how to play it with curl."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+from games.models import Match
+from games.services.matches import SeatSpec, match_create, match_join
+
+DEMO_PASSWORD = "facedown-demo"
+
+
+def _player(username: str) -> tuple[User, str]:
+    user = User.objects.filter(username=username).first()
+    if user is None:
+        user = User.objects.create_user(username=username, password=DEMO_PASSWORD)
+    token, _ = Token.objects.get_or_create(user=user)
+    return user, token.key
+
+
+class Command(BaseCommand):
+    help = "Create demo players alice and bob with a GOPS match ready to play."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--port", default="8000")
+
+    def handle(self, *args: Any, port: str, **options: Any) -> None:
+        alice, alice_token = _player("alice")
+        bob, bob_token = _player("bob")
+        match = (
+            Match.objects.filter(created_by=alice, status=Match.Status.ACTIVE, game="gops")
+            .order_by("-created_at")
+            .first()
+        )
+        if match is None:
+            match = match_create(
+                creator=alice,
+                game="gops",
+                seats=[SeatSpec("me"), SeatSpec("user", "bob")],
+                options={"num_cards": 5},
+            )
+            match = match_join(match_id=match.id, user=bob, client_seed="bob-demo-entropy")
+        base = f"http://127.0.0.1:{port}/api/v1"
+        self.stdout.write(
+            f"""
+Facedown is starting at http://127.0.0.1:{port}/  (API docs: http://127.0.0.1:{port}/api/docs/)
+
+Demo players (password: {DEMO_PASSWORD}):
+  alice  token {alice_token}
+  bob    token {bob_token}
+
+A five-card GOPS match between them is ready: {match.id}
+Paste these into a second terminal to play it:
+
+  export API={base} M={match.id}
+  export A="Authorization: Token {alice_token}" B="Authorization: Token {bob_token}"
+
+  # what alice sees: her hand, the prize in the pot, her legal moves
+  curl -s -H "$A" $API/matches/$M
+  # both bid for step 1 (sealed: neither sees the other's card until both are in)
+  export J='Content-Type: application/json'
+  curl -s -H "$A" -H "$J" -d '{{"step": 1, "move": {{"card": 5}}}}' $API/matches/$M/moves
+  curl -s -H "$B" -H "$J" -d '{{"step": 1, "move": {{"card": 3}}}}' $API/matches/$M/moves
+  # the step resolved: the events show both bids and who took the prize
+  curl -s -H "$B" $API/matches/$M/events
+  # keep going with "step": 2, 3, ... (read "step" and "legal_moves" from the match)
+"""
+        )

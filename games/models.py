@@ -1,0 +1,215 @@
+"""Matches, seats, sealed moves and the append-only event log.
+
+No business logic lives here: services (``games/services``) make every change.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    class Protocol(models.TextChoices):
+        SEALED = "sealed"
+        COMMIT_REVEAL = "commit-reveal"
+
+    class PhaseKind(models.TextChoices):
+        NONE = "none"
+        SIMULTANEOUS = "simultaneous"
+        REVEAL = "reveal"
+        TURN = "turn"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=40, db_index=True)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.SEALED)
+    disclose_submitted = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
+    )
+
+    # The engine's state: never serialised directly; views go through the engine's ``view``.
+    state = models.JSONField(null=True, blank=True)
+    step = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    last_seq = models.PositiveIntegerField(default=0)
+    phase_kind = models.CharField(max_length=16, choices=PhaseKind.choices, default=PhaseKind.NONE)
+    # Bitmasks over seat indexes, on the row so that reads and lists need no join.
+    acting_mask = models.BigIntegerField(default=0)
+    submitted_mask = models.BigIntegerField(default=0)
+    scores = models.JSONField(default=list)
+
+    deadline = models.DateTimeField(null=True, blank=True)
+    time_control = models.JSONField(null=True, blank=True)
+
+    # Fairness: the seed stays secret until the match is over; its hash is public from creation.
+    seed = models.CharField(max_length=64)
+    seed_sha256 = models.CharField(max_length=64)
+
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="match_status_created"),
+            models.Index(
+                fields=["deadline"], name="match_deadline_active", condition=Q(status="active")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} {self.id} ({self.status})"
+
+    @staticmethod
+    def seats_of(mask: int) -> list[int]:
+        return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+    @property
+    def to_act(self) -> list[int]:
+        return self.seats_of(self.acting_mask)
+
+    @property
+    def submitted(self) -> list[int]:
+        return self.seats_of(self.submitted_mask)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    class Controller(models.TextChoices):
+        PLAYER = "player"
+        BOT = "bot"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="seats",
+    )
+    # An invitation names its user at creation; an open seat has none until someone joins.
+    invited = models.BooleanField(default=False)
+    bot = models.CharField(max_length=40, blank=True, default="")
+    bot_options = models.JSONField(default=dict, blank=True)
+    bot_memory = models.JSONField(default=dict, blank=True)
+    accepted = models.BooleanField(default=False)
+    client_seed = models.CharField(max_length=64, blank=True, default="")
+    forfeited = models.BooleanField(default=False)
+    controlled_by = models.CharField(
+        max_length=10, choices=Controller.choices, default=Controller.PLAYER
+    )
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "user"], name="seat_one_per_user", condition=Q(user__isnull=False)
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.match_id}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.bot
+
+
+class Move(models.Model):
+    """A seat's move for one step, sealed: shown to nobody but its owner until the step resolves."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player"
+        FORCED = "forced"
+        TIMEOUT = "timeout"
+        FORFEIT = "forfeit"
+        BOT = "bot"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    step = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    payload = models.JSONField(null=True, blank=True)
+    commitment = models.CharField(max_length=64, blank=True, default="")
+    salt = models.CharField(max_length=128, blank=True, default="")
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    receipt = models.JSONField(null=True, blank=True)
+    receipt_salt = models.CharField(max_length=64, blank=True, default="")
+    submitted_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "step", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "step", "seat"], name="move_one_per_step"),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.match_id}#{self.step}/{self.seat}"
+
+
+class MatchEvent(models.Model):
+    """Append-only, numbered densely per match. ``data`` is public, ``private`` per seat."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=32)
+    step = models.PositiveIntegerField(null=True, blank=True)
+    at = models.DateTimeField()
+    # Whether ``at`` may be shown: never for another seat's submission.
+    show_at = models.BooleanField(default=True)
+    data = models.JSONField(null=True, blank=True)
+    private = models.JSONField(default=dict, blank=True)
+    # Under ``history: table_only`` an action stays readable only until the reader's next move.
+    table_only = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="event_unique_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"event {self.match_id}#{self.seq} {self.type}"
+
+
+class IdempotencyRecord(models.Model):
+    """The stored answer to a POST sent with an ``Idempotency-Key``."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=300)
+    key = models.CharField(max_length=255)
+    request_hash = models.CharField(max_length=64)
+    completed = models.BooleanField(default=False)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "method", "path", "key"], name="idempotency_unique_key"
+            ),
+        ]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_created")]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} [{self.key}]"

@@ -1,0 +1,47 @@
+"""Seeds, the deal stream of a match, and move receipts (DESIGN.md, "Fairness")."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from datetime import datetime
+from typing import Any
+
+from games.engine.rng import DealRng
+from games.models import Match, Seat
+
+CLIENT_SEED_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
+
+
+def seed_new() -> tuple[str, str]:
+    """A fresh 32-byte seed as lowercase hex, and the SHA-256 of its raw bytes."""
+    seed = secrets.token_bytes(32)
+    return seed.hex(), hashlib.sha256(seed).hexdigest()
+
+
+def deal_rng(match: Match, seats: list[Seat]) -> DealRng:
+    return DealRng(bytes.fromhex(match.seed), str(match.id), [seat.client_seed for seat in seats])
+
+
+def canonical_json(value: Any) -> str:
+    """Keys sorted, no whitespace: the form every digest and commitment is computed over."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def receipt_make(
+    *, match: Match, step: int, seat: int, submission: Any, version: int, at: datetime
+) -> tuple[dict[str, Any], str]:
+    """A receipt for an accepted submission, and the server salt that keeps it irreversible."""
+    salt = secrets.token_hex(16)
+    message = f"facedown-receipt-v1|{match.id}|{step}|{seat}|{canonical_json(submission)}|{salt}"
+    receipt = {
+        "match": str(match.id),
+        "step": step,
+        "seat": seat,
+        "digest": hashlib.sha256(message.encode()).hexdigest(),
+        "version": version,
+        "at": at.isoformat().replace("+00:00", "Z"),
+        "sig": None,
+    }
+    return receipt, salt

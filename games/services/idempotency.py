@@ -1,0 +1,80 @@
+"""Idempotency-Key handling for POST requests (API.md, "Idempotency").
+
+A key is scoped to (user, method, path) and kept for 24 hours. The first request claims the key
+by inserting a row in its own, immediately committed statement, so a concurrent second request
+finds it and is told the first is still in progress; the finished answer (2xx or 4xx, never a
+5xx) is stored and replayed for every later request with the same body.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.errors import IdempotencyInProgress, IdempotencyKeyReused
+from games.models import IdempotencyRecord
+from games.services.fairness import canonical_json
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    status: int
+    body: Any
+
+
+def request_fingerprint(body: Any) -> str:
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def idempotency_claim(
+    *, user: User, method: str, path: str, key: str, body: Any
+) -> tuple[IdempotencyRecord | None, StoredAnswer | None]:
+    """Claim ``key`` for this request, or return the stored answer of an earlier one.
+
+    Raises IdempotencyInProgress while the earlier request runs, and IdempotencyKeyReused when
+    the earlier request had a different body.
+    """
+    fingerprint = request_fingerprint(body)
+    now = timezone.now()
+    scope = {"user": user, "method": method, "path": path, "key": key}
+    for _ in range(2):
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    **scope, request_hash=fingerprint, created_at=now
+                )
+            return record, None
+        except IntegrityError:
+            existing = IdempotencyRecord.objects.filter(**scope).first()
+            if existing is None:
+                continue  # released by a failed first request: claim it again
+            if existing.created_at < now - timedelta(
+                seconds=settings.FACEDOWN_IDEMPOTENCY_TTL_SECONDS
+            ):
+                existing.delete()
+                continue
+            if existing.request_hash != fingerprint:
+                raise IdempotencyKeyReused() from None
+            if not existing.completed:
+                raise IdempotencyInProgress() from None
+            assert existing.response_status is not None
+            return None, StoredAnswer(existing.response_status, existing.response_body)
+    raise IdempotencyInProgress()
+
+
+def idempotency_complete(*, record: IdempotencyRecord, status: int, body: Any) -> None:
+    """Store the answer to replay; a server error releases the key instead."""
+    if status >= 500:
+        record.delete()
+        return
+    record.completed = True
+    record.response_status = status
+    record.response_body = body
+    record.save(update_fields=["completed", "response_status", "response_body"])

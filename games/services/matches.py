@@ -1,0 +1,269 @@
+"""Creating matches and managing their seats: create, join, decline, resign."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from accounts.models import User
+from games.engine import get_engine
+from games.engine.protocol import InvalidOptions
+from games.errors import (
+    AlreadySeated,
+    MatchNotActive,
+    NotSeated,
+    NotSupported,
+    PermissionDenied,
+    SeatTaken,
+    ValidationFailed,
+)
+from games.locks import match_lock_with_seats
+from games.models import Match, Seat
+from games.services.fairness import deal_rng, seed_new
+from games.services.steps import (
+    match_finish,
+    step_advance,
+    step_ready,
+    step_resolve,
+    submitted_moves,
+)
+from games.services.transition import Transition
+
+MSG_UNKNOWN_GAME = "Unknown game."
+MSG_UNKNOWN_USER = "Unknown user."
+MSG_NO_OPEN_SEAT = "No open seat is left in this match."
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """One entry of ``seats`` at creation: the creator, an invitation, or an open seat."""
+
+    kind: str  # "me" | "user" | "open"
+    username: str | None = None
+
+
+def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: bool) -> list[Seat]:
+    names = [spec.username for spec in specs if spec.kind == "user"]
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    rows: list[Seat] = []
+    seated: set[int] = set()
+    for index, spec in enumerate(specs):
+        if spec.kind == "open":
+            rows.append(Seat(match=match, index=index))
+            continue
+        if spec.kind == "me":
+            user, accepted, invited = creator, ready, False
+        else:
+            found = users.get(spec.username or "")
+            if found is None:
+                raise ValidationFailed({f"seats.{index}.user": [MSG_UNKNOWN_USER]})
+            user, accepted, invited = found, False, True
+        if user.pk in seated:
+            raise AlreadySeated(f"{user.username} is given more than one seat.")
+        seated.add(user.pk)
+        rows.append(Seat(match=match, index=index, user=user, accepted=accepted, invited=invited))
+    return rows
+
+
+def _seats_event(seats: list[Seat]) -> list[dict[str, Any]]:
+    return [
+        {"index": s.index, "player": s.user.username if s.user_id else None, "accepted": s.accepted}
+        for s in seats
+    ]
+
+
+def match_create(
+    *,
+    creator: User,
+    game: str,
+    seats: list[SeatSpec],
+    options: dict[str, Any] | None = None,
+    protocol: str = Match.Protocol.SEALED,
+    disclose_submitted: bool = True,
+    ready: bool = True,
+    time_control: dict[str, Any] | None = None,
+) -> Match:
+    engine = get_engine(game)
+    if engine is None:
+        raise ValidationFailed({"game": [MSG_UNKNOWN_GAME]})
+    if protocol != Match.Protocol.SEALED:
+        raise NotSupported("The commit-reveal protocol is not available yet.")
+    if time_control is not None:
+        raise NotSupported("Time control is not available yet; omit it or send null.")
+    if not engine.min_players <= len(seats) <= engine.max_players:
+        raise ValidationFailed(
+            {"seats": [f"{engine.name} takes {engine.min_players} to {engine.max_players} seats."]}
+        )
+    if sum(spec.kind == "me" for spec in seats) > 1:
+        raise AlreadySeated("'me' may appear only once.")
+    try:
+        filled = engine.validate_options(options or {}, len(seats))
+    except InvalidOptions as exc:
+        raise ValidationFailed(exc.errors) from exc
+
+    seed, seed_sha256 = seed_new()
+    with transaction.atomic():
+        match = Match.objects.create(
+            id=uuid.uuid4(),
+            game=game,
+            options=filled,
+            protocol=protocol,
+            disclose_submitted=disclose_submitted,
+            created_by=creator,
+            seed=seed,
+            seed_sha256=seed_sha256,
+        )
+        rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
+        Seat.objects.bulk_create(rows)
+        tx = Transition(match=match, seats=rows)
+        tx.emit("match_created", data={"game": game, "seats": _seats_event(rows)})
+        _start_if_ready(tx)
+        # The row was just inserted with version 1; the creation event is part of it.
+        tx.public_change = False
+        tx.changed_fields |= {"last_seq"}
+        tx.save()
+    return match
+
+
+def _start_if_ready(tx: Transition) -> None:
+    """Start once every seat is filled and every human seat has accepted: the deal is drawn."""
+    if not all(seat.user_id is not None and seat.accepted for seat in tx.seats):
+        return
+    match, engine = tx.match, tx.engine
+    match.state = engine.initial_state(len(tx.seats), match.options, deal_rng(match, tx.seats))
+    match.status = Match.Status.ACTIVE
+    match.step = 1
+    match.started_at = tx.now
+    tx.changed_fields |= {"status", "started_at"}
+    tx.emit("match_started", data={"seats": _seats_event(tx.seats)})
+    step_advance(tx)
+
+
+def match_join(
+    *,
+    match_id: uuid.UUID | str,
+    user: User,
+    seat: int | None = None,
+    client_seed: str | None = None,
+) -> Match:
+    """Take an open seat, accept an invitation, or (creator) become ready; add entropy."""
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        tx = Transition(match=match, seats=seats)
+        if match.status != Match.Status.OPEN:
+            raise MatchNotActive("Seats can be taken only before the match starts.")
+        own = tx.seat_of(user.pk)
+        if own is not None:
+            if own.accepted or (seat is not None and seat != own.index):
+                raise AlreadySeated("You already hold a seat in this match.")
+            target = own
+        else:
+            target = _open_seat(seats, seat)
+            target.user = user
+        target.accepted = True
+        target.client_seed = client_seed or ""
+        target.save(update_fields=["user", "accepted", "client_seed"])
+        tx.emit("seat_joined", data={"seat": target.index, "player": user.username})
+        _start_if_ready(tx)
+        tx.save()
+    return match
+
+
+def _open_seat(seats: list[Seat], index: int | None) -> Seat:
+    if index is None:
+        found = next((s for s in seats if s.is_open), None)
+        if found is None:
+            raise SeatTaken(MSG_NO_OPEN_SEAT)
+        return found
+    if not 0 <= index < len(seats):
+        raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(seats) - 1}."]})
+    if not seats[index].is_open:
+        raise SeatTaken(f"Seat {index} is not open.")
+    return seats[index]
+
+
+def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
+    """An invitee refuses the invitation: the match is aborted."""
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        tx = Transition(match=match, seats=seats)
+        own = tx.seat_of(user.pk)
+        if own is None:
+            raise NotSeated()
+        if match.status != Match.Status.OPEN:
+            raise MatchNotActive("Invitations can be declined only before the match starts.")
+        if not own.invited or own.accepted:
+            raise PermissionDenied("Only an invitee who has not accepted can decline.")
+        _abort(tx, reason="declined", seat=own.index)
+        tx.save()
+    return match
+
+
+def _abort(tx: Transition, *, reason: str, seat: int | None = None) -> None:
+    match = tx.match
+    match.status = Match.Status.ABORTED
+    match.phase_kind = Match.PhaseKind.NONE
+    match.acting_mask = match.submitted_mask = 0
+    match.deadline = None
+    match.finished_at = tx.now
+    match.result = {
+        "scores": list(match.scores) or [0] * len(tx.seats),
+        "winners": [],
+        "ranking": [],
+        "reason": "aborted",
+    }
+    tx.changed_fields |= {
+        "status",
+        "phase_kind",
+        "acting_mask",
+        "submitted_mask",
+        "deadline",
+        "finished_at",
+        "result",
+    }
+    tx.emit("match_aborted", data={"operator": None, "reason": reason, "seat": seat})
+
+
+def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
+    """Before the start: leave the seat (the creator leaving aborts). After: forfeit, final."""
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        tx = Transition(match=match, seats=seats)
+        own = tx.seat_of(user.pk)
+        if own is None:
+            raise NotSeated()
+        if match.status == Match.Status.OPEN:
+            _leave(tx, own, user)
+        elif match.status == Match.Status.ACTIVE:
+            if own.forfeited:
+                raise MatchNotActive("Your seat has already forfeited.")
+            _forfeit(tx, own)
+        else:
+            raise MatchNotActive("The match is over.")
+        tx.save()
+    return match
+
+
+def _leave(tx: Transition, own: Seat, user: User) -> None:
+    if user.pk == tx.match.created_by_id:
+        _abort(tx, reason="creator_left", seat=own.index)
+        return
+    own.user = None
+    own.accepted = own.invited = False
+    own.client_seed = ""
+    own.save(update_fields=["user", "accepted", "invited", "client_seed"])
+    tx.emit("seat_left", data={"seat": own.index})
+
+
+def _forfeit(tx: Transition, own: Seat) -> None:
+    own.forfeited = True
+    own.save(update_fields=["forfeited"])
+    tx.emit("seat_forfeited", step=tx.match.step, data={"seat": own.index, "reason": "resigned"})
+    if len(tx.active_seats()) < 2:
+        match_finish(tx, reason="forfeit")
+    elif tx.match.acting_mask and step_ready(tx):
+        step_resolve(tx, submitted_moves(tx.match))

@@ -1,0 +1,230 @@
+"""What a viewer may read of a match: the match resource, its ETag, the event feed.
+
+Everything a client sees of a match is built here from the engine's ``view`` and from event
+data redacted for that viewer; raw engine state never leaves this module.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+
+from accounts.models import User
+from games.engine import get_engine
+from games.engine.protocol import Engine
+from games.errors import NotFound
+from games.models import Match, MatchEvent, Move, Seat
+from games.services.steps import phase_public
+
+EVENTS_PAGE = 200
+
+
+@dataclass
+class MatchSnapshot:
+    """A match and its seats as read for one viewer, before the engine state is loaded."""
+
+    match: Match
+    seats: list[Seat]
+    you: int | None
+
+    @property
+    def engine(self) -> Engine:
+        engine = get_engine(self.match.game)
+        assert engine is not None
+        return engine
+
+    @property
+    def own_submitted(self) -> bool:
+        return self.you is not None and bool(self.match.submitted_mask >> self.you & 1)
+
+    @property
+    def etag(self) -> str:
+        """Strong and per viewer; it changes with the public version and the viewer's own
+        submission, never with another seat's (hidden) action."""
+        basis = f"{self.match.id}|{self.match.version}|{self.you}|{int(self.own_submitted)}"
+        return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
+
+
+def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
+    """The match row (without its engine state) and its seats, in one query."""
+    seats = list(
+        Seat.objects.select_related("match", "match__created_by", "user")
+        .defer("match__state", "user__password", "match__created_by__password")
+        .filter(match_id=match_id)
+        .order_by("index")
+    )
+    if not seats:
+        raise NotFound("No match with this id.")
+    match = seats[0].match
+    you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
+    return MatchSnapshot(match=match, seats=seats, you=you)
+
+
+def match_list(
+    *,
+    user: User,
+    status: str | None = None,
+    mine: bool = False,
+    awaiting_me: bool = False,
+    game: str | None = None,
+) -> QuerySet[Match]:
+    """The requester's matches, plus (without ``mine``) open matches they could join."""
+    seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    matches = Match.objects.defer("state").select_related("created_by")
+    if mine or awaiting_me:
+        matches = matches.filter(Exists(seated))
+    else:
+        joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot__isnull=True)
+        matches = matches.filter(Exists(seated) | (Q(status=Match.Status.OPEN) & Exists(joinable)))
+    if awaiting_me:
+        playing = seated.filter(forfeited=False).values("index")[:1]
+        my_bit = Value(1).bitleftshift(Subquery(playing))
+        matches = matches.annotate(
+            my_acting=F("acting_mask").bitand(my_bit),
+            my_submitted=F("submitted_mask").bitand(my_bit),
+        ).filter(status=Match.Status.ACTIVE, my_acting__gt=0, my_submitted=0)
+    if status:
+        matches = matches.filter(status=status)
+    if game:
+        matches = matches.filter(game=game)
+    return matches.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    )
+
+
+def snapshot_of(match: Match, user: User) -> MatchSnapshot:
+    """A snapshot from a match whose seats were prefetched (lists)."""
+    seats = list(match.seats.all())
+    you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
+    return MatchSnapshot(match=match, seats=seats, you=you)
+
+
+def _timestamp(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "player": seat.user.username if seat.user_id else None,
+        "bot": seat.bot or None,
+        "accepted": seat.accepted,
+        "score": scores[seat.index] if seat.index < len(scores) else 0,
+        "forfeited": seat.forfeited,
+        "controlled_by": seat.controlled_by,
+    }
+
+
+def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
+    match = snapshot.match
+    phase = phase_public(match)
+    if match.phase_kind == Match.PhaseKind.TURN:
+        submitted: list[int] = []
+    elif match.disclose_submitted:
+        submitted = match.submitted
+    else:
+        submitted = [snapshot.you] if snapshot.own_submitted and snapshot.you is not None else []
+    phase["submitted"] = submitted
+    phase["your_move"] = your_move
+    return phase
+
+
+def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str, Any]:
+    """The match as API.md describes it, for the snapshot's viewer."""
+    match = snapshot.match
+    your_move = None
+    body: dict[str, Any] = {
+        "id": str(match.id),
+        "game": match.game,
+        "options": match.options,
+        "protocol": match.protocol,
+        "disclose_submitted": match.disclose_submitted,
+        "status": match.status,
+        "version": match.version,
+        "step": match.step,
+        "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
+        "you": snapshot.you,
+        "created_by": match.created_by.username,
+        "created_at": _timestamp(match.created_at),
+        "started_at": _timestamp(match.started_at),
+        "finished_at": _timestamp(match.finished_at),
+    }
+    if detail:
+        state = Match.objects.filter(pk=match.pk).values_list("state", flat=True).get()
+        if snapshot.own_submitted and snapshot.you is not None:
+            your_move = (
+                Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
+                .values_list("payload", flat=True)
+                .first()
+            )
+    body["phase"] = _phase(snapshot, your_move)
+    if detail:
+        body["legal_moves"] = _legal_moves(snapshot, state)
+        body["view"] = snapshot.engine.view(state, snapshot.you) if state is not None else None
+    body["result"] = match.result
+    body["fairness"] = {
+        "seed_sha256": match.seed_sha256,
+        "seed": match.seed if match.is_over else None,
+    }
+    return body
+
+
+def _legal_moves(snapshot: MatchSnapshot, state: Any) -> list[dict[str, Any]]:
+    match, you = snapshot.match, snapshot.you
+    if (
+        you is None
+        or state is None
+        or match.status != Match.Status.ACTIVE
+        or match.phase_kind == Match.PhaseKind.REVEAL
+        or not match.acting_mask >> you & 1
+        or snapshot.own_submitted
+        or snapshot.seats[you].forfeited
+    ):
+        return []
+    return snapshot.engine.legal_moves(state, you)
+
+
+def events_for_viewer(
+    *, snapshot: MatchSnapshot, after: int, limit: int = EVENTS_PAGE
+) -> tuple[list[dict[str, Any]], bool]:
+    """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
+    match = snapshot.match
+    rows = list(MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    readable_until = _table_only_horizon(snapshot, rows)
+    return [_event_for(row, snapshot.you, readable_until) for row in rows], more
+
+
+def _table_only_horizon(snapshot: MatchSnapshot, rows: list[MatchEvent]) -> int | None:
+    """The oldest step whose table-only events the viewer may still read (None: all).
+
+    A seat reads a table-only action until its own next move; a spectator until the next step
+    resolves. Once the match is over every event is readable, as in the audit.
+    """
+    match = snapshot.match
+    if match.is_over or not any(row.table_only for row in rows):
+        return None
+    if snapshot.you is None:
+        return match.step - 1
+    last_move = Move.objects.filter(match=match, seat=snapshot.you).aggregate(last=Max("step"))
+    return last_move["last"] or 0
+
+
+def _event_for(row: MatchEvent, you: int | None, readable_from: int | None) -> dict[str, Any]:
+    data = row.data
+    if row.table_only and readable_from is not None and (row.step or 0) < readable_from:
+        data = None
+    elif you is not None and str(you) in row.private:
+        data = {**(data or {}), **row.private[str(you)]}
+    return {
+        "seq": row.seq,
+        "type": row.type,
+        "step": row.step,
+        "at": _timestamp(row.at) if row.show_at else None,
+        "data": data,
+    }

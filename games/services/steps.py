@@ -1,0 +1,140 @@
+"""Opening, resolving and finishing steps; shared by every service that moves a match on.
+
+The functions here work on a ``Transition`` whose match row is locked; they never save.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engine.protocol import Move as EngineMove
+from games.engine.protocol import Outcome
+from games.models import Match, Move
+from games.services.transition import Transition
+
+_MATCH_FIELDS = {"state", "step", "phase_kind", "acting_mask", "submitted_mask", "scores"}
+
+
+def phase_public(match: Match) -> dict[str, Any]:
+    """The phase as every viewer may see it (no submissions, no own move)."""
+    return {
+        "kind": match.phase_kind,
+        "to_act": match.to_act,
+        "deadline": match.deadline.isoformat().replace("+00:00", "Z") if match.deadline else None,
+    }
+
+
+def _record(tx: Transition, seat: int, move: EngineMove, source: str) -> None:
+    tx.moves.append(
+        Move(
+            match=tx.match,
+            step=tx.match.step,
+            seat=seat,
+            payload=move,
+            source=source,
+            submitted_at=tx.now,
+        )
+    )
+
+
+def step_advance(tx: Transition) -> None:
+    """Open the current step of ``tx.match.state``; play it at once while nobody has a choice.
+
+    A step is played by the server when every acting seat has exactly one legal move (forced),
+    or when every acting seat has forfeited (the engine's timeout move stands in for them).
+    """
+    match, engine = tx.match, tx.engine
+    tx.changed_fields |= _MATCH_FIELDS
+    while True:
+        assert match.state is not None
+        to_act = engine.to_act(match.state)
+        match.scores = engine.scores(match.state)
+        if to_act is None:
+            match_finish(tx, reason="completed")
+            return
+        match.acting_mask = sum(1 << seat for seat in to_act.seats)
+        match.submitted_mask = 0
+        match.phase_kind = (
+            Match.PhaseKind.SIMULTANEOUS if to_act.simultaneous else Match.PhaseKind.TURN
+        )
+        tx.emit("step_opened", step=match.step, data=phase_public(match))
+        automatic: dict[int, tuple[EngineMove, str]] = {}
+        for seat in to_act.seats:
+            legal = engine.legal_moves(match.state, seat)
+            if seat in tx.forfeited:
+                automatic[seat] = (engine.timeout_move(match.state, seat), Move.Source.FORFEIT)
+            elif len(legal) == 1:
+                automatic[seat] = (legal[0], Move.Source.FORCED)
+        if len(automatic) < len(to_act.seats):
+            return
+        for seat, (move, source) in automatic.items():
+            _record(tx, seat, move, source)
+        step_resolve(tx, {seat: move for seat, (move, _) in automatic.items()}, advance=False)
+
+
+def step_ready(tx: Transition) -> bool:
+    """Whether every acting seat that has not forfeited has submitted."""
+    pending = tx.match.acting_mask & ~tx.match.submitted_mask
+    return all(seat in tx.forfeited for seat in Match.seats_of(pending))
+
+
+def submitted_moves(match: Match) -> dict[int, EngineMove]:
+    """The sealed moves recorded so far in the current step, by seat."""
+    rows = Move.objects.filter(match=match, step=match.step).only("seat", "payload")
+    return {row.seat: row.payload for row in rows}
+
+
+def step_resolve(tx: Transition, moves: dict[int, EngineMove], *, advance: bool = True) -> None:
+    """Apply every acting seat's move; forfeited seats missing from ``moves`` get timeout moves."""
+    match, engine = tx.match, tx.engine
+    assert match.state is not None
+    for seat in match.to_act:
+        if seat not in moves:
+            moves[seat] = engine.timeout_move(match.state, seat)
+            _record(tx, seat, moves[seat], Move.Source.FORFEIT)
+    resolution = engine.apply(match.state, moves)
+    table_only = engine.history_mode(match.options) == "table_only"
+    tx.emit(
+        "step_resolved",
+        step=match.step,
+        data=resolution.public,
+        private=resolution.private,
+        table_only=table_only,
+    )
+    match.state = resolution.state
+    match.step += 1
+    tx.changed_fields |= _MATCH_FIELDS
+    if advance:
+        step_advance(tx)
+
+
+def match_finish(tx: Transition, *, reason: str) -> None:
+    """End the match: result, ranking (forfeited seats last), and the seed made public."""
+    match, engine = tx.match, tx.engine
+    outcome: Outcome | None = None
+    if reason == "completed" and match.state is not None:
+        outcome = engine.outcome(match.state, tx.forfeited)
+    if outcome is None:
+        outcome = _outcome_by_forfeit(tx)
+    match.result = {
+        "scores": list(outcome.scores),
+        "winners": list(outcome.winners),
+        "ranking": [list(group) for group in outcome.ranking],
+        "reason": reason,
+    }
+    match.status = Match.Status.FINISHED
+    match.phase_kind = Match.PhaseKind.NONE
+    match.acting_mask = match.submitted_mask = 0
+    match.deadline = None
+    match.finished_at = tx.now
+    tx.changed_fields |= _MATCH_FIELDS | {"result", "status", "deadline", "finished_at"}
+    tx.emit("match_finished", step=match.step, data=match.result)
+
+
+def _outcome_by_forfeit(tx: Transition) -> Outcome:
+    """Fewer than two seats remain: the survivors win, forfeited seats rank last."""
+    scores = tuple(tx.match.scores) or tuple(0 for _ in tx.seats)
+    survivors = tuple(seat.index for seat in tx.seats if not seat.forfeited)
+    forfeited = tuple(seat.index for seat in tx.seats if seat.forfeited)
+    ranking = tuple(group for group in (survivors, forfeited) if group)
+    return Outcome(scores=scores, winners=survivors, ranking=ranking)
