@@ -69,7 +69,7 @@ class Engine(Protocol):
     rules_version: str
     #: JSON Schema of the options, every property with its default.
     options_schema: dict[str, Any]
-    #: Whether the game has a ``history`` option that can hide past actions.
+
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
         """Return the options with defaults filled, or raise InvalidOptions."""
         ...

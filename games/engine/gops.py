@@ -1,0 +1,310 @@
+"""GOPS — the Game of Pure Strategy (Goofspiel), slug ``gops``, rules version ``gops-1``.
+
+From the Penguin Book of Card Games. 2-3 players, simultaneous sealed bids.
+
+Components
+    The prize stock: one suit (13 cards, A=1 … K=13, total 91), shuffled face down. Each player
+    holds another full suit as bid cards, ranked the same way. A card is its value 1 … 13.
+
+A turn (one step; N turns where N = ``num_cards``)
+    1. The top prize card is turned up and added to the **pot**.
+    2. Every player secretly chooses one bid card; the bids are revealed together.
+    3. The highest bid takes the pot. All bid cards are spent.
+    4. A tie for the highest bid is settled by ``tie_rule``. Ties below the highest bid never
+       matter (bids 5, 5, 9: the 9 wins).
+    5. A tied **last** turn: where the tie rule would carry the pot over, the pot goes to
+       nobody, unless ``final_tie = to_game_winner``: then it goes to the player who strictly
+       leads on the cards won so far (a tie there: nobody). Under ``tie_rule = discard`` it is
+       discarded whatever ``final_tie`` says; under ``penguin`` with 3 players a two-way tie
+       still gives it to the third player.
+
+    The last turn, where everyone holds one card, is forced; it is an ordinary step.
+    Score: the total value of the prize cards won. The highest score wins; equal top scores
+    share the win. Ranking: by score, equal scores grouped; forfeited seats last.
+
+Options
+    ============= ====================================================================== =======
+    option        values                                                                 default
+    ============= ====================================================================== =======
+    tie_rule      ``penguin`` — 2 players: a tie for highest carries the pot over to the  penguin
+                  next turn. 3 players: if exactly two tie for highest the third player
+                  takes the pot; if all three tie the pot carries over ·
+                  ``carry`` — any tie for highest carries the pot over ·
+                  ``discard`` — any tie for highest discards the pot
+    final_tie     ``discard`` · ``to_game_winner`` (see rule 5)                           discard
+    prize_order   ``random`` · ``ascending`` · ``descending``                             random
+    num_cards     3 … 13: play with cards 1 … N in every suit                             13
+    ============= ====================================================================== =======
+
+Deal stream (``initial_state``)
+    With ``prize_order = random`` exactly one draw: ``rng.shuffle`` of the list
+    ``[1, 2, …, N]``; the result is the stock, its first element turned up first. With
+    ``ascending`` / ``descending`` the stock is ``[1 … N]`` / ``[N … 1]`` and nothing is drawn.
+
+Hidden information: the order of the prize stock (nothing else; hands follow from the public
+bids, though a view shows only the requester's own hand).
+
+State (JSON)
+    ``game``, ``players``, ``options`` (filled), ``step`` (the open step, from 1), ``over``,
+    ``stock`` (prize cards not yet turned up, in turn-up order — hidden), ``pot`` (turned-up
+    prize cards now contested), ``hands`` (per seat, sorted), ``won`` (per seat, prize cards won
+    in the order taken), ``discarded`` (prize cards nobody took), ``history`` (resolved turns:
+    ``step``, ``pot``, ``bids``, ``winner``, ``outcome``).
+
+Moves: ``{"card": n}`` with n in the seat's hand; every seat acts in every step.
+
+View (``view(state, seat)``; seat None is a spectator)
+    ``pot``, ``remaining_prizes`` (sorted, never in stock order), ``cards_left``, ``turn``,
+    ``turns``, ``history`` (``step``, ``pot``, ``bids`` in seat order, ``winner``, ``outcome``),
+    ``won`` (per seat), ``discarded``, ``scores``, ``over``, and ``hand`` (sorted) for a seat.
+
+Resolution (``public``): ``step``, ``pot``, ``bids``, ``winner`` (seat or null), ``outcome``
+— ``won`` (highest bid), ``third_player`` (penguin, 3 players, two-way tie), ``carried`` (the
+pot stays for the next turn), ``discarded``, ``to_game_winner`` (a tied last turn given to the
+leader) —, ``scores``, ``next_pot`` (the pot of the step now open; [] when over), ``over``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+from games.engine import scoring
+from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.rng import DealRng
+
+SLUG = "gops"
+
+OPTIONS_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "GOPS options",
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "tie_rule": {
+            "description": (
+                "penguin: 2 players carry a tied pot over; 3 players give it to the third "
+                "player when exactly two tie, carry it when all three tie. carry: any tie for "
+                "highest carries the pot over. discard: any tie for highest discards it."
+            ),
+            "enum": ["penguin", "carry", "discard"],
+            "default": "penguin",
+        },
+        "final_tie": {
+            "description": (
+                "A tied last turn that would carry the pot: discard it, or give it to the "
+                "player leading on the other cards (to_game_winner; a tie there: nobody)."
+            ),
+            "enum": ["discard", "to_game_winner"],
+            "default": "discard",
+        },
+        "prize_order": {
+            "description": "Order of the prize stock.",
+            "enum": ["random", "ascending", "descending"],
+            "default": "random",
+        },
+        "num_cards": {
+            "description": "Play with cards 1 … N in every suit.",
+            "type": "integer",
+            "minimum": 3,
+            "maximum": 13,
+            "default": 13,
+        },
+    },
+}
+
+_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+
+
+class Gops:
+    slug: str = SLUG
+    name: str = "GOPS"
+    min_players: int = 2
+    max_players: int = 3
+    rules_version: str = "gops-1"
+    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+
+    # --- setup ---------------------------------------------------------------------------------
+
+    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
+        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
+        errors.update(scoring.check_seats(SLUG, players, self.min_players, self.max_players))
+        scoring.raise_if(errors)
+        return filled
+
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
+        opts = self.validate_options(options, players)
+        n: int = opts["num_cards"]
+        order: str = opts["prize_order"]
+        if order == "random":
+            stock = rng.shuffled(list(range(1, n + 1)))
+        elif order == "ascending":
+            stock = list(range(1, n + 1))
+        else:
+            stock = list(range(n, 0, -1))
+        return {
+            "game": SLUG,
+            "players": players,
+            "options": opts,
+            "step": 1,
+            "over": False,
+            "stock": stock[1:],
+            "pot": stock[:1],
+            "hands": [list(range(1, n + 1)) for _ in range(players)],
+            "won": [[] for _ in range(players)],
+            "discarded": [],
+            "history": [],
+        }
+
+    # --- acting --------------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> ToAct | None:
+        if state["over"]:
+            return None
+        return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        if state["over"] or not _is_seat(state, seat):
+            return []
+        return scoring.card_moves(state["hands"][seat])
+
+    def check_move(self, state: State, seat: int, move: Move) -> None:
+        if state["over"]:
+            raise IllegalMove("the game is over")
+        if not _is_seat(state, seat):
+            raise IllegalMove(f"seat {seat} is not in this game")
+        card = scoring.card_of(move)
+        n = state["options"]["num_cards"]
+        if not 1 <= card <= n:
+            raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to {n})")
+        if card not in state["hands"][seat]:
+            raise IllegalMove(f"card {card} has already been played")
+
+    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
+        acting = self.to_act(state)
+        if acting is None:
+            raise IllegalMove("the game is over")
+        scoring.check_step_moves(moves, acting.seats)
+        for seat in acting.seats:
+            self.check_move(state, seat, moves[seat])
+        new = scoring.clone(state)
+        players: int = new["players"]
+        bids = [scoring.card_of(moves[seat]) for seat in range(players)]
+        for seat, card in enumerate(bids):
+            new["hands"][seat].remove(card)
+        last_turn = not new["hands"][0]
+        pot: list[int] = list(new["pot"])
+        winner, result = self._resolve(new, bids, last_turn)
+        if winner is not None:
+            new["won"][winner].extend(pot)
+            new["pot"] = []
+        elif result == "discarded":
+            new["discarded"].extend(pot)
+            new["pot"] = []
+        step: int = new["step"]
+        new["history"].append(
+            {"step": step, "pot": pot, "bids": bids, "winner": winner, "outcome": result}
+        )
+        new["step"] = step + 1
+        if last_turn:
+            new["over"] = True
+        else:
+            new["pot"].append(new["stock"].pop(0))
+        public = {
+            "step": step,
+            "pot": pot,
+            "bids": bids,
+            "winner": winner,
+            "outcome": result,
+            "scores": self.scores(new),
+            "next_pot": list(new["pot"]),
+            "over": new["over"],
+        }
+        return Resolution(state=new, public=public)
+
+    def _resolve(self, state: State, bids: list[int], last_turn: bool) -> tuple[int | None, str]:
+        """Who takes the pot and why, from the bids (before anything moves)."""
+        top = max(bids)
+        leaders = [seat for seat, card in enumerate(bids) if card == top]
+        if len(leaders) == 1:
+            return leaders[0], "won"
+        rule: str = state["options"]["tie_rule"]
+        if rule == "discard":
+            return None, "discarded"
+        if rule == "penguin" and len(bids) == 3 and len(leaders) == 2:
+            (third,) = (seat for seat in range(3) if seat not in leaders)
+            return third, "third_player"
+        if not last_turn:
+            return None, "carried"
+        if state["options"]["final_tie"] == "to_game_winner":
+            totals = self.scores(state)
+            best = max(totals)
+            if totals.count(best) == 1:
+                return totals.index(best), "to_game_winner"
+        return None, "discarded"
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        n: int = state["options"]["num_cards"]
+        result: dict[str, Any] = {
+            "pot": list(state["pot"]),
+            "remaining_prizes": sorted(state["stock"]),
+            "cards_left": len(state["stock"]),
+            "turn": min(len(state["history"]) + 1, n),
+            "turns": n,
+            "history": [
+                {
+                    "step": entry["step"],
+                    "pot": list(entry["pot"]),
+                    "bids": list(entry["bids"]),
+                    "winner": entry["winner"],
+                    "outcome": entry["outcome"],
+                }
+                for entry in state["history"]
+            ],
+            "won": [list(cards) for cards in state["won"]],
+            "discarded": list(state["discarded"]),
+            "scores": self.scores(state),
+            "over": state["over"],
+        }
+        if seat is not None and _is_seat(state, seat):
+            result["hand"] = sorted(state["hands"][seat])
+        return result
+
+    def scores(self, state: State) -> list[int]:
+        return [sum(cards) for cards in state["won"]]
+
+    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
+        if not state["over"]:
+            return None
+        totals = self.scores(state)
+        keys = [(total,) for total in totals]
+        return Outcome(
+            scores=tuple(totals),
+            winners=scoring.top_seats(keys, forfeited),
+            ranking=scoring.rank(keys, forfeited),
+        )
+
+    def timeout_move(self, state: State, seat: int) -> Move:
+        hand: list[int] = state["hands"][seat]
+        if state["over"] or not hand:
+            raise IllegalMove("no move is due")
+        return {"card": min(hand)}
+
+    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+        new = scoring.clone(state)
+        rng.shuffle(new["stock"])
+        return new
+
+    def history_mode(self, options: Mapping[str, Any]) -> str:
+        return "full"
+
+
+def _is_seat(state: State, seat: object) -> bool:
+    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
+
+
+ENGINE = Gops()
