@@ -20,4 +20,4 @@ def token_obtain(*, username: str, password: str) -> str:
     if user is None or not user.is_active:
         raise InvalidCredentials()
     token, _ = Token.objects.get_or_create(user=user)
-    return token.key
+    return str(token.key)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from games.api.problems import PROBLEM_CONTENT_TYPE
 from games.errors import ValidationFailed
 from games.services.idempotency import idempotency_claim, idempotency_complete
@@ -28,7 +29,7 @@ def idempotent(handler: Handler) -> Handler:
             raise ValidationFailed({"Idempotency-Key": ["Must be 1 to 255 characters."]})
         body = request.data  # a malformed body fails here, before the key is claimed
         record, stored = idempotency_claim(
-            user=request.user,
+            user=cast(User, request.user),
             method=request.method or "POST",
             path=request.path,
             key=key,

@@ -4,7 +4,7 @@ through ``games.services.reads`` (the engine's per-viewer view)."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Any, cast
 
 from django.utils.cache import patch_vary_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -14,6 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.models import User
 from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.errors import NotFound, NotSeated, NotSupported, ValidationFailed, WrongPhase
@@ -31,6 +32,11 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
 PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
 
 
+def requester(request: Request) -> User:
+    """The authenticated user (every match endpoint requires authentication)."""
+    return cast(User, request.user)
+
+
 def _match_id(raw: str) -> uuid.UUID:
     try:
         return uuid.UUID(raw)
@@ -45,7 +51,7 @@ def _input(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 def _match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
-    snapshot = reads.match_snapshot(match_id=match_id, user=request.user)
+    snapshot = reads.match_snapshot(match_id=match_id, user=requester(request))
     response = Response(reads.match_resource(snapshot), status=code)
     response["ETag"] = snapshot.etag
     patch_vary_headers(response, ("Authorization", "Cookie"))
@@ -76,7 +82,7 @@ class MatchListApi(APIView):
     def get(self, request: Request) -> Response:
         params = request.query_params
         matches = reads.match_list(
-            user=request.user,
+            user=requester(request),
             status=params.get("status") or None,
             mine=params.get("mine") == "true",
             awaiting_me=params.get("awaiting_me") == "true",
@@ -85,7 +91,7 @@ class MatchListApi(APIView):
         paginator = MatchPagination()
         page = paginator.paginate_queryset(matches, request, view=self) or []
         results = [
-            reads.match_resource(reads.snapshot_of(match, request.user), detail=False)
+            reads.match_resource(reads.snapshot_of(match, requester(request)), detail=False)
             for match in page
         ]
         return paginator.get_paginated_response(results)
@@ -99,7 +105,7 @@ class MatchListApi(APIView):
     @idempotent
     def post(self, request: Request) -> Response:
         data = _input(s.MatchCreateInput, request)
-        match = match_create(creator=request.user, **data)
+        match = match_create(creator=requester(request), **data)
         response = _match_response(request, match.id, status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{match.id}")
         return response
@@ -112,7 +118,7 @@ class MatchDetailApi(APIView):
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         etag = snapshot.etag
         if _etag_matches(request.headers.get("If-None-Match"), etag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
@@ -140,7 +146,7 @@ class MatchJoinApi(APIView):
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
         data = _input(s.JoinInput, request)
-        match = match_join(match_id=_match_id(match_id), user=request.user, **data)
+        match = match_join(match_id=_match_id(match_id), user=requester(request), **data)
         return _match_response(request, match.id)
 
 
@@ -153,7 +159,7 @@ class MatchDeclineApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        match = match_decline(match_id=_match_id(match_id), user=request.user)
+        match = match_decline(match_id=_match_id(match_id), user=requester(request))
         return _match_response(request, match.id)
 
 
@@ -166,7 +172,7 @@ class MatchResignApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        match = match_resign(match_id=_match_id(match_id), user=request.user)
+        match = match_resign(match_id=_match_id(match_id), user=requester(request))
         return _match_response(request, match.id)
 
 
@@ -191,7 +197,7 @@ class MatchMovesApi(APIView):
         data = _input(s.MoveInput, request)
         accepted = move_submit(
             match_id=_match_id(match_id),
-            user=request.user,
+            user=requester(request),
             step=data["step"],
             move=data.get("move"),
             commitment=data.get("commitment"),
@@ -211,7 +217,7 @@ class MatchRevealsApi(APIView):
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
         _input(s.RevealInput, request)
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         if snapshot.you is None:
             raise NotSeated()
         raise WrongPhase("This match has no reveal phase: it uses the sealed protocol.")
@@ -228,7 +234,7 @@ class MatchEventsApi(APIView):
         if not raw_after.isdigit():
             raise ValidationFailed({"after": ["A non-negative integer."]})
         after = int(raw_after)
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None
         if more:
@@ -243,5 +249,5 @@ class MatchAuditApi(APIView):
         description="Transcripts arrive with the fairness work: 400 not_supported.",
     )
     def get(self, request: Request, match_id: str) -> Response:
-        reads.match_snapshot(match_id=_match_id(match_id), user=request.user)
+        reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         raise NotSupported("Match transcripts are not available yet.")

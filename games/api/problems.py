@@ -76,8 +76,9 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
     extra: dict[str, Any] = {}
     if getattr(exc, "auth_header", None):
         headers["WWW-Authenticate"] = exc.auth_header  # type: ignore[attr-defined]
-    if isinstance(exc, drf.Throttled) and exc.wait is not None:
-        headers["Retry-After"] = str(int(exc.wait) + 1)
+    wait = getattr(exc, "wait", None)
+    if isinstance(exc, drf.Throttled) and wait is not None:
+        headers["Retry-After"] = str(int(wait) + 1)
     if isinstance(exc, drf.ValidationError):
         extra["errors"] = flatten_errors(exc.detail)
         detail = "The request has invalid fields."

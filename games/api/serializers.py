@@ -47,7 +47,7 @@ class StrictSerializer(serializers.Serializer):
 )
 class SeatSpecField(serializers.Field):
     default_error_messages = {
-        "invalid": 'A seat is "me", "open", {"user": name} or {"bot": name, "options": {...}}.'
+        "invalid": 'A seat is "me", "open", {{"user": name}} or {{"bot": name, "options": {{}}}}.'
     }
 
     def to_internal_value(self, data: Any) -> SeatSpec:
@@ -197,7 +197,7 @@ class EventOutput(serializers.Serializer):
     type = serializers.CharField()
     step = serializers.IntegerField(allow_null=True)
     at = serializers.DateTimeField(allow_null=True)
-    data = serializers.JSONField(allow_null=True)
+    data = serializers.JSONField(allow_null=True)  # type: ignore[assignment]
 
 
 class EventPageOutput(serializers.Serializer):

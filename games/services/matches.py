@@ -71,7 +71,7 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
 
 def _seats_event(seats: list[Seat]) -> list[dict[str, Any]]:
     return [
-        {"index": s.index, "player": s.user.username if s.user_id else None, "accepted": s.accepted}
+        {"index": s.index, "player": s.user.username if s.user is not None else None, "accepted": s.accepted}
         for s in seats
     ]
 

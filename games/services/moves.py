@@ -58,7 +58,9 @@ def move_submit(
         if seat is None:
             raise NotSeated()
         if match.status != Match.Status.OPEN and step < match.step:
-            recorded = Move.objects.filter(match=match, step=step, seat=seat.index).exists()
+            recorded = Move.objects.filter(
+                match=match, step=step, seat=seat.index, source=Move.Source.PLAYER
+            ).exists()
             raise StaleStep(f"Step {step} has already resolved.", recorded=recorded)
         if match.status != Match.Status.ACTIVE:
             raise MatchNotActive(f"The match is {match.status}.")

@@ -78,11 +78,11 @@ def match_list(
     if mine or awaiting_me:
         matches = matches.filter(Exists(seated))
     else:
-        joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot__isnull=True)
+        joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot="")
         matches = matches.filter(Exists(seated) | (Q(status=Match.Status.OPEN) & Exists(joinable)))
     if awaiting_me:
         playing = seated.filter(forfeited=False).values("index")[:1]
-        my_bit = Value(1).bitleftshift(Subquery(playing))
+        my_bit: Any = Value(1).bitleftshift(Subquery(playing))  # type: ignore[arg-type]
         matches = matches.annotate(
             my_acting=F("acting_mask").bitand(my_bit),
             my_submitted=F("submitted_mask").bitand(my_bit),
@@ -110,7 +110,7 @@ def _timestamp(value: Any) -> str | None:
 def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
     return {
         "index": seat.index,
-        "player": seat.user.username if seat.user_id else None,
+        "player": seat.user.username if seat.user is not None else None,
         "bot": seat.bot or None,
         "accepted": seat.accepted,
         "score": scores[seat.index] if seat.index < len(scores) else 0,

@@ -81,7 +81,7 @@ def step_ready(tx: Transition) -> bool:
 def submitted_moves(match: Match) -> dict[int, EngineMove]:
     """The sealed moves recorded so far in the current step, by seat."""
     rows = Move.objects.filter(match=match, step=match.step).only("seat", "payload")
-    return {row.seat: row.payload for row in rows}
+    return {row.seat: dict(row.payload or {}) for row in rows}
 
 
 def step_resolve(tx: Transition, moves: dict[int, EngineMove], *, advance: bool = True) -> None:

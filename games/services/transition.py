@@ -53,7 +53,7 @@ class Transition:
         *,
         data: Any = None,
         step: int | None = None,
-        private: dict[int, Any] | None = None,
+        private: dict[int, dict[str, Any]] | None = None,
         show_at: bool = True,
         table_only: bool = False,
     ) -> None:
