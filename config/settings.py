@@ -73,7 +73,8 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", _default_sqlite),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        # A health check costs a round trip per request; off unless asked for.
+        conn_health_checks=_env_bool("DB_CONN_HEALTH_CHECKS", False),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -154,6 +155,23 @@ SPECTACULAR_SETTINGS = {
 FACEDOWN_TOKEN_CACHE_SECONDS = int(os.environ.get("FACEDOWN_TOKEN_CACHE_SECONDS", "30"))
 # How long Idempotency-Key answers are kept.
 FACEDOWN_IDEMPOTENCY_TTL_SECONDS = 24 * 3600
+
+# A key still "in progress" after this long belongs to a request that died: it may be reused.
+FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS = 120
+
+# Ed25519 key signing move receipts (docs/fairness.md, "Keys"): 64 hex characters of the raw
+# private key; when empty, read from FACEDOWN_SIGNING_KEY_FILE (generated there, mode 0600, on
+# first use). Every web process and worker must use the same key.
+FACEDOWN_SIGNING_KEY = os.environ.get("FACEDOWN_SIGNING_KEY", "")
+FACEDOWN_SIGNING_KEY_FILE = Path(
+    os.environ.get("FACEDOWN_SIGNING_KEY_FILE", VAR_DIR / "signing-key")
+)
+# Retired keys whose receipts must still verify: comma-separated hex public keys.
+FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = [
+    key.strip()
+    for key in os.environ.get("FACEDOWN_SIGNING_OLD_PUBLIC_KEYS", "").split(",")
+    if key.strip()
+]
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None

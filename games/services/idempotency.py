@@ -1,6 +1,7 @@
 """Idempotency-Key handling for POST requests (API.md, "Idempotency").
 
-A key is scoped to (user, method, path) and kept for 24 hours. The first request claims the key
+A key is scoped to (user, method, path) and kept for 24 hours. A claim whose request never
+answered (the process died) is given up after ``FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS``. The first request claims the key
 by inserting a row in its own, immediately committed statement, so a concurrent second request
 finds it and is told the first is still in progress; the finished answer (2xx or 4xx, never a
 5xx) is stored and replayed for every later request with the same body.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -46,18 +47,13 @@ def idempotency_claim(
     scope = {"user": user, "method": method, "path": path, "key": key}
     for _ in range(2):
         try:
-            with transaction.atomic():
-                record = IdempotencyRecord.objects.create(
-                    **scope, request_hash=fingerprint, created_at=now
-                )
+            record = _insert(scope, fingerprint, now)
             return record, None
         except IntegrityError:
             existing = IdempotencyRecord.objects.filter(**scope).first()
             if existing is None:
                 continue  # released by a failed first request: claim it again
-            if existing.created_at < now - timedelta(
-                seconds=settings.FACEDOWN_IDEMPOTENCY_TTL_SECONDS
-            ):
+            if _expired(existing, now):
                 existing.delete()
                 continue
             if existing.request_hash != fingerprint:
@@ -67,6 +63,25 @@ def idempotency_claim(
             assert existing.response_status is not None
             return None, StoredAnswer(existing.response_status, existing.response_body)
     raise IdempotencyInProgress()
+
+
+def _insert(scope: dict[str, Any], fingerprint: str, now: datetime) -> IdempotencyRecord:
+    """One INSERT, committed at once in autocommit mode (a savepoint only inside a transaction),
+    so that a concurrent request with the same key sees the claim."""
+    if transaction.get_autocommit():
+        return IdempotencyRecord.objects.create(**scope, request_hash=fingerprint, created_at=now)
+    with transaction.atomic():
+        return IdempotencyRecord.objects.create(**scope, request_hash=fingerprint, created_at=now)
+
+
+def _expired(record: IdempotencyRecord, now: datetime) -> bool:
+    """Past the 24 h keep, or a claim whose request died before it answered."""
+    age = now - record.created_at
+    if age > timedelta(seconds=settings.FACEDOWN_IDEMPOTENCY_TTL_SECONDS):
+        return True
+    return not record.completed and age > timedelta(
+        seconds=settings.FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS
+    )
 
 
 def idempotency_complete(*, record: IdempotencyRecord, status: int, body: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.models import IdempotencyRecord, Match, MatchEvent, Move, Seat
+from games.models import Match, MatchEvent, Move, Seat
 from tests.players import API, Player, start_match
 
 PROBLEM = "application/problem+json"

@@ -1,0 +1,165 @@
+"""Database round trips per request, counted at the libpq protocol level (BEGIN/COMMIT included).
+
+The requests go through the whole HTTP stack (``APIClient`` in this thread, so on the very
+connection that is traced). ``pytest -s`` prints the measured numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import close_old_connections, connection, transaction
+
+from accounts.authentication import forget_cached_tokens
+from games.models import Match
+from tests.players import Player, make_player, start_match
+from tests.roundtrips import RoundTrips, count_round_trips
+
+MOVE_BUDGET = 8
+READ_BUDGET = 4
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_token_cache() -> Iterator[None]:
+    forget_cached_tokens()
+    yield
+    forget_cached_tokens()
+
+
+def _measure(action: Any, *, production: bool = False) -> tuple[Any, RoundTrips]:
+    """Run ``action`` and count its round trips.
+
+    ``production`` also does what the real WSGI handler does at ``request_started`` (and the
+    test client skips): ``close_old_connections``, which makes the connection's health check
+    (``SELECT 1``, as ``CONN_HEALTH_CHECKS`` is on) run again before the request's first query.
+    """
+    with count_round_trips() as trips:
+        if production:
+            close_old_connections()
+        answer = action()
+    return answer, trips
+
+
+def test_the_counter_sees_begin_and_commit() -> None:
+    with count_round_trips() as trips, transaction.atomic():
+        Match.objects.first()
+    assert [m.split()[0].strip('"') for m in trips.messages] == ["BEGIN", "SELECT", "COMMIT"]
+    assert trips.count == 3
+
+    with count_round_trips() as trips:
+        Match.objects.exists()
+    assert trips.count == 1  # autocommit: no BEGIN, no COMMIT
+
+
+def _two_players() -> tuple[Player, Player, str]:
+    alice, bob = make_player(), make_player()
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    return alice, bob, match_id
+
+
+def _play_and_read(
+    alice: Player, bob: Player, match_id: str, *, production: bool = False
+) -> dict[str, RoundTrips]:
+    step = alice.match(match_id)["step"]
+    # Warm up: the token cache (when on) and the connection, for both players.
+    assert bob.get(f"/matches/{match_id}").status_code == 200
+    assert alice.get(f"/matches/{match_id}").status_code == 200
+
+    counts: dict[str, RoundTrips] = {}
+    answer, counts["move (step stays open)"] = _measure(
+        lambda: alice.move(match_id, step, {"card": step}), production=production
+    )
+    assert answer.status_code == 202, answer.content
+    answer, counts["move (resolves the step)"] = _measure(
+        lambda: bob.move(match_id, step, {"card": step}), production=production
+    )
+    assert answer.status_code == 202, answer.content
+    answer, counts["GET match (200)"] = _measure(
+        lambda: alice.get(f"/matches/{match_id}"), production=production
+    )
+    assert answer.status_code == 200, answer.content
+    assert answer.json()["step"] == step + 1
+    etag = answer["ETag"]
+    answer, counts["GET match (304)"] = _measure(
+        lambda: alice.get(f"/matches/{match_id}", HTTP_IF_NONE_MATCH=etag), production=production
+    )
+    assert answer.status_code == 304
+    return counts
+
+
+def _report(title: str, counts: dict[str, RoundTrips]) -> None:
+    print(f"\n== {title}")
+    for name, trips in counts.items():
+        print(f"{name}: {trips}")
+
+
+def _assert_budgets(counts: dict[str, RoundTrips], extra: int = 0) -> None:
+    for name, trips in counts.items():
+        budget = (MOVE_BUDGET if name.startswith("move") else READ_BUDGET) + extra
+        assert trips.count <= budget, f"{name}: {trips}"
+
+
+def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    alice, bob, match_id = _two_players()
+    counts = _play_and_read(alice, bob, match_id)
+    _report("token cache on (test client)", counts)
+    _assert_budgets(counts)
+    # No token lookup: no query touches the token table once the cache is warm.
+    for trips in counts.values():
+        assert not any("authtoken_token" in m for m in trips.messages), trips
+
+
+def test_round_trips_with_the_token_cache_off(settings: Any) -> None:
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 0
+    alice, bob, match_id = _two_players()
+    counts = _play_and_read(alice, bob, match_id)
+    _report("token cache off (test client)", counts)
+    for trips in counts.values():
+        assert sum("authtoken_token" in m for m in trips.messages) == 1, trips
+    # The token lookup is the only difference from the cached path.
+    _assert_budgets(counts, extra=1)
+
+
+def test_round_trips_as_in_production(settings: Any) -> None:
+    """Through the real handler's ``request_started``: persistent connections are kept and,
+    with health checks off (the default), no ``SELECT 1`` precedes each request."""
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    alice, bob, match_id = _two_players()
+    raw = connection.connection
+    counts = _play_and_read(alice, bob, match_id, production=True)
+    _report("token cache on, with request_started's health check (production)", counts)
+    assert connection.connection is raw  # persistent connection kept across requests
+    for trips in counts.values():
+        assert '"SELECT 1"' not in trips.messages, trips
+    _assert_budgets(counts)
+
+
+def test_round_trips_of_a_move_with_an_idempotency_key(settings: Any) -> None:
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    alice, bob, match_id = _two_players()
+    assert bob.get(f"/matches/{match_id}").status_code == 200
+    assert alice.get(f"/matches/{match_id}").status_code == 200
+    key = {"HTTP_IDEMPOTENCY_KEY": "rt-1"}
+    counts: dict[str, RoundTrips] = {}
+    answer, counts["keyed move (step stays open)"] = _measure(
+        lambda: alice.move(match_id, 1, {"card": 1}, **key)
+    )
+    assert answer.status_code == 202, answer.content
+    answer, counts["keyed move (resolves the step)"] = _measure(
+        lambda: bob.move(match_id, 1, {"card": 1}, **key)
+    )
+    assert answer.status_code == 202, answer.content
+    answer, counts["keyed move (replay)"] = _measure(
+        lambda: bob.move(match_id, 1, {"card": 1}, **key)
+    )
+    assert answer.status_code == 202, answer.content
+    _report("token cache on, Idempotency-Key sent (test client)", counts)
+    # A key adds two round trips: claiming it (one autocommitted INSERT) and storing the answer.
+    assert counts["keyed move (step stays open)"].count <= MOVE_BUDGET
+    assert counts["keyed move (resolves the step)"].count <= MOVE_BUDGET + 2
+    assert counts["keyed move (replay)"].count <= READ_BUDGET

@@ -1,0 +1,63 @@
+"""Count real database round trips at the libpq protocol level.
+
+Django's ``CaptureQueriesContext`` misses the ``BEGIN`` and ``COMMIT`` that psycopg 3 sends by
+itself, so this traces the libpq connection instead: every frontend message after which the
+client waits for the server — a simple-protocol ``Query`` or an extended-protocol ``Sync`` —
+is one round trip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from django.db import connection
+from psycopg import pq
+
+_WAITING = re.compile(r"^F\t\d+\t(Query|Sync)\b(.*)$")
+
+
+@dataclass
+class RoundTrips:
+    trace: str = ""
+    #: One entry per round trip: the SQL text of a ``Query``, or "<Sync>".
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
+
+    def __str__(self) -> str:
+        return f"{self.count} round trips:\n  " + "\n  ".join(self.messages)
+
+
+@contextmanager
+def count_round_trips() -> Iterator[RoundTrips]:
+    """Trace the default connection of this thread; it must stay the same connection throughout."""
+    connection.ensure_connection()
+    raw = connection.connection
+    pgconn = raw.pgconn
+    result = RoundTrips()
+    fd, path = tempfile.mkstemp(prefix="libpq-trace-")
+    try:
+        pgconn.trace(fd)
+        pgconn.set_trace_flags(pq.Trace.SUPPRESS_TIMESTAMPS | pq.Trace.REGRESS_MODE)
+        try:
+            yield result
+        finally:
+            pgconn.untrace()  # flushes libpq's stream
+        assert connection.connection is raw, "the traced connection was replaced mid-count"
+        with open(path, encoding="utf-8", errors="replace") as trace:
+            result.trace = trace.read()
+    finally:
+        os.close(fd)
+        os.unlink(path)
+    for line in result.trace.splitlines():
+        found = _WAITING.match(line)
+        if found:
+            kind, rest = found.groups()
+            result.messages.append(rest.strip()[:160] if kind == "Query" else "<Sync>")
