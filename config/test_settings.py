@@ -15,3 +15,9 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
 }
 # Tests that count round trips or revoke tokens must see every lookup.
 FACEDOWN_TOKEN_CACHE_SECONDS = 0
+# A fixed receipt-signing key, so no test writes a key file into the repository's var/.
+FACEDOWN_SIGNING_KEY = "4e1c5b0f" * 8
+FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = []
+
+# Live-deadline tests use one-second steps; the API's minimum stays 10 s everywhere else.
+FACEDOWN_MIN_STEP_SECONDS = 1

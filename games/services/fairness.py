@@ -1,4 +1,5 @@
-"""Seeds, the deal stream of a match, and move receipts (DESIGN.md, "Fairness")."""
+"""Seeds, the deal stream of a match, and signed move receipts (DESIGN.md, "Fairness";
+docs/fairness.md gives every format)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 from games.engine.rng import DealRng
 from games.models import Match, Seat
+from games.signing import receipt_sign
 
 CLIENT_SEED_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
@@ -32,7 +34,9 @@ def canonical_json(value: Any) -> str:
 def receipt_make(
     *, match: Match, step: int, seat: int, submission: Any, version: int, at: datetime
 ) -> tuple[dict[str, Any], str]:
-    """A receipt for an accepted submission, and the server salt that keeps it irreversible."""
+    """A signed receipt for an accepted submission, and the server salt that keeps it
+    irreversible. ``key_id`` names the signing key; ``sig`` is the hex Ed25519 signature of
+    ``facedown-receipt-sig-v1|`` + the canonical JSON of the receipt without ``sig``."""
     salt = secrets.token_hex(16)
     message = f"facedown-receipt-v1|{match.id}|{step}|{seat}|{canonical_json(submission)}|{salt}"
     receipt = {
@@ -42,6 +46,5 @@ def receipt_make(
         "digest": hashlib.sha256(message.encode()).hexdigest(),
         "version": version,
         "at": at.isoformat().replace("+00:00", "Z"),
-        "sig": None,
     }
-    return receipt, salt
+    return receipt_sign(receipt), salt

@@ -1,0 +1,127 @@
+"""The audit transcript of a match that is over (API.md "Audit", docs/fairness.md).
+
+A ``facedown-transcript-v1`` transcript holds everything ``games.verify`` needs to recompute the
+deal and replay every move without the database: the seed and client seeds, every move with
+its salts and receipts, every event unredacted, the public keys that signed the receipts.
+
+Everything is shown once the match is over. A future game with moves the rules never reveal
+(Xato's life cards) will need this builder to withhold them, and the verifier to check them
+by commitment only.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from games.engine import get_engine
+from games.errors import MatchNotFinished, NotFound
+from games.models import Match, MatchEvent, Move, Seat
+from games.signing import public_keys
+
+FORMAT = "facedown-transcript-v1"
+
+
+def _timestamp(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value else None
+
+
+def _seat(seat: Seat) -> dict[str, Any]:
+    return {
+        "index": seat.index,
+        "player": seat.user.username if seat.user is not None else None,
+        "bot": seat.bot or None,
+        "bot_options": seat.bot_options or None,
+        "accepted": seat.accepted,
+        "forfeited": seat.forfeited,
+        "controlled_by": seat.controlled_by,
+        "client_seed": seat.client_seed or None,
+    }
+
+
+def _steps(moves: list[Move], players: int) -> list[dict[str, Any]]:
+    by_step: dict[int, dict[int, Move]] = defaultdict(dict)
+    for move in moves:
+        by_step[move.step][move.seat] = move
+    steps = []
+    for number in sorted(by_step):
+        row = by_step[number]
+
+        def column(attribute: str, row: dict[int, Move] = row) -> list[Any]:
+            return [
+                (getattr(row[s], attribute) or None) if s in row else None for s in range(players)
+            ]
+
+        steps.append(
+            {
+                "step": number,
+                "commitments": column("commitment"),
+                "moves": [row[s].payload if s in row else None for s in range(players)],
+                "salts": column("salt"),
+                "receipts": column("receipt"),
+                "receipt_salts": column("receipt_salt"),
+                "sources": column("source"),
+            }
+        )
+    return steps
+
+
+def _event(event: MatchEvent) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "step": event.step,
+        # Never a submission's time (DESIGN.md, "Disclosure"), not even after the end.
+        "at": _timestamp(event.at) if event.show_at else None,
+        "data": event.data,
+        "private": event.private or {},
+    }
+
+
+def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
+    """The match's transcript; 409 ``match_not_finished`` unless it is finished or aborted."""
+    match = Match.objects.filter(pk=match_id).defer("state").first()
+    if match is None:
+        raise NotFound("No match with this id.")
+    if not match.is_over:
+        raise MatchNotFinished(f"The match is {match.status}: its transcript comes at the end.")
+    engine = get_engine(match.game)
+    assert engine is not None, f"unknown game {match.game!r}"
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    moves = list(Move.objects.filter(match=match).order_by("step", "seat"))
+    events = list(MatchEvent.objects.filter(match=match).order_by("seq"))
+    steps = _steps(moves, len(seats))
+
+    keys = public_keys()
+    used = [
+        str(receipt["key_id"])
+        for step in steps
+        for receipt in step["receipts"]
+        if isinstance(receipt, dict) and receipt.get("key_id")
+    ]
+    # The key of the match's receipts (the latest, should a rotation fall mid-match); each
+    # receipt names its own key_id, and public_keys holds every one of them.
+    key_id = used[-1] if used else next(iter(keys))
+    return {
+        "format": FORMAT,
+        "match": str(match.id),
+        "game": match.game,
+        "options": match.options,
+        "protocol": match.protocol,
+        "disclose_submitted": match.disclose_submitted,
+        "status": match.status,
+        "seats": [_seat(seat) for seat in seats],
+        "rules_version": engine.rules_version,
+        "seed": match.seed,
+        "seed_sha256": match.seed_sha256,
+        "client_seeds": [seat.client_seed or None for seat in seats],
+        "key_id": key_id,
+        "public_keys": {k: keys[k] for k in sorted({*used, key_id}) if k in keys},
+        "steps": steps,
+        "events": [_event(event) for event in events],
+        "result": match.result,
+        "created_at": _timestamp(match.created_at),
+        "started_at": _timestamp(match.started_at),
+        "finished_at": _timestamp(match.finished_at),
+    }

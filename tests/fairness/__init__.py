@@ -1,0 +1,1 @@
+"""Signed receipts, the audit transcript, the standalone verifier, docs/fairness.md vectors."""
