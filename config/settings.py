@@ -173,10 +173,30 @@ FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = [
     if key.strip()
 ]
 
+# Bots and deadlines: "celery" (the full stack, with Redis) or "embedded" (one worker thread in
+# the web process, started by `manage.py serve`; the default without Redis).
+FACEDOWN_TASK_RUNNER = os.environ.get("FACEDOWN_TASK_RUNNER", "celery" if REDIS_URL else "embedded")
+# Shortest per-step time limit the API accepts. Settings only: tests lower it.
+FACEDOWN_MIN_STEP_SECONDS = int(os.environ.get("FACEDOWN_MIN_STEP_SECONDS", "10"))
+# Deadlines nearer than this get a task at the deadline; later ones wait for the sweep.
+FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS = 15 * 60
+# How often the sweep looks for overdue steps and bot seats whose task was lost.
+FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
+# A bot seat still waiting this long after its step opened is nudged by the sweep.
+FACEDOWN_BOT_STALL_SECONDS = 10
+
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
-CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# ETA tasks (live deadlines) fire within this many seconds of their time.
+CELERY_WORKER_TIMER_PRECISION = 0.1
+# Unacknowledged tasks come back after this long; ETA tasks are never scheduled further ahead.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BEAT_SCHEDULE = {
+    "overdue-sweep": {"task": "games.tasks.overdue_sweep_task", "schedule": FACEDOWN_SWEEP_SECONDS},
+}
 
 LOGGING = {
     "version": 1,

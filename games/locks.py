@@ -10,6 +10,9 @@ serialises writers instead.
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
+
+from django.db import transaction
 
 from games.errors import NotFound
 from games.models import Match, Seat
@@ -40,3 +43,18 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     for seat in seats:
         seat.match = match
     return match, seats
+
+
+def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:
+    """(match id, step) of active matches whose deadline has passed, oldest first.
+
+    Rows another transaction holds are skipped (``SKIP LOCKED``): that transaction is resolving
+    the match already. The short transaction ends before the caller expires each step in its own.
+    """
+    with transaction.atomic():
+        return list(
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(status=Match.Status.ACTIVE, deadline__lte=now)
+            .order_by("deadline")
+            .values_list("id", "step")[:limit]
+        )

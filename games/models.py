@@ -51,6 +51,7 @@ class Match(models.Model):
     scores = models.JSONField(default=list)
 
     deadline = models.DateTimeField(null=True, blank=True)
+    step_opened_at = models.DateTimeField(null=True, blank=True)
     time_control = models.JSONField(null=True, blank=True)
 
     # Fairness: the seed stays secret until the match is over; its hash is public from creation.

@@ -32,8 +32,9 @@ class Player:
         return self.client.get(API + path, **headers)
 
     def post(self, path: str, body: Any = None, **headers: str) -> Any:
-        return self.client.post(API + path, body if body is not None else {}, format="json",
-                                **headers)
+        return self.client.post(
+            API + path, body if body is not None else {}, format="json", **headers
+        )
 
     def create(self, game: str, seats: list[Any], **extra: Any) -> Any:
         return self.post("/matches", {"game": game, "seats": seats, **extra})

@@ -11,6 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.api.serializers import GameOutput
+from games.bots import BOTS
 from games.engine import ENGINES, get_engine
 from games.engine.protocol import Engine
 from games.errors import NotFound
@@ -22,8 +23,10 @@ def game_resource(engine: Engine) -> dict[str, Any]:
         "name": engine.name,
         "players": {"min": engine.min_players, "max": engine.max_players},
         "options": engine.options_schema,
-        # Bot strategies arrive with the deadlines-and-bots work.
-        "bots": [],
+        "bots": [
+            {"name": name, "options": bot.options_schema}
+            for name, bot in sorted(BOTS.get(engine.slug, {}).items())
+        ],
     }
 
 

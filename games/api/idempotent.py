@@ -51,6 +51,7 @@ def idempotent(handler: Handler) -> Handler:
             record=record,
             status=response.status_code,
             body={"data": response.data, "headers": headers},
+            blind=getattr(response, "idempotency_blind", False),
         )
         return response
 

@@ -7,6 +7,7 @@ import uuid
 from typing import Any, cast
 
 from django.utils.cache import patch_vary_headers
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.pagination import CursorPagination
@@ -17,8 +18,9 @@ from rest_framework.views import APIView
 from accounts.models import User
 from games.api import serializers as s
 from games.api.idempotent import idempotent
-from games.errors import NotFound, NotSeated, NotSupported, ValidationFailed, WrongPhase
+from games.errors import NotFound, NotSeated, ValidationFailed, WrongPhase
 from games.services import reads
+from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit
 
@@ -203,7 +205,10 @@ class MatchMovesApi(APIView):
             commitment=data.get("commitment"),
         )
         code = status.HTTP_200_OK if accepted.repeated else status.HTTP_202_ACCEPTED
-        return Response(accepted.as_dict(), status=code)
+        response = Response(accepted.as_dict(), status=code)
+        # A retry of a secret move is replayed whatever its body: comparing would be an oracle.
+        response.idempotency_blind = accepted.secret  # type: ignore[attr-defined]
+        return response
 
 
 class MatchRevealsApi(APIView):
@@ -244,10 +249,20 @@ class MatchEventsApi(APIView):
 
 class MatchAuditApi(APIView):
     @extend_schema(
-        responses={400: PROBLEM},
+        responses={
+            200: OpenApiResponse(
+                OpenApiTypes.OBJECT,
+                description="The facedown-transcript-v1 transcript (docs/fairness.md).",
+            ),
+            404: PROBLEM,
+            409: PROBLEM,
+        },
         tags=["matches"],
-        description="Transcripts arrive with the fairness work: 400 not_supported.",
+        description=(
+            "Everything needed to recompute the deal and replay every move: seed, client "
+            "seeds, moves with salts and signed receipts, events. Finished and aborted matches "
+            "only (else 409 match_not_finished). Check it with `python -m games.verify`."
+        ),
     )
     def get(self, request: Request, match_id: str) -> Response:
-        reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
-        raise NotSupported("Match transcripts are not available yet.")
+        return Response(audit_transcript(match_id=_match_id(match_id)))

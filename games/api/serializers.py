@@ -8,7 +8,6 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from games.errors import NotSupported
 from games.models import Match
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
@@ -40,7 +39,7 @@ class StrictSerializer(serializers.Serializer):
                 "type": "object",
                 "properties": {"bot": {"type": "string"}, "options": {"type": "object"}},
                 "required": ["bot"],
-                "description": "Bot seats: not supported yet (400 not_supported).",
+                "description": "A bot seat: a strategy of GET /games (bots), with its options.",
             },
         ]
     }
@@ -55,8 +54,13 @@ class SeatSpecField(serializers.Field):
             return SeatSpec(kind=data)
         if isinstance(data, dict) and set(data) == {"user"} and isinstance(data["user"], str):
             return SeatSpec(kind="user", username=data["user"])
-        if isinstance(data, dict) and "bot" in data and set(data) <= {"bot", "options"}:
-            raise NotSupported("Bot seats are not available yet.")
+        if (
+            isinstance(data, dict)
+            and set(data) <= {"bot", "options"}
+            and isinstance(data.get("bot"), str)
+            and isinstance(data.get("options", {}), dict)
+        ):
+            return SeatSpec(kind="bot", bot=data["bot"], options=data.get("options"))
         self.fail("invalid")
 
     def to_representation(self, value: Any) -> Any:
@@ -78,7 +82,10 @@ class MatchCreateInput(StrictSerializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text="Per-step time limit: not supported yet (400 not_supported unless null).",
+        help_text=(
+            '{"per_step_seconds": 10 … 1209600, "on_timeout": "auto_move" (default) | '
+            '"forfeit", "auto_move_bot": "greedy" (default)}, or null for an untimed match.'
+        ),
     )
 
 
@@ -183,7 +190,10 @@ class ReceiptOutput(serializers.Serializer):
     digest = serializers.CharField()
     version = serializers.IntegerField()
     at = serializers.DateTimeField()
-    sig = serializers.CharField(allow_null=True, help_text="Ed25519 signature; null until signing.")
+    key_id = serializers.CharField(help_text="Names the signing key: GET /fairness/key.")
+    sig = serializers.CharField(
+        help_text="Ed25519 signature, 128 hex characters (docs/fairness.md gives the message)."
+    )
 
 
 class MoveOutput(serializers.Serializer):

@@ -299,6 +299,9 @@ class Gops:
         rng.shuffle(new["stock"])
         return new
 
+    def echoes(self, state: State, move: Move) -> bool:
+        return True
+
     def history_mode(self, options: Mapping[str, Any]) -> str:
         return "full"
 

@@ -444,6 +444,9 @@ class HolsDerGeier:
         ]
         return new
 
+    def echoes(self, state: State, move: Move) -> bool:
+        return True
+
     def history_mode(self, options: Mapping[str, Any]) -> str:
         return str(options.get("history", "full"))
 

@@ -115,6 +115,11 @@ class Engine(Protocol):
         redrawn. Tests use it to prove that views carry no hidden information."""
         ...
 
+    def echoes(self, state: State, move: Move) -> bool:
+        """Whether ``move`` may be shown back to its own seat (``your_move``) and compared with
+        a re-post. False for moves the rules keep even from their owner (Xato's life cards)."""
+        ...
+
     def history_mode(self, options: Mapping[str, Any]) -> str:
         """``full`` or ``table_only``: whether past public actions stay readable."""
         ...

@@ -1,10 +1,10 @@
 """Idempotency-Key handling for POST requests (API.md, "Idempotency").
 
-A key is scoped to (user, method, path) and kept for 24 hours. A claim whose request never
-answered (the process died) is given up after ``FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS``. The first request claims the key
+A key is scoped to (user, method, path) and kept for 24 hours. The first request claims the key
 by inserting a row in its own, immediately committed statement, so a concurrent second request
 finds it and is told the first is still in progress; the finished answer (2xx or 4xx, never a
-5xx) is stored and replayed for every later request with the same body.
+5xx) is stored and replayed for every later request with the same body. A claim whose request
+never answered (the process died) is given up after ``FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS``.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ from accounts.models import User
 from games.errors import IdempotencyInProgress, IdempotencyKeyReused
 from games.models import IdempotencyRecord
 from games.services.fairness import canonical_json
+
+#: Stored instead of a body's hash when any body replays the answer (secret moves).
+ANY_BODY = "*"
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def idempotency_claim(
             if _expired(existing, now):
                 existing.delete()
                 continue
-            if existing.request_hash != fingerprint:
+            if existing.request_hash not in (fingerprint, ANY_BODY):
                 raise IdempotencyKeyReused() from None
             if not existing.completed:
                 raise IdempotencyInProgress() from None
@@ -84,12 +87,20 @@ def _expired(record: IdempotencyRecord, now: datetime) -> bool:
     )
 
 
-def idempotency_complete(*, record: IdempotencyRecord, status: int, body: Any) -> None:
-    """Store the answer to replay; a server error releases the key instead."""
+def idempotency_complete(
+    *, record: IdempotencyRecord, status: int, body: Any, blind: bool = False
+) -> None:
+    """Store the answer to replay; a server error releases the key instead. ``blind``: the
+    request carried a secret move, so the answer is replayed whatever a retry's body is (and
+    the body's hash is not kept)."""
     if status >= 500:
         record.delete()
         return
     record.completed = True
     record.response_status = status
     record.response_body = body
-    record.save(update_fields=["completed", "response_status", "response_body"])
+    fields = ["completed", "response_status", "response_body"]
+    if blind:
+        record.request_hash = ANY_BODY
+        fields.append("request_hash")
+    record.save(update_fields=fields)

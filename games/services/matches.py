@@ -23,6 +23,8 @@ from games.errors import (
 )
 from games.locks import match_lock_with_seats
 from games.models import Match, Seat
+from games.services.bots import bot_options_validate
+from games.services.deadlines import time_control_validate
 from games.services.fairness import deal_rng, seed_new
 from games.services.steps import (
     match_finish,
@@ -42,8 +44,10 @@ MSG_NO_OPEN_SEAT = "No open seat is left in this match."
 class SeatSpec:
     """One entry of ``seats`` at creation: the creator, an invitation, or an open seat."""
 
-    kind: str  # "me" | "user" | "open"
+    kind: str  # "me" | "user" | "open" | "bot"
     username: str | None = None
+    bot: str | None = None
+    options: dict[str, Any] | None = None
 
 
 def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: bool) -> list[Seat]:
@@ -54,6 +58,22 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
     for index, spec in enumerate(specs):
         if spec.kind == "open":
             rows.append(Seat(match=match, index=index))
+            continue
+        if spec.kind == "bot":
+            name = spec.bot or ""
+            options = bot_options_validate(
+                game=match.game, name=name, options=spec.options, field=f"seats.{index}"
+            )
+            rows.append(
+                Seat(
+                    match=match,
+                    index=index,
+                    bot=name,
+                    bot_options=options,
+                    accepted=True,
+                    controlled_by=Seat.Controller.BOT,
+                )
+            )
             continue
         if spec.kind == "me":
             user, accepted, invited = creator, ready, False
@@ -71,7 +91,12 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
 
 def _seats_event(seats: list[Seat]) -> list[dict[str, Any]]:
     return [
-        {"index": s.index, "player": s.user.username if s.user is not None else None, "accepted": s.accepted}
+        {
+            "index": s.index,
+            "player": s.user.username if s.user is not None else None,
+            "bot": s.bot or None,
+            "accepted": s.accepted,
+        }
         for s in seats
     ]
 
@@ -92,8 +117,7 @@ def match_create(
         raise ValidationFailed({"game": [MSG_UNKNOWN_GAME]})
     if protocol != Match.Protocol.SEALED:
         raise NotSupported("The commit-reveal protocol is not available yet.")
-    if time_control is not None:
-        raise NotSupported("Time control is not available yet; omit it or send null.")
+    time_control = time_control_validate(time_control, game=game)
     if not engine.min_players <= len(seats) <= engine.max_players:
         raise ValidationFailed(
             {"seats": [f"{engine.name} takes {engine.min_players} to {engine.max_players} seats."]}
@@ -113,6 +137,7 @@ def match_create(
             options=filled,
             protocol=protocol,
             disclose_submitted=disclose_submitted,
+            time_control=time_control,
             created_by=creator,
             seed=seed,
             seed_sha256=seed_sha256,
@@ -131,7 +156,7 @@ def match_create(
 
 def _start_if_ready(tx: Transition) -> None:
     """Start once every seat is filled and every human seat has accepted: the deal is drawn."""
-    if not all(seat.user_id is not None and seat.accepted for seat in tx.seats):
+    if not all((seat.user_id is not None or seat.bot) and seat.accepted for seat in tx.seats):
         return
     match, engine = tx.match, tx.engine
     match.state = engine.initial_state(len(tx.seats), match.options, deal_rng(match, tx.seats))

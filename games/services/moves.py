@@ -20,7 +20,7 @@ from games.errors import (
     WrongPhase,
 )
 from games.locks import match_lock_with_seats
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.services.fairness import receipt_make
 from games.services.steps import step_ready, step_resolve, submitted_moves
 from games.services.transition import Transition
@@ -33,6 +33,8 @@ class MoveAccepted:
     receipt: dict[str, Any]
     #: True when this request repeated a move already recorded (answer 200, not 202).
     repeated: bool = False
+    #: True for a move the game never shows back to its owner: never compared on a retry.
+    secret: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {"step": self.step, "seat": self.seat, "receipt": self.receipt}
@@ -73,50 +75,77 @@ def move_submit(
         bit = 1 << seat.index
         if not match.acting_mask & bit or seat.forfeited:
             raise NotYourTurn()
+        if seat.controlled_by == Seat.Controller.BOT:
+            raise NotYourTurn("A bot is playing your seat.")
         if match.submitted_mask & bit:
-            return _repeat(match, seat.index, move)
+            return _repeat(tx, seat.index, move)
         assert match.state is not None
-        try:
-            tx.engine.check_move(match.state, seat.index, move)
-        except EngineIllegalMove as exc:
-            raise IllegalMove(str(exc)) from exc
+        secret = not tx.engine.echoes(match.state, move)
+        receipt = move_record(tx, seat=seat.index, move=move, source=Move.Source.PLAYER)
+        tx.save()
+    return MoveAccepted(step=step, seat=seat.index, receipt=receipt, secret=secret)
 
-        match.submitted_mask |= bit
-        tx.changed_fields.add("submitted_mask")
-        public = match.disclose_submitted or step_ready(tx)
-        # The receipt names the version this submission leads to, as others will see it.
-        receipt, salt = receipt_make(
+
+def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str) -> dict[str, Any]:
+    """Check and record one seat's move in the open step, and resolve the step if it is
+    complete. Shared by players, bots and timeouts; the caller has checked the step and seat.
+    Returns the receipt."""
+    match = tx.match
+    assert match.state is not None
+    try:
+        tx.engine.check_move(match.state, seat, move)
+    except EngineIllegalMove as exc:
+        raise IllegalMove(str(exc)) from exc
+    step, bit = match.step, 1 << seat
+    match.submitted_mask |= bit
+    tx.changed_fields.add("submitted_mask")
+    public = match.disclose_submitted or step_ready(tx)
+    # The receipt names the version this submission leads to, as others will see it.
+    receipt, salt = receipt_make(
+        match=match,
+        step=step,
+        seat=seat,
+        submission=move,
+        version=match.version + (1 if public else 0),
+        at=tx.now,
+    )
+    tx.moves.append(
+        Move(
             match=match,
             step=step,
-            seat=seat.index,
-            submission=move,
-            version=match.version + (1 if public else 0),
-            at=tx.now,
+            seat=seat,
+            payload=move,
+            source=source,
+            receipt=receipt,
+            receipt_salt=salt,
+            submitted_at=tx.now,
         )
-        tx.moves.append(
-            Move(
-                match=match,
-                step=step,
-                seat=seat.index,
-                payload=move,
-                receipt=receipt,
-                receipt_salt=salt,
-                submitted_at=tx.now,
-            )
-        )
-        if match.disclose_submitted:
-            tx.emit("move_submitted", step=step, data={"seat": seat.index}, show_at=False)
-        if step_ready(tx):
-            moves = submitted_moves(match) if match.acting_mask & ~bit else {}
-            moves[seat.index] = move
-            step_resolve(tx, moves)
-        tx.save()
-    return MoveAccepted(step=step, seat=seat.index, receipt=receipt)
+    )
+    if match.disclose_submitted:
+        tx.emit("move_submitted", step=step, data={"seat": seat}, show_at=False)
+    if step_ready(tx):
+        step_resolve(tx, _recorded_moves(tx, step))
+    return receipt
 
 
-def _repeat(match: Match, seat: int, move: dict[str, Any]) -> MoveAccepted:
-    """An identical re-post answers with the original receipt; a different move is refused."""
+def _recorded_moves(tx: Transition, step: int) -> dict[int, dict[str, Any]]:
+    """Every move recorded for ``step``: earlier ones from the database, this change's own."""
+    mine = {move.seat: dict(move.payload or {}) for move in tx.moves if move.step == step}
+    earlier = tx.match.submitted_mask & ~sum(1 << seat for seat in mine)
+    return (submitted_moves(tx.match) if earlier else {}) | mine
+
+
+def _repeat(tx: Transition, seat: int, move: dict[str, Any]) -> MoveAccepted:
+    """An identical re-post answers with the original receipt; a different move is refused.
+
+    A move the game never echoes (Xato's life cards) is never compared: answering "same" or
+    "different" would let its owner test guesses against it.
+    """
+    match = tx.match
     recorded = Move.objects.get(match=match, step=match.step, seat=seat)
+    assert match.state is not None
+    if not tx.engine.echoes(match.state, recorded.payload or {}):
+        raise AlreadySubmitted("A move is already recorded for your seat in this step.")
     if recorded.payload != move or recorded.receipt is None:
         raise AlreadySubmitted()
     return MoveAccepted(step=match.step, seat=seat, receipt=recorded.receipt, repeated=True)

@@ -156,11 +156,17 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
     if detail:
         state = Match.objects.filter(pk=match.pk).values_list("state", flat=True).get()
         if snapshot.own_submitted and snapshot.you is not None:
-            your_move = (
+            recorded = (
                 Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
                 .values_list("payload", flat=True)
                 .first()
             )
+            if (
+                recorded is not None
+                and state is not None
+                and snapshot.engine.echoes(state, recorded)
+            ):
+                your_move = recorded
     body["phase"] = _phase(snapshot, your_move)
     if detail:
         body["legal_moves"] = _legal_moves(snapshot, state)

@@ -5,14 +5,35 @@ The functions here work on a ``Transition`` whose match row is locked; they neve
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome
 from games.models import Match, Move
+from games.services.standins import bot_decide, stand_in_name
 from games.services.transition import Transition
 
-_MATCH_FIELDS = {"state", "step", "phase_kind", "acting_mask", "submitted_mask", "scores"}
+_MATCH_FIELDS = {
+    "state",
+    "step",
+    "phase_kind",
+    "acting_mask",
+    "submitted_mask",
+    "scores",
+    "deadline",
+}
+
+
+def step_deadline(match: Match, now: datetime) -> datetime | None:
+    """When the step opening now times out, or None for an untimed match."""
+    seconds = (match.time_control or {}).get("per_step_seconds")
+    return now + timedelta(seconds=seconds) if seconds else None
+
+
+def _stand_in_move(tx: Transition, seat: int) -> EngineMove:
+    """A forfeited seat's move, made by the match's stand-in bot."""
+    return bot_decide(tx, tx.seats[seat], name=stand_in_name(tx))
 
 
 def phase_public(match: Match) -> dict[str, Any]:
@@ -57,12 +78,15 @@ def step_advance(tx: Transition) -> None:
         match.phase_kind = (
             Match.PhaseKind.SIMULTANEOUS if to_act.simultaneous else Match.PhaseKind.TURN
         )
+        match.deadline = step_deadline(match, tx.now)
+        match.step_opened_at = tx.now
+        tx.deadline_set = match.deadline is not None
         tx.emit("step_opened", step=match.step, data=phase_public(match))
         automatic: dict[int, tuple[EngineMove, str]] = {}
         for seat in to_act.seats:
             legal = engine.legal_moves(match.state, seat)
             if seat in tx.forfeited:
-                automatic[seat] = (engine.timeout_move(match.state, seat), Move.Source.FORFEIT)
+                automatic[seat] = (_stand_in_move(tx, seat), Move.Source.FORFEIT)
             elif len(legal) == 1:
                 automatic[seat] = (legal[0], Move.Source.FORCED)
         if len(automatic) < len(to_act.seats):
@@ -90,7 +114,7 @@ def step_resolve(tx: Transition, moves: dict[int, EngineMove], *, advance: bool 
     assert match.state is not None
     for seat in match.to_act:
         if seat not in moves:
-            moves[seat] = engine.timeout_move(match.state, seat)
+            moves[seat] = _stand_in_move(tx, seat)
             _record(tx, seat, moves[seat], Move.Source.FORFEIT)
     resolution = engine.apply(match.state, moves)
     table_only = engine.history_mode(match.options) == "table_only"

@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.engine import get_engine
 from games.engine.protocol import Engine
 from games.models import Match, MatchEvent, Move, Seat
+from games.services.effects import follow_ups_schedule
 
 
 @dataclass
@@ -26,6 +27,8 @@ class Transition:
     moves: list[Move] = field(default_factory=list)
     events: list[MatchEvent] = field(default_factory=list)
     public_change: bool = False
+    # Set when a step opened with a deadline: the deadline watch is scheduled on commit.
+    deadline_set: bool = False
     # Set by services: match fields written by ``save`` besides the bookkeeping ones.
     changed_fields: set[str] = field(default_factory=set)
 
@@ -85,3 +88,6 @@ class Transition:
             fields |= {"version", "last_seq"}
         if fields:
             self.match.save(update_fields=sorted(fields))
+        follow_ups_schedule(
+            match=self.match, seats=self.seats, now=self.now, deadline_set=self.deadline_set
+        )

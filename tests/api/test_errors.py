@@ -54,15 +54,27 @@ def unchanged(db):
         ({"game": "gops", "seats": ["me"]}, "seats"),
         ({"game": "gops", "seats": ["me", "open", "open", "open"]}, "seats"),
         ({"game": "hols-der-geier", "seats": ["me"] + ["open"] * 5}, "seats"),
-        ({"game": "gops", "seats": ["me", "open"], "options": {"tie_rule": "coin"}},
-         "options.tie_rule"),
-        ({"game": "gops", "seats": ["me", "open"], "options": {"num_cards": 2}},
-         "options.num_cards"),
+        (
+            {"game": "gops", "seats": ["me", "open"], "options": {"tie_rule": "coin"}},
+            "options.tie_rule",
+        ),
+        (
+            {"game": "gops", "seats": ["me", "open"], "options": {"num_cards": 2}},
+            "options.num_cards",
+        ),
         ({"game": "gops", "seats": ["me", "open"], "options": {"jokers": True}}, "options"),
-        ({"game": "hols-der-geier", "seats": ["me", "open", "open"],
-          "options": {"two_player_variant": True}}, "options.two_player_variant"),
-        ({"game": "hols-der-geier", "seats": ["me", "open"], "options": {"deals": 6}},
-         "options.deals"),
+        (
+            {
+                "game": "hols-der-geier",
+                "seats": ["me", "open", "open"],
+                "options": {"two_player_variant": True},
+            },
+            "options.two_player_variant",
+        ),
+        (
+            {"game": "hols-der-geier", "seats": ["me", "open"], "options": {"deals": 6}},
+            "options.deals",
+        ),
         ({"game": "gops", "seats": ["me", "someone"]}, "seats.1"),
         ({"game": "gops", "seats": ["me", {"user": "nobody-here"}]}, "seats.1.user"),
         ({"game": "gops", "seats": ["me", "open"], "client_seed": "abc"}, "client_seed"),
@@ -77,18 +89,39 @@ def test_create_validation_errors(alice, unchanged, body, field):
     assert any(key == field or key.startswith(field + ".") for key in problem["errors"]), problem
 
 
-@pytest.mark.parametrize(
-    "extra",
-    [
-        {"protocol": "commit-reveal"},
-        {"time_control": {"per_step_seconds": 60, "on_timeout": "auto_move"}},
-        {"seats": ["me", {"bot": "random"}]},
-    ],
-)
+@pytest.mark.parametrize("extra", [{"protocol": "commit-reveal"}])
 def test_later_features_answer_not_supported(alice, unchanged, extra):
     body = {"game": "gops", "seats": ["me", "open"], **extra}
     with unchanged():
         assert_problem(alice.post("/matches", body), 400, "not_supported")
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"time_control": {"per_step_seconds": 0}}, "time_control.per_step_seconds"),
+        ({"time_control": {"per_step_seconds": 1209601}}, "time_control.per_step_seconds"),
+        ({"time_control": {"per_step_seconds": "60"}}, "time_control.per_step_seconds"),
+        (
+            {"time_control": {"per_step_seconds": 60, "on_timeout": "pass"}},
+            "time_control.on_timeout",
+        ),
+        (
+            {"time_control": {"per_step_seconds": 60, "auto_move_bot": "genius"}},
+            "time_control.auto_move_bot",
+        ),
+        ({"time_control": {"per_step_seconds": 60, "grace": 5}}, "time_control.grace"),
+        ({"time_control": 60}, "time_control"),
+        ({"seats": ["me", {"bot": "genius"}]}, "seats.1.bot"),
+        ({"seats": ["me", {"bot": "random", "options": {"depth": 3}}]}, "seats.1.options"),
+        ({"seats": ["me", {"bot": 7}]}, "seats.1"),
+    ],
+)
+def test_time_control_and_bot_errors(alice, unchanged, extra, field):
+    body = {"game": "gops", "seats": ["me", "open"], **extra}
+    with unchanged():
+        problem = assert_problem(alice.post("/matches", body), 400, "validation_error")
+    assert any(key == field or key.startswith(field + ".") for key in problem["errors"]), problem
 
 
 def test_same_user_twice_is_already_seated(alice, bob, unchanged):
@@ -145,8 +178,9 @@ def test_stale_step_and_not_active_after_the_match_ended(alice, bob, started, un
     assert "finished" in problem["detail"]
 
 
-def test_stale_step_reports_recorded_false_for_a_seat_that_never_moved(alice, bob, carol,
-                                                                        unchanged):
+def test_stale_step_reports_recorded_false_for_a_seat_that_never_moved(
+    alice, bob, carol, unchanged
+):
     match_id = start_match("gops", [alice, bob, carol], options={"num_cards": 4})
     alice.move(match_id, 1, {"card": 1})
     bob.move(match_id, 1, {"card": 2})
@@ -169,12 +203,15 @@ def test_commitment_on_a_sealed_match_and_reveals_are_wrong_phase(alice, started
     with unchanged():
         assert_problem(
             alice.post(f"/matches/{started}/moves", {"step": 1, "commitment": "a" * 64}),
-            409, "wrong_phase",
+            409,
+            "wrong_phase",
         )
         assert_problem(
-            alice.post(f"/matches/{started}/reveals",
-                       {"step": 1, "move": {"card": 1}, "salt": "ab" * 16}),
-            409, "wrong_phase",
+            alice.post(
+                f"/matches/{started}/reveals", {"step": 1, "move": {"card": 1}, "salt": "ab" * 16}
+            ),
+            409,
+            "wrong_phase",
         )
 
 
@@ -199,7 +236,8 @@ def test_envelope_is_checked_before_the_match_is_looked_up(alice, unchanged):
     with unchanged():
         assert_problem(
             alice.post("/matches/00000000-0000-0000-0000-000000000000/moves", {"step": "x"}),
-            400, "validation_error",
+            400,
+            "validation_error",
         )
 
 
@@ -213,11 +251,13 @@ def test_malformed_json_is_parse_error(alice, started, unchanged):
 
 def test_unsupported_media_type_and_method(alice, started, unchanged):
     with unchanged():
-        response = alice.client.post(f"{API}/matches/{started}/moves", data="step=1",
-                                     content_type="application/x-www-form-urlencoded")
+        response = alice.client.post(
+            f"{API}/matches/{started}/moves",
+            data="step=1",
+            content_type="application/x-www-form-urlencoded",
+        )
         assert_problem(response, 415, "unsupported_media_type")
-        assert_problem(alice.client.delete(f"{API}/matches/{started}"), 405,
-                       "method_not_allowed")
+        assert_problem(alice.client.delete(f"{API}/matches/{started}"), 405, "method_not_allowed")
 
 
 @pytest.mark.parametrize("header", [None, "Token not-a-real-token", "Bearer abc"])
@@ -229,8 +269,9 @@ def test_missing_or_bad_token_is_401(db, started, unchanged, header):
         for response in (
             client.get(f"{API}/matches/{started}"),
             client.get(f"{API}/matches"),
-            client.post(f"{API}/matches/{started}/moves", {"step": 1, "move": {"card": 1}},
-                        format="json"),
+            client.post(
+                f"{API}/matches/{started}/moves", {"step": 1, "move": {"card": 1}}, format="json"
+            ),
         ):
             assert_problem(response, 401, "not_authenticated")
             assert response["WWW-Authenticate"] == "Token"
@@ -271,12 +312,17 @@ def test_join_errors(alice, bob, carol, player, unchanged):
     with unchanged():
         assert_problem(alice.post(f"/matches/{match_id}/join"), 409, "already_seated")
         assert_problem(bob.post(f"/matches/{match_id}/join", {"seat": 0}), 409, "seat_taken")
-        assert_problem(bob.post(f"/matches/{match_id}/join", {"seat": 7}), 400,
-                       "validation_error")
-        assert_problem(bob.post(f"/matches/{match_id}/join", {"client_seed": "no spaces"}), 400,
-                       "validation_error")
-        assert_problem(bob.post(f"/matches/{match_id}/join", {"client_seed": "x" * 65}), 400,
-                       "validation_error")
+        assert_problem(bob.post(f"/matches/{match_id}/join", {"seat": 7}), 400, "validation_error")
+        assert_problem(
+            bob.post(f"/matches/{match_id}/join", {"client_seed": "no spaces"}),
+            400,
+            "validation_error",
+        )
+        assert_problem(
+            bob.post(f"/matches/{match_id}/join", {"client_seed": "x" * 65}),
+            400,
+            "validation_error",
+        )
     bob.post(f"/matches/{match_id}/join")
     with unchanged():
         assert_problem(carol.post(f"/matches/{match_id}/join"), 409, "match_not_active")
@@ -302,9 +348,9 @@ def test_resign_twice_after_forfeit(alice, bob, carol, unchanged):
         assert_problem(carol.move(match_id, 1, {"card": 1}), 409, "not_your_turn")
 
 
-def test_audit_and_fairness_key_are_not_supported_yet(alice, started):
-    assert_problem(alice.get(f"/matches/{started}/audit"), 400, "not_supported")
-    assert_problem(APIClient().get(f"{API}/fairness/key"), 400, "not_supported")
+def test_audit_of_a_running_match_is_match_not_finished(alice, started, unchanged):
+    with unchanged():
+        assert_problem(alice.get(f"/matches/{started}/audit"), 409, "match_not_finished")
 
 
 def test_events_after_must_be_a_number(alice, started):
@@ -326,8 +372,11 @@ def test_server_errors_are_problems_too(alice, started, monkeypatch):
 
 def test_registration_and_token_errors(db):
     client = APIClient()
-    ok = client.post(f"{API}/accounts/register", {"username": "dora", "password": "long-enough-pw"},
-                     format="json")
+    ok = client.post(
+        f"{API}/accounts/register",
+        {"username": "dora", "password": "long-enough-pw"},
+        format="json",
+    )
     assert ok.status_code == 201 and set(ok.json()) == {"username", "token"}
     for body in (
         {"username": "dora", "password": "long-enough-pw"},
@@ -335,15 +384,21 @@ def test_registration_and_token_errors(db):
         {"username": "eve", "password": "short"},
         {"username": "eve"},
     ):
-        assert_problem(client.post(f"{API}/accounts/register", body, format="json"), 400,
-                       "validation_error")
+        assert_problem(
+            client.post(f"{API}/accounts/register", body, format="json"), 400, "validation_error"
+        )
     assert_problem(
-        client.post(f"{API}/accounts/token", {"username": "dora", "password": "wrong-password"},
-                    format="json"),
-        400, "validation_error",
+        client.post(
+            f"{API}/accounts/token",
+            {"username": "dora", "password": "wrong-password"},
+            format="json",
+        ),
+        400,
+        "validation_error",
     )
-    token = client.post(f"{API}/accounts/token",
-                        {"username": "dora", "password": "long-enough-pw"}, format="json")
+    token = client.post(
+        f"{API}/accounts/token", {"username": "dora", "password": "long-enough-pw"}, format="json"
+    )
     assert token.status_code == 200 and token.json()["token"] == ok.json()["token"]
     client.credentials(HTTP_AUTHORIZATION=f"Token {ok.json()['token']}")
     assert client.get(f"{API}/accounts/me").json()["username"] == "dora"

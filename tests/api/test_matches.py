@@ -118,7 +118,7 @@ def test_receipt_digest_is_salted_and_names_the_submission(alice, bob):
 
     message = f'facedown-receipt-v1|{match_id}|1|0|{{"card":4}}|{move.receipt_salt}'
     assert receipt["digest"] == hashlib.sha256(message.encode()).hexdigest()
-    assert receipt["sig"] is None and receipt["match"] == match_id
+    assert receipt["sig"] and receipt["key_id"] and receipt["match"] == match_id
     assert (receipt["step"], receipt["seat"]) == (1, 0)
 
 

@@ -75,8 +75,12 @@ def test_schema_and_docs_are_served(db):
     schema = client.get("/api/schema/?format=json")
     assert schema.status_code == 200
     paths = schema.json()["paths"]
-    for path in ("/api/v1/matches", "/api/v1/matches/{match_id}/moves",
-                 "/api/v1/matches/{match_id}/events", "/api/v1/accounts/register"):
+    for path in (
+        "/api/v1/matches",
+        "/api/v1/matches/{match_id}/moves",
+        "/api/v1/matches/{match_id}/events",
+        "/api/v1/accounts/register",
+    ):
         assert path in paths
     assert client.get("/api/docs/").status_code == 200
 
@@ -95,12 +99,15 @@ def test_throttled_requests_get_429_with_retry_after(db, monkeypatch):
     cache.clear()
 
 
-def test_demo_command_prints_a_playable_match(db):
+def test_demo_command_prints_a_playable_match(db, settings):
+    settings.FACEDOWN_TASK_RUNNER = "off"
     out = StringIO()
     call_command("demo", stdout=out)
     text = out.getvalue()
-    match = Match.objects.get()
+    match, versus_bot = Match.objects.order_by("created_at")
     assert match.status == Match.Status.ACTIVE and str(match.id) in text
+    assert str(versus_bot.id) in text
+    assert [s.bot for s in versus_bot.seats.order_by("index")] == ["", "greedy"]
     tokens = re.findall(r"token ([0-9a-f]{40})", text)
     assert len(tokens) == 2
     client = APIClient()
@@ -109,7 +116,7 @@ def test_demo_command_prints_a_playable_match(db):
     assert seen["you"] == 0 and seen["legal_moves"]
     # running it again reuses the players and the match
     call_command("demo", stdout=StringIO())
-    assert Match.objects.count() == 1
+    assert Match.objects.count() == 2
 
 
 @pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])

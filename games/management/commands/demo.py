@@ -23,7 +23,7 @@ def _player(username: str) -> tuple[User, str]:
 
 
 class Command(BaseCommand):
-    help = "Create demo players alice and bob with a GOPS match ready to play."
+    help = "Create demo players alice and bob, a GOPS match between them and one against a bot."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--port", default="8000")
@@ -44,6 +44,17 @@ class Command(BaseCommand):
                 options={"num_cards": 5},
             )
             match = match_join(match_id=match.id, user=bob, client_seed="bob-demo-entropy")
+        versus_bot = (
+            Match.objects.filter(created_by=alice, status=Match.Status.ACTIVE, game="gops")
+            .exclude(pk=match.pk)
+            .order_by("-created_at")
+            .first()
+        ) or match_create(
+            creator=alice,
+            game="gops",
+            seats=[SeatSpec("me"), SeatSpec("bot", bot="greedy")],
+            options={"num_cards": 5},
+        )
         base = f"http://127.0.0.1:{port}/api/v1"
         self.stdout.write(
             f"""
@@ -68,5 +79,11 @@ Paste these into a second terminal to play it:
   # the step resolved: the events show both bids and who took the prize
   curl -s -H "$B" $API/matches/$M/events
   # keep going with "step": 2, 3, ... (read "step" and "legal_moves" from the match)
+
+Alice also has a match against the greedy bot, which answers by itself: {versus_bot.id}
+
+  export V={versus_bot.id}
+  curl -s -H "$A" -H "$J" -d '{{"step": 1, "move": {{"card": 4}}}}' $API/matches/$V/moves
+  curl -s -H "$A" $API/matches/$V/events     # the bot has bid; the step resolved
 """
         )

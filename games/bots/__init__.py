@@ -1,0 +1,19 @@
+"""Bot strategies per game, found by game slug and name. Pure: no Django, no I/O."""
+
+from __future__ import annotations
+
+from games.bots.base import Bot, Decision, RandomBot
+from games.bots.gops import GreedyGopsBot
+from games.bots.hols_der_geier import GreedyHolsBot
+
+BOTS: dict[str, dict[str, Bot]] = {
+    "gops": {"random": RandomBot(), "greedy": GreedyGopsBot()},
+    "hols-der-geier": {"random": RandomBot(), "greedy": GreedyHolsBot()},
+}
+
+
+def get_bot(game: str, name: str) -> Bot | None:
+    return BOTS.get(game, {}).get(name)
+
+
+__all__ = ["BOTS", "Bot", "Decision", "get_bot"]

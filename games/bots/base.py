@@ -1,0 +1,69 @@
+"""The protocol of a bot strategy: a pure function of what its seat may see.
+
+A bot receives only its seat's view (the engine's ``view(state, seat)``) and its legal moves,
+never the state; it keeps what it wants to remember between steps in ``memory`` (stored in the
+seat row) and draws on its own random generator, never on the deal stream.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from games.engine.protocol import Move
+
+NO_OPTIONS: dict[str, Any] = {
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    move: Move
+    memory: dict[str, Any] = field(default_factory=dict)
+
+
+class Bot(Protocol):
+    name: str
+    #: JSON Schema of the bot's options, every property with its default.
+    options_schema: dict[str, Any]
+
+    def choose(
+        self,
+        *,
+        seat: int,
+        view: Mapping[str, Any],
+        legal_moves: list[Move],
+        memory: Mapping[str, Any],
+        options: Mapping[str, Any],
+        rng: random.Random,
+    ) -> Decision: ...
+
+
+class RandomBot:
+    """A uniformly random legal move."""
+
+    name = "random"
+    options_schema = NO_OPTIONS
+
+    def choose(
+        self,
+        *,
+        seat: int,
+        view: Mapping[str, Any],
+        legal_moves: list[Move],
+        memory: Mapping[str, Any],
+        options: Mapping[str, Any],
+        rng: random.Random,
+    ) -> Decision:
+        return Decision(move=rng.choice(legal_moves), memory=dict(memory))
+
+
+def nearest_card(legal_moves: list[Move], target: float, rng: random.Random) -> Move:
+    """The legal ``{"card": n}`` closest to ``target``; ties broken at random."""
+    best = min(abs(move["card"] - target) for move in legal_moves)
+    return rng.choice([move for move in legal_moves if abs(move["card"] - target) == best])

@@ -1,0 +1,100 @@
+"""Bot seats: validating them at creation, and playing their moves when a step opens."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+import jsonschema
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F, Value
+from django.utils import timezone
+
+from games.bots import BOTS, get_bot
+from games.errors import NotFound, ValidationFailed
+from games.locks import match_lock_with_seats
+from games.models import Match, Move, Seat
+from games.services.moves import move_record
+from games.services.standins import bot_decide
+from games.services.transition import Transition
+
+
+def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> dict[str, Any]:
+    """The bot's options with defaults filled; ``field`` names the seat in error paths."""
+    bot = get_bot(game, name)
+    if bot is None:
+        raise ValidationFailed(
+            {f"{field}.bot": [f"One of {', '.join(sorted(BOTS.get(game, {})))}."]}
+        )
+    options = options if options is not None else {}
+    validator = jsonschema.Draft202012Validator(bot.options_schema)
+    problems = sorted(validator.iter_errors(options), key=lambda e: list(e.path))
+    if problems:
+        raise ValidationFailed(
+            {".".join([f"{field}.options", *map(str, e.path)]): [e.message] for e in problems}
+        )
+    filled = {
+        key: spec["default"]
+        for key, spec in bot.options_schema.get("properties", {}).items()
+        if "default" in spec
+    }
+    return filled | dict(options)
+
+
+def bots_waiting(match: Match, seats: list[Seat]) -> bool:
+    """Whether a bot-controlled seat must still move in the open step."""
+    return match.status == Match.Status.ACTIVE and any(
+        seat.controlled_by == Seat.Controller.BOT
+        and not seat.forfeited
+        and match.acting_mask >> seat.index & 1
+        and not match.submitted_mask >> seat.index & 1
+        for seat in seats
+    )
+
+
+def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
+    """Every bot-controlled seat that must act in ``step`` moves, through the same path as a
+    player's move. Idempotent: a step that has moved on, or bots that have moved, are left."""
+    with transaction.atomic():
+        try:
+            match, seats = match_lock_with_seats(match_id)
+        except NotFound:
+            return 0
+        if match.status != Match.Status.ACTIVE or match.step != step:
+            return 0
+        tx = Transition(match=match, seats=seats)
+        played = 0
+        for seat in seats:
+            if match.step != step or not bots_waiting(match, [seat]):
+                continue
+            move = bot_decide(tx, seat, name=seat.bot, options=seat.bot_options)
+            move_record(tx, seat=seat.index, move=move, source=Move.Source.BOT)
+            played += 1
+        tx.save()
+    return played
+
+
+def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Play the bot seats still waiting well after their step opened (their task was lost, or
+    the embedded worker was not running). Returns how many moves were made."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
+    bit: Any = Value(1).bitleftshift(F("index"))  # type: ignore[arg-type]
+    stalled = (
+        Seat.objects.filter(
+            controlled_by=Seat.Controller.BOT,
+            forfeited=False,
+            match__status=Match.Status.ACTIVE,
+            match__step_opened_at__lte=cutoff,
+        )
+        .annotate(
+            acting=F("match__acting_mask").bitand(bit),
+            moved=F("match__submitted_mask").bitand(bit),
+        )
+        .filter(acting__gt=0, moved=0)
+        .values_list("match_id", "match__step")
+        .distinct()[:limit]
+    )
+    return sum(bot_moves_play(match_id=match_id, step=step) for match_id, step in stalled)

@@ -1,0 +1,119 @@
+"""Time control: validating it, and expiring an overdue step (DESIGN.md, "Time, timeouts, bots").
+
+The deadline on the match row is the truth. ``step_expire`` is idempotent: run twice, late, or
+after the step resolved, it changes nothing. ``overdue_sweep`` finds every overdue step, so a
+lost or never-scheduled task delays a timeout by at most one sweep interval.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games.bots import BOTS
+from games.errors import NotFound, ValidationFailed
+from games.locks import match_lock_with_seats, overdue_steps
+from games.models import Match, Move
+from games.services.moves import move_record
+from games.services.standins import bot_decide, stand_in_name
+from games.services.steps import match_finish, step_ready, step_resolve, submitted_moves
+from games.services.transition import Transition
+
+MAX_STEP_SECONDS = 14 * 24 * 3600
+ON_TIMEOUT = ("auto_move", "forfeit")
+
+
+def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
+    """The time control with defaults filled, or None for an untimed match."""
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping):
+        raise ValidationFailed({"time_control": ["An object, or null for an untimed match."]})
+    errors: dict[str, list[str]] = {}
+    unknown = set(raw) - {"per_step_seconds", "on_timeout", "auto_move_bot"}
+    for key in sorted(unknown):
+        errors[f"time_control.{key}"] = ["Unknown field."]
+    low = settings.FACEDOWN_MIN_STEP_SECONDS
+    seconds = raw.get("per_step_seconds")
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int)
+        or not (low <= seconds <= MAX_STEP_SECONDS)
+    ):
+        errors["time_control.per_step_seconds"] = [
+            f"A whole number of seconds from {max(low, 10)} to {MAX_STEP_SECONDS}."
+        ]
+    on_timeout = raw.get("on_timeout", "auto_move")
+    if on_timeout not in ON_TIMEOUT:
+        errors["time_control.on_timeout"] = [f"One of {', '.join(ON_TIMEOUT)}."]
+    bot = raw.get("auto_move_bot", "greedy")
+    if bot not in BOTS.get(game, {}):
+        errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(BOTS.get(game, {})))}."]
+    if errors:
+        raise ValidationFailed(errors)
+    return {"per_step_seconds": seconds, "on_timeout": on_timeout, "auto_move_bot": bot}
+
+
+def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = None) -> bool:
+    """Time out every seat that has not moved in ``step`` if its deadline has passed.
+
+    ``auto_move``: the stand-in bot moves for the seat, which stays the player's.
+    ``forfeit``: the seat forfeits (final) and the stand-in bot plays on for it.
+    Returns whether anything changed.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            match, seats = match_lock_with_seats(match_id)
+        except NotFound:
+            return False
+        if (
+            match.status != Match.Status.ACTIVE
+            or match.step != step
+            or match.deadline is None
+            or match.deadline > now
+        ):
+            return False
+        tx = Transition(match=match, seats=seats)
+        policy = (match.time_control or {}).get("on_timeout", "auto_move")
+        late = [
+            seat
+            for seat in seats
+            if match.acting_mask >> seat.index & 1
+            and not match.submitted_mask >> seat.index & 1
+            and not seat.forfeited
+        ]
+        for seat in late:
+            tx.emit("timeout", step=step, data={"seat": seat.index, "policy": policy})
+            if policy == "forfeit":
+                seat.forfeited = True
+                seat.save(update_fields=["forfeited"])
+                tx.emit("seat_forfeited", step=step, data={"seat": seat.index, "reason": "timeout"})
+        if policy == "forfeit":
+            if len(tx.active_seats()) < 2:
+                match_finish(tx, reason="forfeit")
+            elif step_ready(tx):
+                step_resolve(tx, submitted_moves(match))
+        else:
+            for seat in late:
+                if match.step != step:
+                    break
+                move = bot_decide(tx, seat, name=stand_in_name(tx))
+                move_record(tx, seat=seat.index, move=move, source=Move.Source.TIMEOUT)
+        tx.save()
+    return True
+
+
+def overdue_sweep(*, limit: int = 500, now: datetime | None = None) -> int:
+    """Expire every overdue step (up to ``limit``); returns how many changed."""
+    now = now or timezone.now()
+    return sum(
+        step_expire(match_id=match_id, step=step, now=now)
+        for match_id, step in overdue_steps(now=now, limit=limit)
+    )

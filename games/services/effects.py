@@ -1,0 +1,38 @@
+"""Side effects of a change, run only once its transaction has committed.
+
+After a step opens, its bot seats must move and its deadline must be watched: both are handed
+to the task runner (Celery, or the embedded worker thread) with ``transaction.on_commit``, so
+nothing is enqueued for a change that rolls back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import transaction
+
+from games import dispatch
+from games.models import Match, Seat
+
+
+def follow_ups_schedule(
+    *, match: Match, seats: list[Seat], now: datetime, deadline_set: bool
+) -> None:
+    """Enqueue, on commit, the bot moves and the deadline watch the match now needs."""
+    from games.services.bots import bots_waiting
+
+    if match.status != Match.Status.ACTIVE:
+        return
+    match_id, step = str(match.id), match.step
+    if bots_waiting(match, seats):
+        transaction.on_commit(partial(dispatch.enqueue, "bot_moves", match_id, step))
+    if deadline_set and match.deadline is not None:
+        horizon = timedelta(seconds=settings.FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS)
+        # A far deadline is left to the periodic sweep: broker ETA tasks may be lost or
+        # redelivered, and the deadline on the match row is the truth either way.
+        if match.deadline - now <= horizon:
+            transaction.on_commit(
+                partial(dispatch.enqueue, "step_expire", match_id, step, eta=match.deadline)
+            )

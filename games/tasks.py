@@ -1,0 +1,39 @@
+"""Celery tasks: each takes ids, calls one idempotent service, and is safe to run twice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from django.db import OperationalError
+
+from games.services.bots import bot_moves_play, stalled_bots_sweep
+from games.services.deadlines import overdue_sweep, step_expire
+
+_RETRY: dict[str, Any] = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": True,
+    "max_retries": 5,
+}
+
+
+@shared_task(**_RETRY)
+def bot_moves_task(match_id: str, step: int) -> int:
+    return bot_moves_play(match_id=match_id, step=step)
+
+
+@shared_task(**_RETRY)
+def step_expire_task(match_id: str, step: int) -> bool:
+    return step_expire(match_id=match_id, step=step)
+
+
+@shared_task(**_RETRY)
+def overdue_sweep_task() -> int:
+    return overdue_sweep() + stalled_bots_sweep()
+
+
+TASKS = {
+    "bot_moves": bot_moves_task,
+    "step_expire": step_expire_task,
+    "overdue_sweep": overdue_sweep_task,
+}

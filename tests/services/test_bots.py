@@ -1,0 +1,134 @@
+"""Bot seats: created from the API, playing through the same services, seeing only their view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from games.bots import BOTS, Decision
+from games.bots.base import RandomBot
+from games.engine import ENGINES
+from games.models import Match, Move, Seat
+from games.services.bots import bot_moves_play, stalled_bots_sweep
+from tests.players import Player
+
+
+@pytest.fixture(autouse=True)
+def _no_runner(settings):
+    settings.FACEDOWN_TASK_RUNNER = "off"
+
+
+def _bot_match(player: Player, game: str, bots: list[Any], **extra: Any) -> str:
+    seats = ["me", *({"bot": name} if isinstance(name, str) else name for name in bots)]
+    created = player.create(game, seats, **extra)
+    assert created.status_code == 201, created.content
+    return created.json()["id"]
+
+
+def test_games_list_their_bots(db):
+    from rest_framework.test import APIClient
+
+    for game in APIClient().get("/api/v1/games").json():
+        names = [bot["name"] for bot in game["bots"]]
+        assert {"random", "greedy"} <= set(names)
+        assert all(bot["options"]["type"] == "object" for bot in game["bots"])
+
+
+def test_a_bot_seat_starts_the_match_and_plays_through_the_services(alice: Player):
+    match_id = _bot_match(alice, "gops", ["random"], options={"num_cards": 4})
+    seen = alice.match(match_id)
+    assert seen["status"] == "active"
+    assert seen["seats"][1]["bot"] == "random" and seen["seats"][1]["player"] is None
+    assert seen["seats"][1]["controlled_by"] == "bot"
+    assert bot_moves_play(match_id=match_id, step=1) == 1
+    assert bot_moves_play(match_id=match_id, step=1) == 0  # idempotent
+    move = Move.objects.get(match_id=match_id, step=1, seat=1)
+    assert move.source == Move.Source.BOT and move.receipt is not None
+    assert alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0]).status_code == 202
+    assert Match.objects.get(pk=match_id).step == 2
+
+
+def test_a_match_of_bots_plays_itself_to_the_end(alice: Player):
+    match_id = _bot_match(alice, "hols-der-geier", ["greedy", "random"], ready=True)
+    # the creator resigns: only bots (and a forfeited seat) are left
+    alice.post(f"/matches/{match_id}/resign")
+    for _ in range(40):
+        match = Match.objects.get(pk=match_id)
+        if match.status != Match.Status.ACTIVE:
+            break
+        bot_moves_play(match_id=match_id, step=match.step)
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.FINISHED
+    assert match.result["ranking"][-1] == [0]
+
+
+def test_a_bot_sees_only_its_seats_view(alice: Player, bob: Player, monkeypatch):
+    handed: list[dict[str, Any]] = []
+
+    class SpyBot(RandomBot):
+        def choose(self, **kwargs: Any) -> Decision:
+            handed.append(kwargs)
+            return super().choose(**kwargs)
+
+    monkeypatch.setitem(BOTS["hols-der-geier"], "spy", SpyBot())
+    match_id = _bot_match(alice, "hols-der-geier", ["spy"], options={"history": "table_only"})
+    bot_moves_play(match_id=match_id, step=1)
+    (call,) = handed
+    assert set(call) == {"seat", "view", "legal_moves", "memory", "options", "rng"}
+    state = Match.objects.get(pk=match_id).state
+    engine = ENGINES["hols-der-geier"]
+    assert call["view"] == engine.view(state, 1)
+    assert call["legal_moves"] == engine.legal_moves(state, 1)
+    assert "stock" not in call["view"] and "hands" not in call["view"]
+    assert state["stock"] not in call["view"].values()
+
+
+def test_greedy_remembers_only_in_the_seat_row(alice: Player):
+    match_id = _bot_match(alice, "hols-der-geier", ["greedy"], options={"history": "table_only"})
+    for step in (1, 2):
+        bot_moves_play(match_id=match_id, step=step)
+        alice.move(match_id, step, alice.match(match_id)["legal_moves"][0])
+    bot_moves_play(match_id=match_id, step=3)
+    memory = Seat.objects.get(match_id=match_id, index=1).bot_memory
+    assert memory["deal"] == 1
+    assert len(memory["spent"]["0"]) == 2  # alice's two spent cards, seen on her pile
+
+
+def test_greedy_gops_bids_near_the_prize(alice: Player):
+    match_id = _bot_match(alice, "gops", ["greedy"], options={"prize_order": "descending"})
+    bot_moves_play(match_id=match_id, step=1)
+    assert Move.objects.get(match_id=match_id, seat=1).payload == {"card": 13}
+
+
+def test_stalled_bots_are_nudged_by_the_sweep(alice: Player):
+    match_id = _bot_match(alice, "gops", ["random"])
+    assert stalled_bots_sweep() == 0  # just opened: its own task is still due
+    Match.objects.filter(pk=match_id).update(
+        step_opened_at=timezone.now() - timezone.timedelta(minutes=5)
+    )
+    assert stalled_bots_sweep() == 1
+    assert stalled_bots_sweep() == 0
+
+
+def test_bot_options_are_filled_and_stored(alice: Player):
+    match_id = _bot_match(alice, "gops", [{"bot": "greedy", "options": {}}])
+    seat = Seat.objects.get(match_id=match_id, index=1)
+    assert seat.bot == "greedy" and seat.bot_options == {} and seat.accepted
+
+
+def test_on_commit_enqueues_bot_moves_and_deadline(
+    alice: Player, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.FACEDOWN_TASK_RUNNER = "celery"
+    sent: list[tuple[str, tuple[Any, ...], Any]] = []
+    from games import dispatch
+
+    monkeypatch.setattr(
+        dispatch, "enqueue", lambda name, *args, eta=None: sent.append((name, args, eta))
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        match_id = _bot_match(alice, "gops", ["random"], time_control={"per_step_seconds": 30})
+    deadline = Match.objects.get(pk=match_id).deadline
+    assert sent == [("bot_moves", (match_id, 1), None), ("step_expire", (match_id, 1), deadline)]
