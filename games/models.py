@@ -154,6 +154,9 @@ class Move(models.Model):
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
     receipt = models.JSONField(null=True, blank=True)
     receipt_salt = models.CharField(max_length=64, blank=True, default="")
+    # Commit-reveal: ``receipt`` answers the commitment, these the reveal.
+    reveal_receipt = models.JSONField(null=True, blank=True)
+    reveal_receipt_salt = models.CharField(max_length=64, blank=True, default="")
     submitted_at = models.DateTimeField()
 
     class Meta:

@@ -39,6 +39,8 @@ RECEIPT_PREFIX = "facedown-receipt-v1"
 SIGNATURE_PREFIX = "facedown-receipt-sig-v1|"
 #: Moves the server made itself (forced, forfeited, timed-out seats) carry no receipt.
 SERVER_SOURCES = frozenset({"forced", "forfeit", "timeout"})
+# Moves the server makes itself (bots included) need no commitment under commit-reveal.
+UNCOMMITTED_SOURCES = SERVER_SOURCES | {"bot"}
 
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 _STOPPED = " (the replay stops here: later steps and the result are not checked)"
@@ -320,7 +322,7 @@ def _check_submissions(
             commit_reveal
             and simultaneous
             and move is not None
-            and sources[seat] not in SERVER_SOURCES
+            and sources[seat] not in UNCOMMITTED_SOURCES
         ):
             report.fail(f"{where}: a commit-reveal match, but the move has no commitment")
         seat_receipts = _receipts_of(receipts[seat])

@@ -18,11 +18,11 @@ from rest_framework.views import APIView
 from accounts.models import User
 from games.api import serializers as s
 from games.api.idempotent import idempotent
-from games.errors import NotFound, NotSeated, ValidationFailed, WrongPhase
+from games.errors import NotFound, ValidationFailed
 from games.services import reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
-from games.services.moves import move_submit
+from games.services.moves import move_submit, reveal_submit
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
@@ -221,11 +221,16 @@ class MatchRevealsApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        _input(s.RevealInput, request)
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
-        if snapshot.you is None:
-            raise NotSeated()
-        raise WrongPhase("This match has no reveal phase: it uses the sealed protocol.")
+        data = _input(s.RevealInput, request)
+        accepted = reveal_submit(
+            match_id=_match_id(match_id),
+            user=requester(request),
+            step=data["step"],
+            move=data["move"],
+            salt=data["salt"],
+        )
+        code = status.HTTP_200_OK if accepted.repeated else status.HTTP_202_ACCEPTED
+        return Response(accepted.as_dict(), status=code)
 
 
 class MatchEventsApi(APIView):

@@ -59,12 +59,29 @@ def _steps(moves: list[Move], players: int) -> list[dict[str, Any]]:
                 "commitments": column("commitment"),
                 "moves": [row[s].payload if s in row else None for s in range(players)],
                 "salts": column("salt"),
-                "receipts": column("receipt"),
-                "receipt_salts": column("receipt_salt"),
+                "receipts": [_receipts(row.get(s)) for s in range(players)],
+                "receipt_salts": [_receipt_salts(row.get(s)) for s in range(players)],
                 "sources": column("source"),
             }
         )
     return steps
+
+
+def _receipts(move: Move | None) -> Any:
+    """One receipt, or under commit-reveal the commitment's and the reveal's."""
+    if move is None:
+        return None
+    if move.reveal_receipt is not None:
+        return [move.receipt, move.reveal_receipt]
+    return move.receipt
+
+
+def _receipt_salts(move: Move | None) -> Any:
+    if move is None:
+        return None
+    if move.reveal_receipt is not None:
+        return [move.receipt_salt, move.reveal_receipt_salt]
+    return move.receipt_salt or None
 
 
 def _event(event: MatchEvent) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from games.locks import match_lock_with_seats, overdue_steps
 from games.models import Match, Move
 from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
-from games.services.steps import match_finish, step_ready, step_resolve, submitted_moves
+from games.services.steps import match_finish, step_complete, step_ready
 from games.services.transition import Transition
 
 MAX_STEP_SECONDS = 14 * 24 * 3600
@@ -82,6 +82,10 @@ def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = 
             return False
         tx = Transition(match=match, seats=seats)
         policy = (match.time_control or {}).get("on_timeout", "auto_move")
+        if match.phase_kind == Match.PhaseKind.REVEAL:
+            # A missing reveal forfeits whatever the policy: otherwise a player could watch the
+            # others reveal and then choose not to.
+            policy = "forfeit"
         late = [
             seat
             for seat in seats
@@ -99,10 +103,10 @@ def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = 
             if len(tx.active_seats()) < 2:
                 match_finish(tx, reason="forfeit")
             elif step_ready(tx):
-                step_resolve(tx, submitted_moves(match))
+                step_complete(tx)
         else:
             for seat in late:
-                if match.step != step:
+                if match.step != step or match.phase_kind == Match.PhaseKind.REVEAL:
                     break
                 move = bot_decide(tx, seat, name=stand_in_name(tx))
                 move_record(tx, seat=seat.index, move=move, source=Move.Source.TIMEOUT)

@@ -32,7 +32,14 @@ def canonical_json(value: Any) -> str:
 
 
 def receipt_make(
-    *, match: Match, step: int, seat: int, submission: Any, version: int, at: datetime
+    *,
+    match: Match,
+    step: int,
+    seat: int,
+    submission: Any,
+    version: int,
+    at: datetime,
+    kind: str | None = None,
 ) -> tuple[dict[str, Any], str]:
     """A signed receipt for an accepted submission, and the server salt that keeps it
     irreversible. ``key_id`` names the signing key; ``sig`` is the hex Ed25519 signature of
@@ -47,4 +54,13 @@ def receipt_make(
         "version": version,
         "at": at.isoformat().replace("+00:00", "Z"),
     }
+    if kind is not None:
+        # commit-reveal: "commitment" covers {"commitment": …}, "reveal" {"move": …, "salt": …}
+        receipt["kind"] = kind
     return receipt_sign(receipt), salt
+
+
+def commitment_of(*, match_id: str, step: int, seat: int, move: Any, salt: str) -> str:
+    """The commitment a seat publishes before revealing ``move`` (DESIGN.md)."""
+    message = f"facedown-move-v1|{match_id}|{step}|{seat}|{canonical_json(move)}|{salt}"
+    return hashlib.sha256(message.encode()).hexdigest()

@@ -16,7 +16,6 @@ from games.errors import (
     AlreadySeated,
     MatchNotActive,
     NotSeated,
-    NotSupported,
     PermissionDenied,
     SeatTaken,
     ValidationFailed,
@@ -29,9 +28,8 @@ from games.services.fairness import deal_rng, seed_new
 from games.services.steps import (
     match_finish,
     step_advance,
+    step_complete,
     step_ready,
-    step_resolve,
-    submitted_moves,
 )
 from games.services.transition import Transition
 
@@ -115,8 +113,6 @@ def match_create(
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [MSG_UNKNOWN_GAME]})
-    if protocol != Match.Protocol.SEALED:
-        raise NotSupported("The commit-reveal protocol is not available yet.")
     time_control = time_control_validate(time_control, game=game)
     if not engine.min_players <= len(seats) <= engine.max_players:
         raise ValidationFailed(
@@ -291,4 +287,4 @@ def _forfeit(tx: Transition, own: Seat) -> None:
     if len(tx.active_seats()) < 2:
         match_finish(tx, reason="forfeit")
     elif tx.match.acting_mask and step_ready(tx):
-        step_resolve(tx, submitted_moves(tx.match))
+        step_complete(tx)

@@ -1,4 +1,12 @@
-"""Submitting a sealed move (DESIGN.md, "Steps, sealed moves, reveal")."""
+"""Submitting moves (DESIGN.md, "Steps, sealed moves, reveal").
+
+Sealed protocol: a seat submits its move; it stays sealed until every acting seat has moved,
+and the last submission resolves the step in its own transaction. Commit-reveal protocol, on
+simultaneous steps: each seat first submits only a commitment; when all are in, the reveal
+phase opens; each seat reveals move + salt; the last reveal resolves the step. Turn steps take
+plain moves in every protocol, and so do bots and timeouts (the server needs no proof from
+itself).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +20,8 @@ from accounts.models import User
 from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.errors import (
     AlreadySubmitted,
+    CommitmentMismatch,
+    CommitmentReused,
     IllegalMove,
     MatchNotActive,
     NotSeated,
@@ -21,8 +31,12 @@ from games.errors import (
 )
 from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
-from games.services.fairness import receipt_make
-from games.services.steps import step_ready, step_resolve, submitted_moves
+from games.services.fairness import commitment_of, receipt_make
+from games.services.steps import (
+    match_finish,
+    step_complete,
+    step_ready,
+)
 from games.services.transition import Transition
 
 
@@ -40,6 +54,39 @@ class MoveAccepted:
         return {"step": self.step, "seat": self.seat, "receipt": self.receipt}
 
 
+def _acting_seat(tx: Transition, *, user: User, step: int) -> Seat:
+    """The requester's seat, if it may act in ``step`` now. Checks in the API's precedence
+    order: not_seated → stale_step → match_not_active → (the caller: wrong_phase) …"""
+    match = tx.match
+    seat = tx.seat_of(user.pk)
+    if seat is None:
+        raise NotSeated()
+    if match.status != Match.Status.OPEN and step < match.step:
+        recorded = Move.objects.filter(
+            match=match, step=step, seat=seat.index, source=Move.Source.PLAYER
+        ).exists()
+        raise StaleStep(f"Step {step} has already resolved.", recorded=recorded)
+    if match.status != Match.Status.ACTIVE:
+        raise MatchNotActive(f"The match is {match.status}.")
+    if step != match.step:
+        raise WrongPhase(f"Step {step} is not open; the current step is {match.step}.")
+    return seat
+
+
+def _may_act(tx: Transition, seat: Seat) -> None:
+    if not tx.match.acting_mask >> seat.index & 1 or seat.forfeited:
+        raise NotYourTurn()
+    if seat.controlled_by == Seat.Controller.BOT:
+        raise NotYourTurn("A bot is playing your seat.")
+
+
+def _commit_phase(match: Match) -> bool:
+    return (
+        match.protocol == Match.Protocol.COMMIT_REVEAL
+        and match.phase_kind == Match.PhaseKind.SIMULTANEOUS
+    )
+
+
 def move_submit(
     *,
     match_id: uuid.UUID | str,
@@ -48,47 +95,61 @@ def move_submit(
     move: dict[str, Any] | None,
     commitment: str | None = None,
 ) -> MoveAccepted:
-    """Record the seat's sealed move; resolve the step in this transaction if it was the last.
+    """Record the seat's sealed move (or, in a commit phase, its commitment); the last one
+    completes the step in this transaction.
 
-    Checks run in the API's precedence order: not_seated → stale_step → match_not_active →
-    wrong_phase → not_your_turn → already_submitted → illegal_move.
+    Precedence: not_seated → stale_step → match_not_active → wrong_phase → not_your_turn →
+    already_submitted → commitment_reused → illegal_move.
     """
     with transaction.atomic():
         match, seats = match_lock_with_seats(match_id)
         tx = Transition(match=match, seats=seats)
-        seat = tx.seat_of(user.pk)
-        if seat is None:
-            raise NotSeated()
-        if match.status != Match.Status.OPEN and step < match.step:
-            recorded = Move.objects.filter(
-                match=match, step=step, seat=seat.index, source=Move.Source.PLAYER
-            ).exists()
-            raise StaleStep(f"Step {step} has already resolved.", recorded=recorded)
-        if match.status != Match.Status.ACTIVE:
-            raise MatchNotActive(f"The match is {match.status}.")
-        if step != match.step:
-            raise WrongPhase(f"Step {step} is not open; the current step is {match.step}.")
+        seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind == Match.PhaseKind.REVEAL:
             raise WrongPhase("This step is in its reveal phase: send a reveal.")
-        if move is None or commitment is not None:
-            raise WrongPhase("This match uses the sealed protocol: send a move, not a commitment.")
-        bit = 1 << seat.index
-        if not match.acting_mask & bit or seat.forfeited:
-            raise NotYourTurn()
-        if seat.controlled_by == Seat.Controller.BOT:
-            raise NotYourTurn("A bot is playing your seat.")
-        if match.submitted_mask & bit:
-            return _repeat(tx, seat.index, move)
-        assert match.state is not None
+        if _commit_phase(match) and commitment is None:
+            raise WrongPhase("This step takes a commitment first, then a reveal.")
+        if not _commit_phase(match) and move is None:
+            raise WrongPhase("This step takes a move, not a commitment.")
+        _may_act(tx, seat)
+        if match.submitted_mask >> seat.index & 1:
+            return _repeat(tx, seat.index, move=move, commitment=commitment)
+        if commitment is not None:
+            receipt = _commitment_record(tx, seat=seat.index, commitment=commitment)
+            tx.save()
+            return MoveAccepted(step=step, seat=seat.index, receipt=receipt)
+        assert move is not None and match.state is not None
         secret = not tx.engine.echoes(match.state, move)
         receipt = move_record(tx, seat=seat.index, move=move, source=Move.Source.PLAYER)
         tx.save()
     return MoveAccepted(step=step, seat=seat.index, receipt=receipt, secret=secret)
 
 
+def _receipt(tx: Transition, seat: int, submission: Any, kind: str | None) -> tuple[Any, str]:
+    match = tx.match
+    public = match.disclose_submitted or step_ready(tx, counting=seat)
+    # The receipt names the version this submission leads to, as others will see it.
+    return receipt_make(
+        match=match,
+        step=match.step,
+        seat=seat,
+        submission=submission,
+        version=match.version + (1 if public else 0),
+        at=tx.now,
+        kind=kind,
+    )
+
+
+def _submitted(tx: Transition, seat: int) -> None:
+    tx.match.submitted_mask |= 1 << seat
+    tx.changed_fields.add("submitted_mask")
+    if tx.match.disclose_submitted:
+        tx.emit("move_submitted", step=tx.match.step, data={"seat": seat}, show_at=False)
+
+
 def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str) -> dict[str, Any]:
-    """Check and record one seat's move in the open step, and resolve the step if it is
-    complete. Shared by players, bots and timeouts; the caller has checked the step and seat.
+    """Check and record one seat's move in the open step, and complete the step if it was the
+    last. Shared by players, bots and timeouts; the caller has checked the step and seat.
     Returns the receipt."""
     match = tx.match
     assert match.state is not None
@@ -96,23 +157,11 @@ def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str)
         tx.engine.check_move(match.state, seat, move)
     except EngineIllegalMove as exc:
         raise IllegalMove(str(exc)) from exc
-    step, bit = match.step, 1 << seat
-    match.submitted_mask |= bit
-    tx.changed_fields.add("submitted_mask")
-    public = match.disclose_submitted or step_ready(tx)
-    # The receipt names the version this submission leads to, as others will see it.
-    receipt, salt = receipt_make(
-        match=match,
-        step=step,
-        seat=seat,
-        submission=move,
-        version=match.version + (1 if public else 0),
-        at=tx.now,
-    )
+    receipt, salt = _receipt(tx, seat, move, None)
     tx.moves.append(
         Move(
             match=match,
-            step=step,
+            step=match.step,
             seat=seat,
             payload=move,
             source=source,
@@ -121,22 +170,109 @@ def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str)
             submitted_at=tx.now,
         )
     )
-    if match.disclose_submitted:
-        tx.emit("move_submitted", step=step, data={"seat": seat}, show_at=False)
+    _submitted(tx, seat)
     if step_ready(tx):
-        step_resolve(tx, _recorded_moves(tx, step))
+        step_complete(tx)
+    return dict(receipt)
+
+
+def _commitment_record(tx: Transition, *, seat: int, commitment: str) -> dict[str, Any]:
+    match = tx.match
+    if Move.objects.filter(match=match, commitment=commitment).exists():
+        raise CommitmentReused("This commitment was already used in this match.")
+    receipt, salt = _receipt(tx, seat, {"commitment": commitment}, "commitment")
+    tx.moves.append(
+        Move(
+            match=match,
+            step=match.step,
+            seat=seat,
+            commitment=commitment,
+            source=Move.Source.PLAYER,
+            receipt=receipt,
+            receipt_salt=salt,
+            submitted_at=tx.now,
+        )
+    )
+    _submitted(tx, seat)
+    if step_ready(tx):
+        step_complete(tx)
+    return dict(receipt)
+
+
+def reveal_submit(
+    *, match_id: uuid.UUID | str, user: User, step: int, move: dict[str, Any], salt: str
+) -> MoveAccepted:
+    """Reveal the move a seat committed to. The last reveal resolves the step.
+
+    A mismatch is refused (retry allowed until the deadline). A matching reveal of an illegal
+    move forfeits the seat: that change is committed, then ``IllegalMove`` is raised with
+    ``forfeited: true``.
+    """
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        tx = Transition(match=match, seats=seats)
+        seat = _acting_seat(tx, user=user, step=step)
+        if match.phase_kind != Match.PhaseKind.REVEAL:
+            raise WrongPhase("No reveal phase is open: commit first, and wait for the others.")
+        _may_act(tx, seat)
+        recorded = Move.objects.get(match=match, step=step, seat=seat.index)
+        if recorded.payload is not None:
+            if recorded.payload == move and recorded.salt == salt and recorded.reveal_receipt:
+                return MoveAccepted(
+                    step=step, seat=seat.index, receipt=recorded.reveal_receipt, repeated=True
+                )
+            raise AlreadySubmitted("Your seat has already revealed its move for this step.")
+        expected = commitment_of(
+            match_id=str(match.id), step=step, seat=seat.index, move=move, salt=salt
+        )
+        if expected != recorded.commitment:
+            raise CommitmentMismatch("The move and salt do not match your commitment.")
+        assert match.state is not None
+        refusal: IllegalMove | None = None
+        try:
+            tx.engine.check_move(match.state, seat.index, move)
+        except EngineIllegalMove as exc:
+            _forfeit_illegal_reveal(tx, seat)
+            tx.save()
+            refusal = IllegalMove(str(exc), forfeited=True)
+        else:
+            receipt = _reveal_record(tx, recorded, move=move, salt=salt)
+            tx.save()
+    if refusal is not None:
+        raise refusal
+    return MoveAccepted(step=step, seat=seat.index, receipt=receipt)
+
+
+def _reveal_record(tx: Transition, recorded: Move, *, move: dict[str, Any], salt: str) -> Any:
+    seat = recorded.seat
+    receipt, receipt_salt = _receipt(tx, seat, {"move": move, "salt": salt}, "reveal")
+    Move.objects.filter(pk=recorded.pk).update(
+        payload=move, salt=salt, reveal_receipt=receipt, reveal_receipt_salt=receipt_salt
+    )
+    _submitted(tx, seat)
+    if step_ready(tx):
+        step_complete(tx)
     return receipt
 
 
-def _recorded_moves(tx: Transition, step: int) -> dict[int, dict[str, Any]]:
-    """Every move recorded for ``step``: earlier ones from the database, this change's own."""
-    mine = {move.seat: dict(move.payload or {}) for move in tx.moves if move.step == step}
-    earlier = tx.match.submitted_mask & ~sum(1 << seat for seat in mine)
-    return (submitted_moves(tx.match) if earlier else {}) | mine
+def _forfeit_illegal_reveal(tx: Transition, seat: Seat) -> None:
+    seat.forfeited = True
+    seat.save(update_fields=["forfeited"])
+    tx.emit(
+        "seat_forfeited",
+        step=tx.match.step,
+        data={"seat": seat.index, "reason": "illegal_reveal"},
+    )
+    if len(tx.active_seats()) < 2:
+        match_finish(tx, reason="forfeit")
+    elif step_ready(tx):
+        step_complete(tx)
 
 
-def _repeat(tx: Transition, seat: int, move: dict[str, Any]) -> MoveAccepted:
-    """An identical re-post answers with the original receipt; a different move is refused.
+def _repeat(
+    tx: Transition, seat: int, *, move: dict[str, Any] | None, commitment: str | None
+) -> MoveAccepted:
+    """An identical re-post answers with the original receipt; a different one is refused.
 
     A move the game never echoes (Xato's life cards) is never compared: answering "same" or
     "different" would let its owner test guesses against it.
@@ -144,8 +280,13 @@ def _repeat(tx: Transition, seat: int, move: dict[str, Any]) -> MoveAccepted:
     match = tx.match
     recorded = Move.objects.get(match=match, step=match.step, seat=seat)
     assert match.state is not None
-    if not tx.engine.echoes(match.state, recorded.payload or {}):
+    if recorded.payload is not None and not tx.engine.echoes(match.state, recorded.payload):
         raise AlreadySubmitted("A move is already recorded for your seat in this step.")
-    if recorded.payload != move or recorded.receipt is None:
+    same = (
+        recorded.commitment == commitment
+        if commitment is not None
+        else recorded.payload == move and not recorded.commitment
+    )
+    if not same or recorded.receipt is None:
         raise AlreadySubmitted()
     return MoveAccepted(step=match.step, seat=seat, receipt=recorded.receipt, repeated=True)

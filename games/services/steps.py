@@ -96,15 +96,58 @@ def step_advance(tx: Transition) -> None:
         step_resolve(tx, {seat: move for seat, (move, _) in automatic.items()}, advance=False)
 
 
-def step_ready(tx: Transition) -> bool:
-    """Whether every acting seat that has not forfeited has submitted."""
-    pending = tx.match.acting_mask & ~tx.match.submitted_mask
+def step_ready(tx: Transition, *, counting: int | None = None) -> bool:
+    """Whether every acting seat that has not forfeited has submitted (``counting`` that seat
+    as submitted too)."""
+    submitted = tx.match.submitted_mask | (1 << counting if counting is not None else 0)
+    pending = tx.match.acting_mask & ~submitted
     return all(seat in tx.forfeited for seat in Match.seats_of(pending))
+
+
+def step_complete(tx: Transition) -> None:
+    """Every seat is in: resolve the step, or under commit-reveal open its reveal phase."""
+    match = tx.match
+    if (
+        match.protocol == Match.Protocol.COMMIT_REVEAL
+        and match.phase_kind == Match.PhaseKind.SIMULTANEOUS
+    ):
+        reveal_phase_open(tx)
+    else:
+        step_resolve(tx, step_moves(tx))
+
+
+def reveal_phase_open(tx: Transition) -> None:
+    """All commitments are in: seats now reveal. Moves the server made (bots, timeouts) need
+    no reveal and count as revealed; a step with nothing left to reveal resolves at once."""
+    match = tx.match
+    match.phase_kind = Match.PhaseKind.REVEAL
+    match.submitted_mask = sum(1 << seat for seat in step_moves(tx))
+    match.deadline = step_deadline(match, tx.now)
+    tx.deadline_set = match.deadline is not None
+    tx.changed_fields |= _MATCH_FIELDS
+    tx.emit("step_opened", step=match.step, data=phase_public(match))
+    if step_ready(tx):
+        step_resolve(tx, step_moves(tx))
+
+
+def step_moves(tx: Transition) -> dict[int, EngineMove]:
+    """Every move recorded (and, under commit-reveal, revealed) in the open step: earlier ones
+    from the database, this change's own from memory."""
+    step = tx.match.step
+    mine = {
+        move.seat: dict(move.payload)
+        for move in tx.moves
+        if move.step == step and move.payload is not None
+    }
+    earlier = tx.match.submitted_mask & ~sum(1 << seat for seat in mine)
+    return (submitted_moves(tx.match) if earlier else {}) | mine
 
 
 def submitted_moves(match: Match) -> dict[int, EngineMove]:
     """The sealed moves recorded so far in the current step, by seat."""
-    rows = Move.objects.filter(match=match, step=match.step).only("seat", "payload")
+    rows = Move.objects.filter(match=match, step=match.step, payload__isnull=False).only(
+        "seat", "payload"
+    )
     return {row.seat: dict(row.payload or {}) for row in rows}
 
 
@@ -112,9 +155,18 @@ def step_resolve(tx: Transition, moves: dict[int, EngineMove], *, advance: bool 
     """Apply every acting seat's move; forfeited seats missing from ``moves`` get timeout moves."""
     match, engine = tx.match, tx.engine
     assert match.state is not None
-    for seat in match.to_act:
-        if seat not in moves:
-            moves[seat] = _stand_in_move(tx, seat)
+    missing = [seat for seat in match.to_act if seat not in moves]
+    committed: set[int] = set()
+    if missing and match.protocol == Match.Protocol.COMMIT_REVEAL:
+        rows = Move.objects.filter(match=match, step=match.step, seat__in=missing)
+        committed = set(rows.values_list("seat", flat=True))
+    for seat in missing:
+        moves[seat] = _stand_in_move(tx, seat)
+        if seat in committed:  # it committed, then forfeited: its stand-in fills the row
+            Move.objects.filter(match=match, step=match.step, seat=seat).update(
+                payload=moves[seat], source=Move.Source.FORFEIT
+            )
+        else:
             _record(tx, seat, moves[seat], Move.Source.FORFEIT)
     resolution = engine.apply(match.state, moves)
     table_only = engine.history_mode(match.options) == "table_only"

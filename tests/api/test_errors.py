@@ -89,13 +89,6 @@ def test_create_validation_errors(alice, unchanged, body, field):
     assert any(key == field or key.startswith(field + ".") for key in problem["errors"]), problem
 
 
-@pytest.mark.parametrize("extra", [{"protocol": "commit-reveal"}])
-def test_later_features_answer_not_supported(alice, unchanged, extra):
-    body = {"game": "gops", "seats": ["me", "open"], **extra}
-    with unchanged():
-        assert_problem(alice.post("/matches", body), 400, "not_supported")
-
-
 @pytest.mark.parametrize(
     ("extra", "field"),
     [
