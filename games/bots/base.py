@@ -60,7 +60,19 @@ class RandomBot:
         options: Mapping[str, Any],
         rng: random.Random,
     ) -> Decision:
-        return Decision(move=rng.choice(legal_moves), memory=dict(memory))
+        return Decision(move=concrete(rng.choice(legal_moves), rng), memory=dict(memory))
+
+
+def concrete(move: Move, rng: random.Random) -> Move:
+    """A legal move from a ``legal_moves`` entry: a choose-k template such as
+    ``{"life": {"choose": 3, "from": [...]}}`` becomes a random choice of k of them."""
+    result: Move = {}
+    for key, value in move.items():
+        if isinstance(value, dict) and set(value) == {"choose", "from"}:
+            result[key] = rng.sample(list(value["from"]), int(value["choose"]))
+        else:
+            result[key] = value
+    return result
 
 
 def nearest_card(legal_moves: list[Move], target: float, rng: random.Random) -> Move:

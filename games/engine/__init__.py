@@ -6,9 +6,14 @@ from games.engine.protocol import Engine
 
 
 def _registry() -> dict[str, Engine]:
-    from games.engine import gops, hols_der_geier
+    from games.engine import gops, hols_der_geier, memory, old_men_of_the_forest
 
-    engines: list[Engine] = [gops.ENGINE, hols_der_geier.ENGINE]
+    engines: list[Engine] = [
+        gops.ENGINE,
+        hols_der_geier.ENGINE,
+        old_men_of_the_forest.ENGINE,
+        memory.ENGINE,
+    ]
     return {engine.slug: engine for engine in engines}
 
 

@@ -18,11 +18,14 @@ from typing import Any
 
 import pytest
 
+from games.bots.base import concrete
 from games.engine import ENGINES
 from games.engine.protocol import Engine, IllegalMove, InvalidOptions, Outcome, State
 from games.engine.rng import DealRng
 
 PLAYOUTS_PER_GAME = 200
+# Longer games play fewer random playouts here; their own engine tests add more.
+PLAYOUTS = {"old-men-of-the-forest": 100, "memory": 100, "xato": 100}
 CHUNKS = 4  # playouts run in chunks so that pytest-xdist can spread them
 MAX_STEPS = 500
 
@@ -35,6 +38,13 @@ PRIZES_TAKEN: dict[str, Callable[[State], list[int]]] = {
 STEP_BOUND: dict[str, Callable[[State], int]] = {
     "gops": lambda state: int(state["options"]["num_cards"]),
     "hols-der-geier": lambda state: int(state["deals"]) * int(state["turns"]),
+    # random flipping has no hard bound; 40 flips per card is far beyond what seeds reach
+    "memory": lambda state: 40 * len(state["cards"]),
+}
+# Option values tried instead of a schema's bounds, where the full range is slow to play out
+# at random (the engine tests cover the full ranges).
+OPTION_CHOICES: dict[str, dict[str, list[Any]]] = {
+    "memory": {"pairs": [6, 8, 10]},
 }
 # Games whose views follow the sealed-bid card layout of API.md ("Read").
 SEALED_BID_VIEW = {"gops", "hols-der-geier"}
@@ -58,7 +68,7 @@ def option_choices(schema: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 def random_setup(engine: Engine, chooser: random.Random) -> tuple[int, dict[str, Any]]:
-    choices = option_choices(engine.options_schema)
+    choices = option_choices(engine.options_schema) | OPTION_CHOICES.get(engine.slug, {})
     while True:
         players = chooser.randint(engine.min_players, engine.max_players)
         options = {name: chooser.choice(values) for name, values in choices.items()}
@@ -156,10 +166,10 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
                 assert legal == []
                 continue
             assert legal, f"seat {seat} must act but has no legal move"
-            for move in legal:
-                engine.check_move(state, seat, move)
-            assert engine.timeout_move(state, seat) in legal
-            moves[seat] = chooser.choice(legal)
+            for move in legal:  # a choose-k template is legal once made concrete
+                engine.check_move(state, seat, concrete(move, chooser))
+            engine.check_move(state, seat, engine.timeout_move(state, seat))
+            moves[seat] = concrete(chooser.choice(legal), chooser)
         if not to_act.simultaneous:
             assert len(to_act.seats) == 1
         before = json.loads(json.dumps(state))
@@ -189,7 +199,7 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
 def test_random_playouts(slug: str, chunk: int) -> None:
     engine = ENGINES[slug]
     tally = Tally()
-    for number in range(chunk, PLAYOUTS_PER_GAME, CHUNKS):
+    for number in range(chunk, PLAYOUTS.get(slug, PLAYOUTS_PER_GAME), CHUNKS):
         playout(engine, number, tally)
     # Hidden information is genuinely redrawn most of the time.
     assert tally.changed > tally.shuffles // 2
