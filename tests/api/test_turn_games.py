@@ -1,0 +1,134 @@
+"""Turn-based hidden-information games over HTTP: every player count with bots in the seats,
+and a human seat whose every answer is checked for leaks at every step."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots.base import concrete
+from games.engine import get_engine
+from games.engine.rng import DealRng
+from games.models import Match
+from games.services.bots import bot_moves_play
+from tests.players import Player, make_player
+
+# (game, seat count, options): small variants keep the playouts short.
+SETUPS = [
+    ("memory", 2, {"pairs": 6}),
+    ("memory", 3, {"pairs": 6, "flips_visible_to": "flipper"}),
+    ("memory", 4, {"pairs": 8, "history": "full"}),
+    ("memory", 5, {"pairs": 6, "scoring": "ranks"}),
+    ("memory", 6, {"pairs": 7, "another_turn_on_pair": False}),
+    ("old-men-of-the-forest", 3, {}),
+    ("old-men-of-the-forest", 4, {"deforestation_penalty": "replace"}),
+    ("old-men-of-the-forest", 5, {"allow_five": True}),
+]
+
+
+@pytest.fixture(autouse=True)
+def _no_runner(settings):
+    settings.FACEDOWN_TASK_RUNNER = "off"
+
+
+def _bots_until_human(match_id: str) -> Match:
+    """Let the bots move until the match awaits the human (or ends)."""
+    for _ in range(2000):
+        match = Match.objects.get(pk=match_id)
+        if match.status != Match.Status.ACTIVE or not bot_moves_play(
+            match_id=match_id, step=match.step
+        ):
+            return match
+    raise AssertionError("bots did not stop")
+
+
+@pytest.mark.parametrize(("game", "count", "options"), SETUPS)
+def test_all_bot_match_plays_to_the_end(db, game, count, options):
+    host = make_player()
+    seats = [{"bot": "greedy" if i % 2 else "random"} for i in range(count)]
+    created = host.create(game, seats, options=options)
+    assert created.status_code == 201, created.content
+    match = _bots_until_human(created.json()["id"])
+    assert match.status == Match.Status.FINISHED
+    final = host.match(str(match.id))
+    assert final["result"]["reason"] == "completed"
+    assert sorted(s for group in final["result"]["ranking"] for s in group) == list(range(count))
+
+
+def _same_after_shuffle(
+    match_id: str, viewers: list[Player], seats: list[int | None], rng: DealRng
+) -> None:
+    """What each viewer reads is unchanged when everything hidden from it is redrawn."""
+    match = Match.objects.get(pk=match_id)
+    engine = get_engine(match.game)
+    assert engine is not None and match.state is not None
+    for viewer, seat in zip(viewers, seats, strict=True):
+        before = viewer.get(f"/matches/{match_id}")
+        shuffled = engine.shuffle_hidden(match.state, seat, rng)
+        Match.objects.filter(pk=match_id).update(state=shuffled)
+        after = viewer.get(f"/matches/{match_id}")
+        Match.objects.filter(pk=match_id).update(state=match.state)
+        assert after.json() == before.json(), f"seat {seat} reads hidden values"
+        assert after["ETag"] == before["ETag"]
+
+
+@pytest.mark.parametrize(("game", "count", "options"), SETUPS[:1] + SETUPS[1:2] + SETUPS[5:6])
+def test_a_human_seat_never_reads_hidden_values(db, game, count, options):
+    human, spectator = make_player(), make_player()
+    seats = ["me", *({"bot": "random"} for _ in range(count - 1))]
+    match_id = human.create(game, seats, options=options).json()["id"]
+    rng, chooser = DealRng(bytes(32), match_id, []), random.Random(count)
+    for _ in range(600):
+        match = _bots_until_human(match_id)
+        if match.status != Match.Status.ACTIVE:
+            break
+        _same_after_shuffle(match_id, [human, spectator], [0, None], rng)
+        seen = human.match(match_id)
+        assert seen["legal_moves"], seen["phase"]
+        move = concrete(chooser.choice(seen["legal_moves"]), chooser)
+        answer = human.move(match_id, seen["step"], move)
+        assert answer.status_code == 202, answer.content
+    assert Match.objects.get(pk=match_id).status == Match.Status.FINISHED
+
+
+def test_memory_cards_seen_earlier_are_not_in_a_table_only_view(db):
+    human = make_player()
+    match_id = human.create(
+        "memory", ["me", {"bot": "random"}], options={"pairs": 6, "another_turn_on_pair": False}
+    ).json()["id"]
+    seen_cards: dict[int, str] = {}
+    for _ in range(40):
+        match = _bots_until_human(match_id)
+        if match.status != Match.Status.ACTIVE:
+            break
+        view = human.match(match_id)["view"]
+        face_up = {i for i, card in enumerate(view["grid"]) if card not in (None, "taken")}
+        for position in seen_cards:
+            if position not in face_up and view["grid"][position] != "taken":
+                assert view["grid"][position] is None, "a card seen earlier is still shown"
+        for i in face_up:
+            seen_cards[i] = view["grid"][i]
+        assert view["history"] == []
+        legal = human.match(match_id)["legal_moves"]
+        human.move(match_id, human.match(match_id)["step"], legal[0])
+    assert seen_cards  # the human did see cards along the way
+
+
+def test_turn_games_refuse_moves_out_of_turn(db):
+    players = [make_player() for _ in range(3)]
+    host, *guests = players
+    match_id = host.create(
+        "old-men-of-the-forest", ["me", *({"user": g.name} for g in guests)]
+    ).json()["id"]
+    for guest in guests:
+        guest.post(f"/matches/{match_id}/join")
+    seen = host.match(match_id)
+    assert seen["phase"]["kind"] == "turn" and seen["phase"]["submitted"] == []
+    (actor,) = seen["phase"]["to_act"]
+    idle = next(p for i, p in enumerate(players) if i != actor)
+    card = idle.match(match_id)["view"]["hand"][0]
+    before = Match.objects.get(pk=match_id).version
+    answer = idle.move(match_id, seen["step"], {"play": card})
+    assert answer.status_code == 409 and answer.json()["code"] == "not_your_turn"
+    assert Match.objects.get(pk=match_id).version == before
