@@ -132,3 +132,16 @@ def test_turn_games_refuse_moves_out_of_turn(db):
     answer = idle.move(match_id, seen["step"], {"play": card})
     assert answer.status_code == 409 and answer.json()["code"] == "not_your_turn"
     assert Match.objects.get(pk=match_id).version == before
+
+
+@pytest.mark.parametrize(("game", "count", "options"), [SETUPS[1], SETUPS[5]])
+def test_finished_turn_games_verify(db, game, count, options):
+    from games.services.audit import audit_transcript
+    from games.verify import verify_transcript
+
+    host = make_player()
+    seats = [{"bot": "greedy"} for _ in range(count)]
+    match_id = host.create(game, seats, options=options).json()["id"]
+    assert _bots_until_human(match_id).status == Match.Status.FINISHED
+    report = verify_transcript(audit_transcript(match_id=match_id))
+    assert report.ok, report.problems
