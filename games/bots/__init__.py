@@ -7,11 +7,13 @@ from games.bots.gops import GreedyGopsBot
 from games.bots.hols_der_geier import GreedyHolsBot
 from games.bots.memory import MEMORY_BOTS
 from games.bots.old_men_of_the_forest import OLD_MEN_BOTS
+from games.bots.xato import XATO_BOTS
 
 BOTS: dict[str, dict[str, Bot]] = {
     "gops": {"random": RandomBot(), "greedy": GreedyGopsBot()},
     "hols-der-geier": {"random": RandomBot(), "greedy": GreedyHolsBot()},
     "old-men-of-the-forest": dict(OLD_MEN_BOTS),
+    "xato": dict(XATO_BOTS),
     "memory": dict(MEMORY_BOTS),
 }
 

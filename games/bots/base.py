@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games.engine.protocol import Move
+from games.engine.protocol import Move, is_template
 
 NO_OPTIONS: dict[str, Any] = {
     "type": "object",
@@ -66,6 +66,8 @@ class RandomBot:
 def concrete(move: Move, rng: random.Random) -> Move:
     """A legal move from a ``legal_moves`` entry: a choose-k template such as
     ``{"life": {"choose": 3, "from": [...]}}`` becomes a random choice of k of them."""
+    if not is_template(move):
+        return move
     result: Move = {}
     for key, value in move.items():
         if isinstance(value, dict) and set(value) == {"choose", "from"}:

@@ -6,12 +6,13 @@ from games.engine.protocol import Engine
 
 
 def _registry() -> dict[str, Engine]:
-    from games.engine import gops, hols_der_geier, memory, old_men_of_the_forest
+    from games.engine import gops, hols_der_geier, memory, old_men_of_the_forest, xato
 
     engines: list[Engine] = [
         gops.ENGINE,
         hols_der_geier.ENGINE,
         old_men_of_the_forest.ENGINE,
+        xato.ENGINE,
         memory.ENGINE,
     ]
     return {engine.slug: engine for engine in engines}

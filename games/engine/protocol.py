@@ -36,6 +36,12 @@ class IllegalMove(EngineError):
     """A move that the rules do not allow now. The message never names hidden values."""
 
 
+def is_template(move: Move) -> bool:
+    """Whether a ``legal_moves`` entry is a choose-k template (``{"life": {"choose": 3,
+    "from": [...]}}``) rather than a move that can be sent as it is."""
+    return any(isinstance(v, dict) and set(v) == {"choose", "from"} for v in move.values())
+
+
 @dataclass(frozen=True)
 class ToAct:
     seats: tuple[int, ...]

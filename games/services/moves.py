@@ -217,7 +217,14 @@ def reveal_submit(
         _may_act(tx, seat)
         recorded = Move.objects.get(match=match, step=step, seat=seat.index)
         if recorded.payload is not None:
-            if recorded.payload == move and recorded.salt == salt and recorded.reveal_receipt:
+            assert match.state is not None
+            secret = not tx.engine.echoes(match.state, recorded.payload)
+            if (
+                not secret
+                and recorded.payload == move
+                and recorded.salt == salt
+                and recorded.reveal_receipt
+            ):
                 return MoveAccepted(
                     step=step, seat=seat.index, receipt=recorded.reveal_receipt, repeated=True
                 )

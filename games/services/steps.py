@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.engine.protocol import Move as EngineMove
-from games.engine.protocol import Outcome
+from games.engine.protocol import Outcome, is_template
 from games.models import Match, Move
 from games.services.standins import bot_decide, stand_in_name
 from games.services.transition import Transition
@@ -87,7 +87,7 @@ def step_advance(tx: Transition) -> None:
             legal = engine.legal_moves(match.state, seat)
             if seat in tx.forfeited:
                 automatic[seat] = (_stand_in_move(tx, seat), Move.Source.FORFEIT)
-            elif len(legal) == 1:
+            elif len(legal) == 1 and not is_template(legal[0]):
                 automatic[seat] = (legal[0], Move.Source.FORCED)
         if len(automatic) < len(to_act.seats):
             return

@@ -3,6 +3,7 @@ and a human seat whose every answer is checked for leaks at every step."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -24,6 +25,10 @@ SETUPS = [
     ("old-men-of-the-forest", 3, {}),
     ("old-men-of-the-forest", 4, {"deforestation_penalty": "replace"}),
     ("old-men-of-the-forest", 5, {"allow_five": True}),
+    ("xato", 3, {"max_calls": 12, "history": "table_only"}),
+    ("xato", 4, {"max_calls": 12, "strict_memory": True}),
+    ("xato", 5, {"max_calls": 10, "life_cards": 1}),
+    ("xato", 6, {"max_calls": 10, "turn_direction": "counterclockwise"}),
 ]
 
 
@@ -73,7 +78,9 @@ def _same_after_shuffle(
         assert after["ETag"] == before["ETag"]
 
 
-@pytest.mark.parametrize(("game", "count", "options"), SETUPS[:1] + SETUPS[1:2] + SETUPS[5:6])
+@pytest.mark.parametrize(
+    ("game", "count", "options"), [SETUPS[0], SETUPS[1], SETUPS[5], SETUPS[8], SETUPS[9]]
+)
 def test_a_human_seat_never_reads_hidden_values(db, game, count, options):
     human, spectator = make_player(), make_player()
     seats = ["me", *({"bot": "random"} for _ in range(count - 1))]
@@ -134,7 +141,7 @@ def test_turn_games_refuse_moves_out_of_turn(db):
     assert Match.objects.get(pk=match_id).version == before
 
 
-@pytest.mark.parametrize(("game", "count", "options"), [SETUPS[1], SETUPS[5]])
+@pytest.mark.parametrize(("game", "count", "options"), [SETUPS[1], SETUPS[5], SETUPS[9]])
 def test_finished_turn_games_verify(db, game, count, options):
     from games.services.audit import audit_transcript
     from games.verify import verify_transcript
@@ -145,3 +152,44 @@ def test_finished_turn_games_verify(db, game, count, options):
     assert _bots_until_human(match_id).status == Match.Status.FINISHED
     report = verify_transcript(audit_transcript(match_id=match_id))
     assert report.ok, report.problems
+
+
+def test_xato_life_cards_are_never_echoed_to_their_owner(db):
+    human, *others = [make_player() for _ in range(3)]
+    match_id = human.create(
+        "xato",
+        ["me", *({"user": p.name} for p in others)],
+        options={"max_calls": 6, "life_cards": 2},
+    ).json()["id"]
+    for other in others:
+        other.post(f"/matches/{match_id}/join")
+    players = [human, *others]
+    for _ in range(60):  # the draft, one public pick at a time
+        seen = human.match(match_id)
+        if seen["phase"]["kind"] == "simultaneous":
+            break
+        actor = players[seen["phase"]["to_act"][0]]
+        actor.move(match_id, seen["step"], actor.match(match_id)["legal_moves"][0])
+    (template,) = seen["legal_moves"]
+    assert template["life"]["choose"] == 2
+    life = template["life"]["from"][:2]
+    answer = human.move(match_id, seen["step"], {"life": life}, HTTP_IDEMPOTENCY_KEY="life-1")
+    assert answer.status_code == 202
+    assert not any(card in answer.content.decode() for card in life)
+    assert human.match(match_id)["phase"]["your_move"] is None
+    # a repeat is never compared: the same and a different choice answer alike
+    for body in ({"life": life}, {"life": template["life"]["from"][2:4]}):
+        again = human.move(match_id, seen["step"], body)
+        assert again.status_code == 409 and again.json()["code"] == "already_submitted"
+        keyed = human.move(match_id, seen["step"], body, HTTP_IDEMPOTENCY_KEY="life-1")
+        assert keyed.status_code == 202 and keyed.json() == answer.json()
+    for other in others:
+        legal = other.match(match_id)["legal_moves"][0]["life"]["from"]
+        assert other.move(match_id, seen["step"], {"life": legal[:2]}).status_code == 202
+    view = human.match(match_id)["view"]
+    assert view["life_count"] == [2, 2, 2]
+    assert not set(life) & set(view["hand"])
+    resolved = [e for e in human.events(match_id)["results"] if e["type"] == "step_resolved"]
+    life_step = resolved[-1]["data"]
+    assert life_step["kind"] == "life" and life_step["life_counts"] == [2, 2, 2]
+    assert not any(card in json.dumps(life_step) for card in life)

@@ -25,7 +25,7 @@ from games.engine.rng import DealRng
 
 PLAYOUTS_PER_GAME = 200
 # Longer games play fewer random playouts here; their own engine tests add more.
-PLAYOUTS = {"old-men-of-the-forest": 100, "memory": 100, "xato": 100}
+PLAYOUTS = {"old-men-of-the-forest": 100, "memory": 100, "xato": 60}
 CHUNKS = 4  # playouts run in chunks so that pytest-xdist can spread them
 MAX_STEPS = 500
 
@@ -40,11 +40,15 @@ STEP_BOUND: dict[str, Callable[[State], int]] = {
     "hols-der-geier": lambda state: int(state["deals"]) * int(state["turns"]),
     # random flipping has no hard bound; 40 flips per card is far beyond what seeds reach
     "memory": lambda state: 40 * len(state["cards"]),
+    # per deal: the draft, the life step, every call with its claim step, and the sacrifices
+    "xato": lambda state: int(state["deals"])
+    * (54 + 1 + 2 * int(state["max_calls"]) + int(state["players"])),
 }
 # Option values tried instead of a schema's bounds, where the full range is slow to play out
 # at random (the engine tests cover the full ranges).
 OPTION_CHOICES: dict[str, dict[str, list[Any]]] = {
     "memory": {"pairs": [6, 8, 10]},
+    "xato": {"max_calls": [8, 20], "deals": [1, 2]},
 }
 # Games whose views follow the sealed-bid card layout of API.md ("Read").
 SEALED_BID_VIEW = {"gops", "hols-der-geier"}
@@ -201,8 +205,9 @@ def test_random_playouts(slug: str, chunk: int) -> None:
     tally = Tally()
     for number in range(chunk, PLAYOUTS.get(slug, PLAYOUTS_PER_GAME), CHUNKS):
         playout(engine, number, tally)
-    # Hidden information is genuinely redrawn most of the time.
-    assert tally.changed > tally.shuffles // 2
+    # Hidden information is genuinely redrawn most of the time (in Xato's public draft, and
+    # under its full history, there is little to redraw).
+    assert tally.changed > tally.shuffles // (3 if slug == "xato" else 2)
     # Playouts end in decided games as well as shared wins or draws.
     assert any(len(outcome.winners) == 1 for outcome in tally.outcomes)
 
