@@ -1,7 +1,7 @@
 """Every row lock of the project lives here.
 
-Lock order: a transaction locks at most one match row, first, before it reads or writes any
-seat, move or event of that match. Seats, moves and events are only written while their
+Lock order: a transaction locks at most one match, first, before it reads or writes any seat,
+move or event of that match: its match row together with its seat rows, in one statement. Seats, moves and events are only written while their
 match row is locked, so no other lock is needed and no two transactions can deadlock on them.
 On SQLite (the embedded default) ``FOR UPDATE`` is a no-op and the IMMEDIATE transaction mode
 serialises writers instead.
@@ -18,22 +18,17 @@ from games.errors import NotFound
 from games.models import Match, Seat
 
 
-def match_lock(match_id: uuid.UUID | str) -> Match:
-    """Lock and return the match row. Call inside ``transaction.atomic``."""
-    match = Match.objects.select_for_update().filter(pk=match_id).first()
-    if match is None:
-        raise NotFound("No match with this id.")
-    return match
-
-
 def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]:
-    """Lock the match row and read its seats in one round trip (the row lock covers both).
+    """Lock the match row and its seat rows, and read them, in one round trip.
 
-    Call inside ``transaction.atomic``.
+    The seat rows are locked too, not only read: under READ COMMITTED a statement that waited
+    for a lock returns the latest version of the rows it locked, but rows it merely joined are
+    read from its snapshot, so a waiter would see the seats as they were before the holder
+    committed. Call inside ``transaction.atomic``.
     """
     seats = list(
         Seat.objects.select_related("match")
-        .select_for_update(of=("match",))
+        .select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
         .order_by("index")
     )

@@ -202,3 +202,36 @@ def test_different_moves_from_four_threads_keep_exactly_one():
     recorded = Move.objects.get(match_id=match_id, step=1, seat=0)
     assert recorded.payload == {"card": card}
     assert recorded.receipt == winner.body["receipt"]
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_concurrent_joins_all_count_and_the_match_starts_once(round_: int) -> None:
+    """Every joiner waits for the match lock; each must see the seats as the one before it left
+    them, or the last joiner would not notice that everyone had accepted."""
+    host, *guests = [make_player() for _ in range(5)]
+    created = host.create("hols-der-geier", ["me", *({"user": g.name} for g in guests)])
+    match_id = created.json()["id"]
+    answers = race(
+        [
+            (
+                lambda c, g=g: c.post(
+                    f"{API}/matches/{match_id}/join",
+                    {"client_seed": f"seed-{g.name}"},
+                    format="json",
+                )
+            )
+            for g in guests
+        ],
+        guests,
+    )
+    assert [a.status for a in answers] == [200] * 4, answers
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.ACTIVE
+    seats = list(match.seats.order_by("index"))
+    assert all(seat.accepted for seat in seats)
+    assert [s.client_seed for s in seats[1:]] == [f"seed-{g.name}" for g in guests]
+    started = MatchEvent.objects.filter(match_id=match_id, type="match_started")
+    assert started.count() == 1
+    assert started.get().data["seats"] == [
+        {"index": s.index, "player": s.user.username, "bot": None, "accepted": True} for s in seats
+    ]
