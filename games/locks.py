@@ -1,8 +1,9 @@
 """Every row lock of the project lives here.
 
 Lock order: a transaction locks at most one match, first, before it reads or writes any seat,
-move or event of that match: its match row together with its seat rows, in one statement. Seats, moves and events are only written while their
-match row is locked, so no other lock is needed and no two transactions can deadlock on them.
+move or event of that match: its match row together with its seat rows, in one statement.
+Seats, moves and events are only written while that lock is held, so no other lock is needed
+and no two transactions can deadlock on them. The sweep's ``SKIP LOCKED`` read never waits.
 On SQLite (the embedded default) ``FOR UPDATE`` is a no-op and the IMMEDIATE transaction mode
 serialises writers instead.
 """

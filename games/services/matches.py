@@ -219,12 +219,15 @@ def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
             raise MatchNotActive("Invitations can be declined only before the match starts.")
         if not own.invited or own.accepted:
             raise PermissionDenied("Only an invitee who has not accepted can decline.")
-        _abort(tx, reason="declined", seat=own.index)
+        match_abort_in(tx, reason="declined", seat=own.index)
         tx.save()
     return match
 
 
-def _abort(tx: Transition, *, reason: str, seat: int | None = None) -> None:
+def match_abort_in(
+    tx: Transition, *, reason: str, seat: int | None = None, operator: str | None = None
+) -> None:
+    """End the match of ``tx`` without a result (declined, creator left, or an operator)."""
     match = tx.match
     match.status = Match.Status.ABORTED
     match.phase_kind = Match.PhaseKind.NONE
@@ -246,7 +249,7 @@ def _abort(tx: Transition, *, reason: str, seat: int | None = None) -> None:
         "finished_at",
         "result",
     }
-    tx.emit("match_aborted", data={"operator": None, "reason": reason, "seat": seat})
+    tx.emit("match_aborted", data={"operator": operator, "reason": reason, "seat": seat})
 
 
 def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
@@ -271,7 +274,7 @@ def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
 
 def _leave(tx: Transition, own: Seat, user: User) -> None:
     if user.pk == tx.match.created_by_id:
-        _abort(tx, reason="creator_left", seat=own.index)
+        match_abort_in(tx, reason="creator_left", seat=own.index)
         return
     own.user = None
     own.accepted = own.invited = False

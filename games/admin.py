@@ -1,0 +1,584 @@
+"""The operator console: matches in the Django admin, read-only, with operator actions.
+
+Nothing here edits a match directly: every change goes through ``games.services.operators``,
+which records the operator and a reason in the match's events. What a page shows of a match
+is what a spectator may read — the engine's spectator view, seats, and the public data of
+events — so the console never reveals a sealed move, a hidden card, the stock order or (while
+the match runs) the seed. ``Match.state``, move payloads and commitments are never rendered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from games.bots import BOTS
+from games.engine import get_engine
+from games.errors import FacedownError
+from games.models import Match, MatchEvent, Seat
+from games.services import operators
+from games.services.deadlines import MAX_STEP_SECONDS
+
+EVENTS_SHOWN = 500
+#: Event types whose public data may be shown while their step is still open: they are
+#: written by the server about the step's bookkeeping, never about a sealed move.
+OPEN_STEP_EVENTS = frozenset(
+    {
+        "step_opened",
+        "move_submitted",
+        "timeout",
+        "seat_forfeited",
+        "seat_replaced",
+        "seat_returned",
+        "deadline_extended",
+        "deadline_forced",
+        "match_aborted",
+        "match_finished",
+    }
+)
+
+
+# --- filters ---------------------------------------------------------------------------------
+
+
+class OverdueFilter(admin.SimpleListFilter):
+    title = "overdue"
+    parameter_name = "overdue"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Overdue"), ("no", "Not overdue")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        overdue = {"status": Match.Status.ACTIVE, "deadline__lt": timezone.now()}
+        if self.value() == "yes":
+            return queryset.filter(**overdue)
+        if self.value() == "no":
+            return queryset.exclude(**overdue)
+        return queryset
+
+
+class HasBotsFilter(admin.SimpleListFilter):
+    title = "bots"
+    parameter_name = "has_bots"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "A bot plays a seat"), ("no", "No bot")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        bots = Exists(Seat.objects.filter(match=OuterRef("pk"), controlled_by=Seat.Controller.BOT))
+        if self.value() == "yes":
+            return queryset.filter(bots)
+        if self.value() == "no":
+            return queryset.exclude(bots)
+        return queryset
+
+
+# --- operator forms --------------------------------------------------------------------------
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=operators.MAX_REASON,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 60}),
+        help_text="Required. Written into the match's public events with your username.",
+    )
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.match = match
+
+
+class StepReasonForm(ReasonForm):
+    """A change to the open step: refused if the match moved on since the page was shown."""
+
+    step = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+
+class ExtendForm(StepReasonForm):
+    seconds = forms.IntegerField(min_value=1, max_value=MAX_STEP_SECONDS, initial=3600)
+
+
+class ReplaceSeatForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int)
+    bot = forms.ChoiceField()
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        assert match is not None
+        seats = match.seats.select_related("user").order_by("index")
+        self.fields["seat"].choices = [  # type: ignore[attr-defined]
+            (seat.index, _seat_label(seat))
+            for seat in seats
+            if seat.user_id is not None
+            and not seat.forfeited
+            and seat.controlled_by == Seat.Controller.PLAYER
+        ]
+        names = sorted(BOTS.get(match.game, {}))
+        self.fields["bot"].choices = [(name, name) for name in names]  # type: ignore[attr-defined]
+        if operators.DEFAULT_BOT in names:
+            self.fields["bot"].initial = operators.DEFAULT_BOT
+
+
+class ReturnSeatForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int)
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        assert match is not None
+        seats = match.seats.select_related("user").order_by("index")
+        self.fields["seat"].choices = [  # type: ignore[attr-defined]
+            (seat.index, _seat_label(seat))
+            for seat in seats
+            if seat.user_id is not None
+            and not seat.forfeited
+            and seat.controlled_by == Seat.Controller.BOT
+        ]
+
+
+def _seat_label(seat: Seat) -> str:
+    player = seat.user.username if seat.user is not None else "—"
+    bot = f", bot {seat.bot}" if seat.bot else ""
+    return f"{seat.index}: {player}{bot}"
+
+
+def _do_abort(request: HttpRequest, match: Match, data: dict[str, Any]) -> Match:
+    return operators.match_abort(match_id=match.pk, operator=request.user, reason=data["reason"])  # type: ignore[arg-type]
+
+
+def _do_extend(request: HttpRequest, match: Match, data: dict[str, Any]) -> Match:
+    return operators.deadline_extend(
+        match_id=match.pk,
+        operator=request.user,  # type: ignore[arg-type]
+        reason=data["reason"],
+        seconds=data["seconds"],
+        step=data.get("step"),
+    )
+
+
+def _do_force(request: HttpRequest, match: Match, data: dict[str, Any]) -> Match:
+    return operators.step_force_timeout(
+        match_id=match.pk,
+        operator=request.user,  # type: ignore[arg-type]
+        reason=data["reason"],
+        step=data.get("step"),
+    )
+
+
+def _do_replace(request: HttpRequest, match: Match, data: dict[str, Any]) -> Match:
+    return operators.seat_replace_with_bot(
+        match_id=match.pk,
+        seat=data["seat"],
+        operator=request.user,  # type: ignore[arg-type]
+        reason=data["reason"],
+        bot=data["bot"],
+    )
+
+
+def _do_return(request: HttpRequest, match: Match, data: dict[str, Any]) -> Match:
+    return operators.seat_return(
+        match_id=match.pk,
+        seat=data["seat"],
+        operator=request.user,  # type: ignore[arg-type]
+        reason=data["reason"],
+    )
+
+
+Operation = tuple[str, type[ReasonForm], Callable[[HttpRequest, Match, dict[str, Any]], Match]]
+
+#: name → (title, form, call): the buttons of the change page.
+OPERATIONS: dict[str, Operation] = {
+    "abort": ("Abort the match", ReasonForm, _do_abort),
+    "extend": ("Extend the current deadline", ExtendForm, _do_extend),
+    "force-timeout": ("Force the timeout now", StepReasonForm, _do_force),
+    "replace-seat": ("Hand a seat to a bot", ReplaceSeatForm, _do_replace),
+    "return-seat": ("Give a seat back to its player", ReturnSeatForm, _do_return),
+}
+
+
+# --- the match admin -------------------------------------------------------------------------
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, indent=1, ensure_ascii=False)
+
+
+def _timestamp(value: Any) -> str:
+    return value.isoformat().replace("+00:00", "Z") if value else "—"
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("id", "game", "status", "step", "players", "deadline", "created_at")
+    list_filter = ("game", "status", OverdueFilter, HasBotsFilter)
+    search_fields = ("seats__user__username",)
+    search_help_text = "A player's username, or a match id."
+    list_per_page = 50
+    actions = ("abort_selected", "extend_selected", "force_timeout_selected")
+    change_form_template = "admin/games/match/change_form.html"
+    fieldsets = (
+        (
+            "Match",
+            {
+                "fields": (
+                    "id",
+                    "game",
+                    "options",
+                    "status",
+                    "protocol",
+                    "disclose_submitted",
+                    "step",
+                    "version",
+                    "phase",
+                    "time_control",
+                    "created_by",
+                    "created_at",
+                    "started_at",
+                    "finished_at",
+                    "scores",
+                    "result",
+                    "fairness",
+                )
+            },
+        ),
+        ("Seats", {"fields": ("seats_table",)}),
+        ("Table (what a spectator sees)", {"fields": ("spectator_view",)}),
+        ("Events (public data)", {"fields": ("events_table",)}),
+    )
+    readonly_fields = (
+        "id",
+        "game",
+        "options",
+        "status",
+        "protocol",
+        "disclose_submitted",
+        "step",
+        "version",
+        "phase",
+        "time_control",
+        "created_by",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "scores",
+        "result",
+        "fairness",
+        "seats_table",
+        "spectator_view",
+        "events_table",
+    )
+
+    # Read-only: no raw add, edit or delete. Operators change matches through the actions.
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_operate_permission(self, request: HttpRequest) -> bool:
+        user = request.user
+        return bool(user.is_active and user.is_staff and user.has_perm("games.change_match"))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
+        return (
+            super()
+            .get_queryset(request)
+            .defer("state", "seed")
+            .select_related("created_by")
+            .prefetch_related(
+                Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+            )
+        )
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Match], search_term: str
+    ) -> tuple[QuerySet[Match], bool]:
+        import uuid
+
+        try:
+            match_id = uuid.UUID(search_term.strip())
+        except ValueError:
+            return super().get_search_results(request, queryset, search_term)
+        return queryset.filter(pk=match_id), False
+
+    # --- list columns ---
+
+    @admin.display(description="players")
+    def players(self, match: Match) -> str:
+        names = []
+        for seat in match.seats.all():
+            name = seat.user.username if seat.user is not None else ("" if seat.bot else "open")
+            if seat.controlled_by == Seat.Controller.BOT:
+                name = f"{name} [bot {seat.bot}]" if name else f"[bot {seat.bot}]"
+            if seat.forfeited:
+                name += " (forfeited)"
+            names.append(name)
+        return ", ".join(names)
+
+    # --- change page: public information only ---
+
+    @admin.display(description="phase")
+    def phase(self, match: Match) -> str:
+        if match.status != Match.Status.ACTIVE:
+            return "—"
+        parts = [f"{match.phase_kind}, to act: {match.to_act or '—'}"]
+        if match.disclose_submitted and match.phase_kind != Match.PhaseKind.TURN:
+            parts.append(f"submitted: {match.submitted}")
+        parts.append(f"deadline: {_timestamp(match.deadline)}")
+        if match.deadline is not None and match.deadline < timezone.now():
+            parts.append("OVERDUE")
+        return "; ".join(parts)
+
+    @admin.display(description="fairness")
+    def fairness(self, match: Match) -> SafeString:
+        seed = match.seed if match.is_over else "(published when the match is over)"
+        return format_html(
+            "seed_sha256: <code>{}</code><br>seed: <code>{}</code>", match.seed_sha256, seed
+        )
+
+    @admin.display(description="seats")
+    def seats_table(self, match: Match) -> SafeString:
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    seat.index,
+                    seat.user.username if seat.user is not None else "—",
+                    seat.bot or "—",
+                    "yes" if seat.forfeited else "no",
+                    seat.controlled_by,
+                    "yes" if seat.accepted else "no",
+                    match.scores[seat.index] if seat.index < len(match.scores) else 0,
+                )
+                for seat in match.seats.all()
+            ),
+        )
+        return format_html(
+            '<table class="seats"><thead><tr><th>index</th><th>player</th><th>bot</th>'
+            "<th>forfeited</th><th>controlled by</th><th>accepted</th><th>score</th></tr>"
+            "</thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="spectator view")
+    def spectator_view(self, match: Match) -> SafeString:
+        engine = get_engine(match.game)
+        state = Match.objects.filter(pk=match.pk).values_list("state", flat=True).get()
+        if engine is None or state is None:
+            return format_html("<em>{}</em>", "No table yet.")
+        return format_html("<pre>{}</pre>", _json(engine.view(state, None)))
+
+    @admin.display(description="events")
+    def events_table(self, match: Match) -> SafeString:
+        total = match.last_seq
+        events = list(
+            MatchEvent.objects.filter(match=match)
+            .order_by("-seq")
+            .only("seq", "type", "step", "at", "show_at", "data", "table_only")[:EVENTS_SHOWN]
+        )
+        events.reverse()
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    event.seq,
+                    event.type + (" (table only)" if event.table_only else ""),
+                    event.step if event.step is not None else "—",
+                    _timestamp(event.at) if event.show_at else "—",
+                    _event_data(event, match),
+                )
+                for event in events
+            ),
+        )
+        note = (
+            format_html("<p>The last {} of {} events.</p>", EVENTS_SHOWN, total)
+            if total > EVENTS_SHOWN
+            else ""
+        )
+        return format_html(
+            '{}<table class="events"><thead><tr><th>seq</th><th>type</th><th>step</th>'
+            "<th>at</th><th>data</th></tr></thead><tbody>{}</tbody></table>",
+            note,
+            rows,
+        )
+
+    # --- change page buttons: one small form per operation ---
+
+    def get_urls(self) -> list[Any]:
+        info = self.opts.app_label, self.opts.model_name
+        return [
+            path(
+                "<path:object_id>/operate/<slug:operation>/",
+                self.admin_site.admin_view(self.operate_view),
+                name="{}_{}_operate".format(*info),
+            ),
+            *super().get_urls(),
+        ]
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        context = dict(extra_context or {})
+        if self.has_operate_permission(request):
+            context["operations"] = [
+                (reverse("admin:games_match_operate", args=[object_id, name]), title)
+                for name, (title, _, _) in OPERATIONS.items()
+            ]
+        return super().change_view(request, object_id, form_url, extra_context=context)
+
+    def operate_view(self, request: HttpRequest, object_id: str, operation: str) -> HttpResponse:
+        if not self.has_operate_permission(request):
+            raise DjangoPermissionDenied
+        if operation not in OPERATIONS:
+            return HttpResponseRedirect(reverse("admin:games_match_changelist"))
+        match = self.get_object(request, object_id)
+        if match is None:
+            self.message_user(request, f"No match with id {object_id}.", messages.WARNING)
+            return HttpResponseRedirect(reverse("admin:games_match_changelist"))
+        title, form_class, call = OPERATIONS[operation]
+        change_url = reverse("admin:games_match_change", args=[match.pk])
+        if request.method == "POST":
+            form = form_class(request.POST, match=match)
+            if form.is_valid():
+                try:
+                    call(request, match, form.cleaned_data)
+                except FacedownError as exc:
+                    _form_errors(form, exc)
+                else:
+                    message = f"{title}: done. Reason: {form.cleaned_data['reason']}"
+                    self.log_change(request, match, message)
+                    self.message_user(request, message, messages.SUCCESS)
+                    return HttpResponseRedirect(change_url)
+        else:
+            form = form_class(initial={"step": match.step}, match=match)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "original": match,
+            "title": title,
+            "form": form,
+            "change_url": change_url,
+            "operation": operation,
+        }
+        return TemplateResponse(request, "admin/games/match/operate.html", context)
+
+    # --- list actions: an intermediate page asks for the reason ---
+
+    def _bulk(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Match],
+        *,
+        action: str,
+        title: str,
+        form_class: type[ReasonForm],
+        call: Callable[[HttpRequest, Match, dict[str, Any]], Match],
+    ) -> HttpResponse | None:
+        form = form_class(request.POST if "apply" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            done, failed = 0, []
+            for match in queryset:
+                try:
+                    call(request, match, {**form.cleaned_data, "step": None})
+                except FacedownError as exc:
+                    failed.append(f"{match.pk}: {exc.detail}")
+                else:
+                    done += 1
+                    self.log_change(
+                        request, match, f"{title}: done. Reason: {form.cleaned_data['reason']}"
+                    )
+            if done:
+                self.message_user(request, f"{title}: {done} match(es).", messages.SUCCESS)
+            for failure in failed:
+                self.message_user(request, f"{title}: refused for {failure}", messages.ERROR)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": title,
+            "form": form,
+            "queryset": queryset,
+            "action": action,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/games/match/action_form.html", context)
+
+    @admin.action(description="Abort the selected matches", permissions=["operate"])
+    def abort_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> Any:
+        return self._bulk(
+            request,
+            queryset,
+            action="abort_selected",
+            title="Abort",
+            form_class=ReasonForm,
+            call=_do_abort,
+        )
+
+    @admin.action(description="Extend the current deadline", permissions=["operate"])
+    def extend_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> Any:
+        return self._bulk(
+            request,
+            queryset,
+            action="extend_selected",
+            title="Extend the deadline",
+            form_class=ExtendForm,
+            call=_do_extend,
+        )
+
+    @admin.action(description="Force the timeout of the current step now", permissions=["operate"])
+    def force_timeout_selected(self, request: HttpRequest, queryset: QuerySet[Match]) -> Any:
+        return self._bulk(
+            request,
+            queryset,
+            action="force_timeout_selected",
+            title="Force the timeout",
+            form_class=StepReasonForm,
+            call=_do_force,
+        )
+
+
+def _event_data(event: MatchEvent, match: Match) -> SafeString | str:
+    """The event's public data (never its per-seat ``private`` part), and nothing at all for
+    a step still open unless the event is bookkeeping the server writes about that step."""
+    if (
+        not match.is_over
+        and event.step is not None
+        and event.step >= match.step
+        and event.type not in OPEN_STEP_EVENTS
+    ):
+        return "(hidden until the step resolves)"
+    if event.data is None:
+        return "—"
+    return format_html("<code>{}</code>", json.dumps(event.data, sort_keys=True))
+
+
+def _form_errors(form: forms.Form, exc: FacedownError) -> None:
+    errors = exc.extra.get("errors") or {}
+    if not errors:
+        form.add_error(None, exc.detail)
+        return
+    for field, problems in errors.items():
+        target = field if field in form.fields else None
+        for problem in problems:
+            form.add_error(target, problem)

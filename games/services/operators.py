@@ -1,0 +1,214 @@
+"""What an operator may do to a running match (DESIGN.md, "Time, timeouts, bots").
+
+Every action names its operator and a reason, both written into a public event: aborting a
+match, extending or forcing the current step's deadline, handing a human seat to a bot and
+giving it back. None of them can undo a forfeit or reveal a sealed move. Like every service:
+one transaction, the match row locked first, checks, then one ``Transition``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.db import transaction
+
+from accounts.models import User
+from games.bots import BOTS, get_bot
+from games.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
+from games.locks import match_lock_with_seats
+from games.models import Match, Seat
+from games.services.bots import bot_options_validate
+from games.services.deadlines import MAX_STEP_SECONDS, step_expire
+from games.services.matches import match_abort_in
+from games.services.transition import Transition
+
+MAX_REASON = 500
+DEFAULT_BOT = "greedy"
+
+
+def _reason(reason: str) -> str:
+    text = (reason or "").strip()
+    if not text:
+        raise ValidationFailed({"reason": ["A reason is required."]})
+    if len(text) > MAX_REASON:
+        raise ValidationFailed({"reason": [f"At most {MAX_REASON} characters."]})
+    return text
+
+
+def _operator(operator: User) -> str:
+    if not (operator.is_active and operator.is_staff):
+        raise PermissionDenied("Only staff may operate matches.")
+    return operator.username
+
+
+def _active(match: Match, *, step: int | None) -> None:
+    """The match must be running, and (when the caller names one) still at ``step``."""
+    if match.status != Match.Status.ACTIVE:
+        raise MatchNotActive(f"The match is {match.status}.")
+    if step is not None and step != match.step:
+        raise StaleStep(f"Step {step} is no longer open; the current step is {match.step}.")
+
+
+def _seat(seats: list[Seat], index: int) -> Seat:
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seats):
+        raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(seats) - 1}."]})
+    return seats[index]
+
+
+def _iso(value: datetime) -> str:
+    return value.isoformat().replace("+00:00", "Z")
+
+
+def match_abort(*, match_id: uuid.UUID | str, operator: User, reason: str) -> Match:
+    """End an open or active match without a result (``reason: aborted``); the seed is
+    published like that of any match that is over."""
+    reason = _reason(reason)
+    name = _operator(operator)
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+            raise MatchNotActive(f"The match is {match.status}.")
+        tx = Transition(match=match, seats=seats)
+        match_abort_in(tx, reason=reason, operator=name)
+        tx.save()
+    return match
+
+
+def deadline_extend(
+    *,
+    match_id: uuid.UUID | str,
+    operator: User,
+    reason: str,
+    seconds: int,
+    step: int | None = None,
+) -> Match:
+    """Give the seats of a timed match's open step ``seconds`` more. An overdue step gets them
+    from now, so the extension is never already over."""
+    reason = _reason(reason)
+    name = _operator(operator)
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
+        raise ValidationFailed({"seconds": ["A positive whole number of seconds."]})
+    if seconds > MAX_STEP_SECONDS:
+        raise ValidationFailed({"seconds": [f"At most {MAX_STEP_SECONDS}."]})
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        _active(match, step=step)
+        if match.deadline is None:
+            raise MatchNotActive("This step has no deadline to extend (an untimed match).")
+        tx = Transition(match=match, seats=seats)
+        match.deadline = max(match.deadline, tx.now) + timedelta(seconds=seconds)
+        tx.changed_fields.add("deadline")
+        # The deadline watch is scheduled again; the old task finds the step not yet due.
+        tx.deadline_set = True
+        tx.emit(
+            "deadline_extended",
+            step=match.step,
+            data={
+                "operator": name,
+                "reason": reason,
+                "seconds": seconds,
+                "deadline": _iso(match.deadline),
+            },
+        )
+        tx.save()
+    return match
+
+
+def step_force_timeout(
+    *,
+    match_id: uuid.UUID | str,
+    operator: User,
+    reason: str,
+    step: int | None = None,
+) -> Match:
+    """Time the open step out now, as its deadline would (``deadlines.step_expire``): under
+    ``auto_move`` (and for untimed matches) the stand-in bot moves for every late seat, under
+    ``forfeit`` they forfeit. One transaction: the operator's event, then the timeout."""
+    reason = _reason(reason)
+    name = _operator(operator)
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        _active(match, step=step)
+        tx = Transition(match=match, seats=seats)
+        match.deadline = tx.now
+        tx.changed_fields.add("deadline")
+        tx.emit(
+            "deadline_forced",
+            step=match.step,
+            data={"operator": name, "reason": reason},
+        )
+        tx.save()
+        # Same transaction (a savepoint): the match row stays locked by us.
+        step_expire(match_id=match.id, step=match.step, now=tx.now)
+    match.refresh_from_db()
+    return match
+
+
+def seat_replace_with_bot(
+    *,
+    match_id: uuid.UUID | str,
+    seat: int,
+    operator: User,
+    reason: str,
+    bot: str = DEFAULT_BOT,
+) -> Match:
+    """Hand a human seat to bot ``bot``; the player keeps the seat (``seat_return`` gives it
+    back). If the seat must move now, the bot's move is scheduled on commit."""
+    reason = _reason(reason)
+    name = _operator(operator)
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        _active(match, step=None)
+        target = _seat(seats, seat)
+        if target.user_id is None:
+            raise ValidationFailed({"seat": ["Only a player's seat can be handed to a bot."]})
+        if target.forfeited:
+            raise ValidationFailed({"seat": ["This seat has forfeited; a stand-in plays it."]})
+        if target.controlled_by == Seat.Controller.BOT:
+            raise ValidationFailed({"seat": ["A bot is already playing this seat."]})
+        if get_bot(match.game, bot) is None:
+            choices = ", ".join(sorted(BOTS.get(match.game, {})))
+            raise ValidationFailed({"bot": [f"One of {choices}."]})
+        options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
+        tx = Transition(match=match, seats=seats)
+        target.controlled_by = Seat.Controller.BOT
+        target.bot = bot
+        target.bot_options = options
+        target.save(update_fields=["controlled_by", "bot", "bot_options"])
+        tx.emit(
+            "seat_replaced",
+            step=match.step,
+            data={"seat": target.index, "operator": name, "reason": reason, "bot": bot},
+        )
+        tx.save()  # follow-ups: the bot moves if its seat is waiting in the open step
+    return match
+
+
+def seat_return(*, match_id: uuid.UUID | str, seat: int, operator: User, reason: str) -> Match:
+    """Give a seat an operator handed to a bot back to its player. Never undoes a forfeit, and
+    never turns a seat created as a bot (it has no player) into a player's."""
+    reason = _reason(reason)
+    name = _operator(operator)
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        _active(match, step=None)
+        target = _seat(seats, seat)
+        if target.user_id is None:
+            raise ValidationFailed({"seat": ["This seat has no player to give it back to."]})
+        if target.forfeited:
+            raise PermissionDenied("This seat has forfeited; a forfeit is final.")
+        if target.controlled_by != Seat.Controller.BOT:
+            raise ValidationFailed({"seat": ["The player already controls this seat."]})
+        tx = Transition(match=match, seats=seats)
+        target.controlled_by = Seat.Controller.PLAYER
+        target.bot = ""
+        target.bot_options = {}
+        target.save(update_fields=["controlled_by", "bot", "bot_options"])
+        tx.emit(
+            "seat_returned",
+            step=match.step,
+            data={"seat": target.index, "operator": name, "reason": reason},
+        )
+        tx.save()
+    return match
