@@ -5,6 +5,7 @@ COPY pyproject.toml ./
 COPY config ./config
 COPY accounts ./accounts
 COPY games ./games
+COPY web ./web
 COPY manage.py ./
 RUN pip install --no-cache-dir .
 EXPOSE 8000

@@ -8,6 +8,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("", include("web.urls")),
 ]
 
 handler404 = "games.api.problems.not_found_view"

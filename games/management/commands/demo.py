@@ -60,6 +60,9 @@ class Command(BaseCommand):
             f"""
 Facedown is starting at http://127.0.0.1:{port}/  (API docs: http://127.0.0.1:{port}/api/docs/)
 
+Play in the browser: open http://127.0.0.1:{port}/ and log in as alice (or bob), password
+{DEMO_PASSWORD}. Alice's match against the bot is waiting for her move.
+
 Demo players (password: {DEMO_PASSWORD}):
   alice  token {alice_token}
   bob    token {bob_token}

@@ -1,0 +1,226 @@
+/* Facedown web client: the shared helpers. Talks only to the JSON API under /api/v1 with the
+   session cookie; unsafe requests carry the CSRF token from the csrftoken cookie. */
+"use strict";
+
+const Facedown = (() => {
+  const API = "/api/v1";
+
+  function cookie(name) {
+    for (const part of document.cookie.split(";")) {
+      const [key, ...rest] = part.trim().split("=");
+      if (key === name) return decodeURIComponent(rest.join("="));
+    }
+    return "";
+  }
+
+  /** One API call. Resolves to {status, ok, data, etag}; data is the parsed JSON (or null). */
+  async function api(method, path, body, headers = {}) {
+    const init = {
+      method,
+      credentials: "same-origin",
+      cache: "no-store", // we send our own If-None-Match and want to see the 304
+      headers: { Accept: "application/json", ...headers },
+    };
+    if (method !== "GET") {
+      init.headers["X-CSRFToken"] = cookie("csrftoken");
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body === undefined ? {} : body);
+    }
+    const response = await fetch(API + path, init);
+    let data = null;
+    if (response.status !== 304 && response.status !== 204) {
+      const text = await response.text();
+      data = text ? JSON.parse(text) : null;
+    }
+    return { status: response.status, ok: response.ok, data, etag: response.headers.get("ETag") };
+  }
+
+  /** A readable message from a problem+json answer. */
+  function problemText(answer) {
+    const p = answer && answer.data;
+    if (!p) return `Request failed (${answer ? answer.status : "network"})`;
+    let text = p.detail || p.title || `Request failed (${answer.status})`;
+    if (p.errors) {
+      const lines = Object.entries(p.errors).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`);
+      text += " — " + lines.join("; ");
+    }
+    return text;
+  }
+
+  /** JSON with keys sorted at every level and no whitespace (the commitment's canonical move). */
+  function canonical(value) {
+    if (Array.isArray(value)) return "[" + value.map(canonical).join(",") + "]";
+    if (value !== null && typeof value === "object") {
+      const keys = Object.keys(value).sort();
+      return "{" + keys.map((k) => JSON.stringify(k) + ":" + canonical(value[k])).join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+
+  function hex(bytes) {
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /** 32 lowercase hex characters from the browser's CSPRNG. */
+  function randomHex(bytes = 16) {
+    const buf = new Uint8Array(bytes);
+    crypto.getRandomValues(buf);
+    return hex(buf);
+  }
+
+  /** A client seed for join: [A-Za-z0-9_-]{1,64}. */
+  function clientSeed() {
+    return randomHex(16);
+  }
+
+  /** Lowercase hex SHA-256 of a UTF-8 string (Web Crypto; a plain-JS fallback where the page is
+      not a secure context and crypto.subtle is missing). */
+  async function sha256hex(text) {
+    const data = new TextEncoder().encode(text);
+    if (window.crypto && crypto.subtle) {
+      return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", data)));
+    }
+    return sha256Fallback(data);
+  }
+
+  function sha256Fallback(bytes) {
+    const K = [
+      0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+      0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+      0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+      0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+      0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+      0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+      0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+      0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+      0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+      0xc67178f2,
+    ];
+    const H = [
+      0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+      0x5be0cd19,
+    ];
+    const length = bytes.length;
+    const padded = new Uint8Array(((length + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[length] = 0x80;
+    const view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor((length * 8) / 2 ** 32));
+    view.setUint32(padded.length - 4, (length * 8) >>> 0);
+    const w = new Uint32Array(64);
+    const rotr = (x, n) => (x >>> n) | (x << (32 - n));
+    for (let off = 0; off < padded.length; off += 64) {
+      for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
+      for (let i = 16; i < 64; i++) {
+        const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+        const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) >>> 0;
+      }
+      let [a, b, c, d, e, f, g, h] = H;
+      for (let i = 0; i < 64; i++) {
+        const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) >>> 0;
+        const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
+        h = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      }
+      H[0] = (H[0] + a) >>> 0; H[1] = (H[1] + b) >>> 0; H[2] = (H[2] + c) >>> 0;
+      H[3] = (H[3] + d) >>> 0; H[4] = (H[4] + e) >>> 0; H[5] = (H[5] + f) >>> 0;
+      H[6] = (H[6] + g) >>> 0; H[7] = (H[7] + h) >>> 0;
+    }
+    return H.map((x) => x.toString(16).padStart(8, "0")).join("");
+  }
+
+  /** The commitment of API.md: sha256 of facedown-move-v1|match|step|seat|canonical move|salt. */
+  function commitment(matchId, step, seat, move, salt) {
+    return sha256hex(`facedown-move-v1|${matchId}|${step}|${seat}|${canonical(move)}|${salt}`);
+  }
+
+  function words(key) {
+    return String(key).replace(/_/g, " ");
+  }
+
+  function valueLabel(value) {
+    if (value === null) return "none";
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    if (Array.isArray(value)) return value.map(valueLabel).join(", ");
+    if (typeof value === "object") {
+      return Object.entries(value).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(", ");
+    }
+    return String(value);
+  }
+
+  /** A readable label for a move: {"flip": 3} → "flip 3", {"cash_in": null} → "cash in none". */
+  function moveLabel(move) {
+    return Object.entries(move).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(" · ");
+  }
+
+  function localTime(iso) {
+    if (!iso) return "";
+    const when = new Date(iso);
+    return when.toLocaleString(undefined, {
+      weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+    });
+  }
+
+  function countdown(iso) {
+    const ms = new Date(iso).getTime() - Date.now();
+    if (ms <= 0) return "time is up";
+    const s = Math.floor(ms / 1000);
+    const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
+    const m = Math.floor((s % 3600) / 60), sec = s % 60;
+    if (d > 0) return `${d} d ${h} h left`;
+    if (h > 0) return `${h} h ${m} min left`;
+    if (m > 0) return `${m} min ${String(sec).padStart(2, "0")} s left`;
+    return `${sec} s left`;
+  }
+
+  /** Create an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
+  function el(tag, attrs = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (value === true) node.setAttribute(key, "");
+      else node.setAttribute(key, value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function toast(text) {
+    const box = document.getElementById("toast");
+    if (!box) return;
+    box.textContent = text;
+    box.classList.add("show");
+    clearTimeout(toast.timer);
+    toast.timer = setTimeout(() => box.classList.remove("show"), 4000);
+  }
+
+  function seatName(seat) {
+    if (!seat) return "?";
+    if (seat.player) return seat.player;
+    if (seat.bot) return `bot (${seat.bot})`;
+    return "open seat";
+  }
+
+  /** Whether the requester is awaited in this match resource (to_act, not yet submitted). */
+  function awaitingMe(match) {
+    const phase = match.phase || {};
+    return (
+      match.status === "active" &&
+      match.you !== null && match.you !== undefined &&
+      (phase.to_act || []).includes(match.you) &&
+      !(phase.submitted || []).includes(match.you)
+    );
+  }
+
+  return {
+    api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
+    moveLabel, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
+  };
+})();

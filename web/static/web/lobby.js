@@ -1,0 +1,278 @@
+/* The lobby: my matches (with a "your move" marker), open matches to join, and a form that
+   creates a match from GET /api/v1/games (options generated from each game's JSON Schema). */
+"use strict";
+
+(() => {
+  const { api, problemText, el, toast, seatName, awaitingMe, localTime, clientSeed } = Facedown;
+  const $ = (id) => document.getElementById(id);
+  let games = [];
+  const gameNames = {};
+
+  // ---- the create form -------------------------------------------------------------------
+
+  function currentGame() {
+    return games.find((g) => g.slug === $("game").value);
+  }
+
+  function optionControl(name, prop) {
+    const types = [].concat(prop.type || []);
+    const nullable = types.includes("null") || prop.default === null;
+    const id = `opt-${name}`;
+    const label = el("label", { for: id }, Facedown.words(name));
+    const help = prop.description ? el("small", { class: "help", id: `${id}-help` }, prop.description) : null;
+    const described = help ? `${id}-help` : undefined;
+    let control;
+    if (prop.enum || (types.includes("boolean") && nullable)) {
+      let values = prop.enum ? [...prop.enum] : [true, false];
+      if (nullable && !values.includes(null)) values = [null, ...values];
+      control = el("select", { id, "aria-describedby": described, dataset: { opt: name, kind: "json" } },
+        values.map((v) => el("option", { value: JSON.stringify(v), selected: v === prop.default },
+          v === null ? "automatic" : Facedown.valueLabel(v))));
+    } else if (types.includes("boolean")) {
+      control = el("input", { id, type: "checkbox", checked: prop.default === true,
+        "aria-describedby": described, dataset: { opt: name, kind: "bool" } });
+      return el("div", { class: "field check" }, control, label, help);
+    } else if (types.includes("integer") || types.includes("number")) {
+      control = el("input", {
+        id, type: "number", inputmode: "numeric", min: prop.minimum, max: prop.maximum,
+        step: types.includes("integer") ? 1 : "any",
+        value: prop.default === null || prop.default === undefined ? "" : prop.default,
+        placeholder: nullable ? "automatic" : "", "aria-describedby": described,
+        dataset: { opt: name, kind: "number", nullable: nullable ? "1" : "" },
+      });
+    } else if (types.includes("string")) {
+      control = el("input", { id, type: "text", value: prop.default ?? "",
+        "aria-describedby": described, dataset: { opt: name, kind: "string" } });
+    } else {
+      return null; // objects and arrays keep their defaults
+    }
+    return el("div", { class: "field" }, label, control, help);
+  }
+
+  function renderOptions() {
+    const game = currentGame();
+    const box = $("options");
+    box.replaceChildren();
+    if (!game) return;
+    $("game-info").textContent = `${game.players.min}–${game.players.max} players`;
+    const props = (game.options && game.options.properties) || {};
+    for (const [name, prop] of Object.entries(props)) {
+      const field = optionControl(name, prop);
+      if (field) box.append(field);
+    }
+    $("options-fieldset").hidden = !box.children.length;
+    resetSeats();
+  }
+
+  function readOptions() {
+    const options = {};
+    for (const control of $("options").querySelectorAll("[data-opt]")) {
+      const name = control.dataset.opt;
+      switch (control.dataset.kind) {
+        case "json": options[name] = JSON.parse(control.value); break;
+        case "bool": options[name] = control.checked; break;
+        case "number":
+          if (control.value === "") {
+            if (control.dataset.nullable) options[name] = null;
+          } else options[name] = Number(control.value);
+          break;
+        default: options[name] = control.value;
+      }
+    }
+    return options;
+  }
+
+  function seatRow(kind, detail) {
+    const game = currentGame();
+    const bots = (game && game.bots) || [];
+    const index = $("seats").children.length + 1;
+    const kindSelect = el("select", { "aria-label": `Seat ${index}: who sits here`, class: "seat-kind" },
+      el("option", { value: "me" }, "me"),
+      el("option", { value: "user" }, "invite a user"),
+      el("option", { value: "open" }, "open to anyone"),
+      bots.length ? el("option", { value: "bot" }, "bot") : null);
+    kindSelect.value = kind;
+    const user = el("input", { type: "text", class: "seat-user", placeholder: "username",
+      "aria-label": `Seat ${index}: username to invite`, autocomplete: "off" });
+    const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${index}: bot strategy` },
+      bots.map((b) => el("option", { value: b.name }, b.name)));
+    if (kind === "user" && detail) user.value = detail;
+    if (kind === "bot" && detail) bot.value = detail;
+    const sync = () => {
+      user.hidden = kindSelect.value !== "user";
+      bot.hidden = kindSelect.value !== "bot";
+    };
+    kindSelect.addEventListener("change", sync);
+    sync();
+    return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, `Seat ${index}`),
+      kindSelect, user, bot);
+  }
+
+  function resetSeats() {
+    const game = currentGame();
+    const seats = $("seats");
+    seats.replaceChildren();
+    if (!game) return;
+    seats.append(seatRow("me"));
+    const other = game.bots && game.bots.length ? "bot" : "open";
+    const preferred = game.bots && game.bots.find((b) => b.name === "greedy");
+    for (let i = 1; i < game.players.min; i++) {
+      seats.append(seatRow(other, preferred ? preferred.name : undefined));
+    }
+    syncSeatButtons();
+  }
+
+  function syncSeatButtons() {
+    const game = currentGame();
+    const n = $("seats").children.length;
+    $("add-seat").disabled = !game || n >= game.players.max;
+    $("remove-seat").disabled = !game || n <= game.players.min;
+  }
+
+  function readSeats() {
+    return Array.from($("seats").children, (row) => {
+      const kind = row.querySelector(".seat-kind").value;
+      if (kind === "user") return { user: row.querySelector(".seat-user").value.trim() };
+      if (kind === "bot") return { bot: row.querySelector(".seat-bot").value };
+      return kind;
+    });
+  }
+
+  async function createMatch(event) {
+    event.preventDefault();
+    const errorBox = $("create-error");
+    errorBox.hidden = true;
+    const body = {
+      game: $("game").value,
+      options: readOptions(),
+      seats: readSeats(),
+      protocol: $("protocol").value,
+      disclose_submitted: $("disclose").checked,
+    };
+    if ($("tc-kind").value === "timed") {
+      body.time_control = {
+        per_step_seconds: Number($("tc-seconds").value),
+        on_timeout: $("tc-timeout").value,
+      };
+    }
+    $("create-button").disabled = true;
+    try {
+      const answer = await api("POST", "/matches", body, { "Idempotency-Key": Facedown.randomHex() });
+      if (answer.status === 201) {
+        window.location.href = `/matches/${answer.data.id}`;
+        return;
+      }
+      errorBox.textContent = problemText(answer);
+      errorBox.hidden = false;
+    } catch (err) {
+      errorBox.textContent = `Network error: ${err.message}`;
+      errorBox.hidden = false;
+    } finally {
+      $("create-button").disabled = false;
+    }
+  }
+
+  // ---- lists -----------------------------------------------------------------------------
+
+  function players(match) {
+    return match.seats.map((s) => (s.index === match.you ? `${seatName(s)} (you)` : seatName(s))).join(" vs ");
+  }
+
+  function statusText(match) {
+    const you = match.you;
+    if (match.status === "open") {
+      const waiting = match.seats.filter((s) => !s.accepted).length;
+      return `waiting for ${waiting} player${waiting === 1 ? "" : "s"}`;
+    }
+    if (match.status === "finished" && match.result) {
+      const winners = match.result.winners || [];
+      if (you !== null && winners.includes(you)) return winners.length > 1 ? "finished — shared win" : "finished — you won";
+      if (!winners.length) return "finished — no winner";
+      return `finished — ${winners.map((w) => seatName(match.seats[w])).join(", ")} won`;
+    }
+    if (match.status === "active") return `step ${match.step}`;
+    return match.status;
+  }
+
+  async function respond(match, action) {
+    const body = action === "join" ? { client_seed: clientSeed() } : undefined;
+    const answer = await api("POST", `/matches/${match.id}/${action}`, body);
+    if (answer.ok) {
+      if (action === "join") window.location.href = `/matches/${match.id}`;
+      else refresh();
+    } else toast(problemText(answer));
+  }
+
+  function matchItem(match, { joinable = false } = {}) {
+    const mine = match.you !== null && match.you !== undefined;
+    const awaiting = awaitingMe(match);
+    const reveal = awaiting && match.phase.kind === "reveal";
+    const invited = mine && match.status === "open" && !match.seats[match.you].accepted;
+    const deadline = match.phase && match.phase.deadline;
+    const name = gameNames[match.game] || match.game;
+    const link = el("a", { href: `/matches/${match.id}`, class: "match-link" }, name);
+    return el("li", { class: `match-item${awaiting ? " awaiting" : ""}`, dataset: { matchId: match.id } },
+      el("div", { class: "match-line" },
+        link,
+        awaiting ? el("span", { class: "badge your-move", "aria-label": "Your move" },
+          reveal ? "Your move: reveal" : "Your move") : null,
+        invited ? el("span", { class: "badge invited" }, "Invitation") : null,
+        el("span", { class: "muted" }, statusText(match))),
+      el("div", { class: "match-players" }, players(match)),
+      deadline ? el("div", { class: "match-deadline" }, "Deadline: ",
+        el("time", { datetime: deadline }, localTime(deadline))) : null,
+      invited ? el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", onclick: () => respond(match, "join") }, "Accept"),
+        el("button", { type: "button", onclick: () => respond(match, "decline") }, "Decline")) : null,
+      joinable ? el("div", { class: "row" },
+        el("button", { type: "button", class: "primary", "aria-label": `Join ${name} match of ${match.created_by}`,
+          onclick: () => respond(match, "join") }, "Join")) : null);
+  }
+
+  async function refresh() {
+    const [mine, open] = await Promise.all([
+      api("GET", "/matches?mine=true"),
+      api("GET", "/matches?status=open"),
+    ]);
+    if (mine.ok) {
+      const list = mine.data.results.filter((m) => m.status !== "aborted");
+      list.sort((a, b) => Number(awaitingMe(b)) - Number(awaitingMe(a)));
+      $("my-matches").replaceChildren(...list.map((m) => matchItem(m)));
+      const waiting = list.filter(awaitingMe).length;
+      $("mine-status").textContent = list.length
+        ? (waiting ? `${waiting} match${waiting === 1 ? "" : "es"} waiting for your move.` : "Nothing waiting for you.")
+        : "No matches yet: create one below.";
+    } else {
+      $("mine-status").textContent = problemText(mine);
+    }
+    if (open.ok) {
+      const joinable = open.data.results.filter(
+        (m) => (m.you === null || m.you === undefined) && m.seats.some((s) => !s.player && !s.bot));
+      $("open-matches").replaceChildren(...joinable.map((m) => matchItem(m, { joinable: true })));
+      $("open-empty").hidden = joinable.length > 0;
+    }
+  }
+
+  async function start() {
+    const answer = await api("GET", "/games");
+    games = answer.ok ? answer.data : [];
+    for (const game of games) gameNames[game.slug] = game.name;
+    $("game").replaceChildren(...games.map((g) => el("option", { value: g.slug }, g.name)));
+    $("game").addEventListener("change", renderOptions);
+    $("add-seat").addEventListener("click", () => {
+      $("seats").append(seatRow("open"));
+      syncSeatButtons();
+    });
+    $("remove-seat").addEventListener("click", () => {
+      $("seats").lastElementChild.remove();
+      syncSeatButtons();
+    });
+    $("tc-kind").addEventListener("change", () => { $("tc-timed").hidden = $("tc-kind").value !== "timed"; });
+    $("create-form").addEventListener("submit", createMatch);
+    renderOptions();
+    await refresh();
+    setInterval(() => { if (!document.hidden) refresh(); }, 4000);
+  }
+
+  start();
+})();

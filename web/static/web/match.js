@@ -1,0 +1,702 @@
+/* The match page: polls GET /api/v1/matches/{id} with If-None-Match, reads /events?after=N,
+   plays moves (sealed, or commit-reveal computed in the browser), animates reveals and replays
+   finished matches from their step_resolved events. */
+"use strict";
+
+(() => {
+  const F = Facedown;
+  const { api, el, problemText, toast, seatName, awaitingMe } = F;
+  const $ = (id) => document.getElementById(id);
+  /** replaceChildren without the nulls of conditional parts. */
+  const put = (node, ...kids) => node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+  const root = $("match");
+  const matchId = root.dataset.matchId;
+  const CARD_GAMES = new Set(["gops", "hols-der-geier"]);
+  const STORE_PREFIX = `facedown:commit:${matchId}:`;
+
+  let match = null;
+  let etag = null;
+  let events = [];
+  let lastSeq = 0;
+  let gameName = null;
+  let shownStep = null; // match.step of the last render: a rise means a step resolved
+  let pending = false; // a move or commitment in flight
+  let revealingStep = null; // the step whose reveal is in flight or done
+  let fastPolls = 0;
+  let replayIndex = null;
+  let pollTimer = null;
+  let chosen = new Set(); // choose-k selections, by "key|value"
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  async function loadEvents() {
+    for (let page = 0; page < 50; page++) {
+      const answer = await api("GET", `/matches/${matchId}/events?after=${lastSeq}`);
+      if (!answer.ok) return;
+      for (const event of answer.data.results) {
+        events[event.seq - 1] = event;
+        lastSeq = Math.max(lastSeq, event.seq);
+      }
+      if (!answer.data.next || !answer.data.results.length) return;
+    }
+  }
+
+  async function poll() {
+    clearTimeout(pollTimer);
+    try {
+      const answer = await api("GET", `/matches/${matchId}`, undefined,
+        etag ? { "If-None-Match": etag } : {});
+      if (answer.status === 200) {
+        etag = answer.etag;
+        const previous = match;
+        match = answer.data;
+        if (!gameName) {
+          const game = await api("GET", `/games/${match.game}`);
+          gameName = game.ok ? game.data.name : match.game;
+        }
+        await loadEvents();
+        render(previous);
+        $("error").hidden = true;
+        autoReveal();
+      } else if (answer.status !== 304) {
+        showError(problemText(answer));
+        if (answer.status === 404 || answer.status === 401 || answer.status === 403) return;
+      }
+    } catch (err) {
+      showError(`Connection problem: ${err.message}. Retrying…`);
+    }
+    schedule();
+  }
+
+  function schedule() {
+    let delay = 1500;
+    if (fastPolls > 0) { fastPolls--; delay = 350; }
+    if (document.hidden) delay = 5000;
+    if (match && (match.status === "finished" || match.status === "aborted")) return;
+    pollTimer = setTimeout(poll, delay);
+  }
+
+  function soon() {
+    fastPolls = 12;
+    clearTimeout(pollTimer);
+    pollTimer = setTimeout(poll, 150);
+  }
+
+  function showError(text) {
+    $("error").textContent = text;
+    $("error").hidden = false;
+  }
+
+  // ---- helpers ---------------------------------------------------------------------------
+
+  const seated = () => match && match.you !== null && match.you !== undefined;
+  const view = () => (match && match.view) || {};
+  const nameOf = (seat) => {
+    const s = match.seats[seat];
+    return s ? (seat === match.you ? `${seatName(s)} (you)` : seatName(s)) : `seat ${seat + 1}`;
+  };
+  const isCardGame = () => CARD_GAMES.has(match.game);
+  const resolvedEvents = () => events.filter((e) => e && e.type === "step_resolved");
+
+  function stored(step) {
+    try { return JSON.parse(localStorage.getItem(STORE_PREFIX + step) || "null"); } catch { return null; }
+  }
+
+  function cleanStore() {
+    const over = match.status !== "active";
+    for (let i = localStorage.length - 1; i >= 0; i--) {
+      const key = localStorage.key(i);
+      if (!key || !key.startsWith(STORE_PREFIX)) continue;
+      const step = Number(key.slice(STORE_PREFIX.length));
+      if (over || step < match.step) localStorage.removeItem(key);
+    }
+  }
+
+  /** A face-up card. kind: "bid" | "prize" | "mouse" | "vulture". */
+  function cardFace(value, kind = "bid", label) {
+    let k = kind;
+    if (kind === "prize" && match.game === "hols-der-geier") k = value < 0 ? "vulture" : "mouse";
+    const symbol = { mouse: "mouse", vulture: "vulture", prize: "♦", bid: "" }[k] || "";
+    return el("span", { class: `card face ${k}`, role: "img",
+      "aria-label": label || `${k === "bid" ? "card" : k} ${value}` },
+      el("span", { class: "value" }, value > 0 && k !== "bid" && k !== "prize" ? `+${value}` : String(value)),
+      symbol ? el("span", { class: "suit", "aria-hidden": "true" }, symbol) : null);
+  }
+
+  function cardBack(label) {
+    return el("span", { class: "card back", role: "img", "aria-label": label });
+  }
+
+  function flipCard(value, label, revealed) {
+    return el("span", { class: `flip${revealed ? " revealed" : ""}`, role: "img", "aria-label": label },
+      el("span", { class: "flip-inner" },
+        el("span", { class: "card back flip-back", "aria-hidden": "true" }),
+        el("span", { class: "card face bid flip-front", "aria-hidden": "true" },
+          el("span", { class: "value" }, value === null || value === undefined ? "–" : String(value)))));
+  }
+
+  function flipAll(container) {
+    // Two frames so the face-down state is painted before every card turns at once.
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      for (const card of container.querySelectorAll(".flip")) card.classList.add("revealed");
+    }));
+  }
+
+  function outcomeText(entry) {
+    if (!entry) return "";
+    const pot = (entry.pot || []).join(", ");
+    if (entry.winner !== null && entry.winner !== undefined) {
+      const how = entry.outcome === "third_player" ? " (the two highest tied)" :
+        entry.outcome === "to_game_winner" ? " (tied last turn, to the leader)" : "";
+      return `${nameOf(entry.winner)} takes ${pot}${how}`;
+    }
+    if (entry.outcome === "carried" || entry.outcome === "cancelled") return `Tie: nobody takes ${pot}; it stays in the pot`;
+    if (entry.outcome === "discarded" || entry.outcome === "removed") return `Tie: ${pot} is discarded`;
+    return "";
+  }
+
+  /** The bids of the latest resolved step: the view's history, else its event, else the piles. */
+  function lastResolution() {
+    const v = view();
+    if (v.history && v.history.length) return v.history[v.history.length - 1];
+    const resolved = resolvedEvents().filter((e) => e.data);
+    const last = resolved[resolved.length - 1];
+    if (last && last.step === match.step - 1) return last.data;
+    if (v.piles && v.piles.some((p) => p !== null)) return { step: match.step - 1, bids: v.piles, pile: true };
+    return last ? last.data : null;
+  }
+
+  // ---- rendering -------------------------------------------------------------------------
+
+  function render(previous) {
+    cleanStore();
+    const resolvedNow = previous && shownStep !== null && match.step > shownStep;
+    shownStep = match.step;
+    if (resolvedNow) chosen = new Set();
+    renderHead();
+    renderJoin();
+    renderSeats();
+    renderTable(resolvedNow);
+    renderHand();
+    renderHistory();
+    renderResult();
+    renderReplay();
+    renderFooter();
+  }
+
+  function renderHead() {
+    const v = view();
+    document.title = `${gameName} · Facedown`;
+    $("match-title").textContent = gameName;
+    const bits = [];
+    if (match.status === "active") {
+      bits.push(`step ${match.step}`);
+      if (v.deals > 1) bits.push(`deal ${v.deal} of ${v.deals}`);
+      if (v.turn && v.turns) bits.push(`turn ${v.turn} of ${v.turns}`);
+    }
+    bits.push(match.protocol === "commit-reveal" ? "commit-reveal" : "sealed moves");
+    if (!seated()) bits.push("you are watching");
+    $("match-meta").textContent = bits.join(" · ");
+    $("status-line").textContent = statusText();
+    $("status-line").className = `status-line${awaitingMe(match) ? " your-move" : ""}`;
+    tickDeadline();
+  }
+
+  function statusText() {
+    const phase = match.phase || {};
+    if (match.status === "open") {
+      const missing = match.seats.filter((s) => !s.accepted).length;
+      return `Waiting for ${missing} more player${missing === 1 ? "" : "s"} to join.`;
+    }
+    if (match.status === "aborted") return "This match was aborted.";
+    if (match.status === "finished") {
+      const winners = (match.result && match.result.winners) || [];
+      if (!winners.length) return "Match over: nobody wins.";
+      return `Match over: ${winners.map(nameOf).join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
+    }
+    if (awaitingMe(match)) {
+      if (phase.kind === "reveal") return "Your move: revealing your committed card…";
+      if (phase.kind === "turn") return "Your turn.";
+      return isCardGame() ? "Your move: pick a card." : "Your move.";
+    }
+    const waitingFor = (phase.to_act || []).filter((s) => !(phase.submitted || []).includes(s));
+    const mine = seated() && (phase.to_act || []).includes(match.you);
+    const prefix = mine ? (phase.kind === "reveal" ? "Revealed. " : "Submitted. ") : "";
+    if (!match.disclose_submitted && mine) return `${prefix}Waiting for the others…`;
+    if (waitingFor.length) return `${prefix}Waiting for ${waitingFor.map(nameOf).join(", ")}…`;
+    return `${prefix}Resolving…`;
+  }
+
+  function tickDeadline() {
+    const box = $("deadline");
+    const deadline = match && match.status === "active" && match.phase && match.phase.deadline;
+    if (!deadline) { box.hidden = true; return; }
+    box.hidden = false;
+    put(box, "Deadline ", el("time", { datetime: deadline }, F.localTime(deadline)),
+      ` — ${F.countdown(deadline)}`);
+  }
+
+  function renderJoin() {
+    const panel = $("join-panel");
+    const actions = $("join-actions");
+    put(actions);
+    if (match.status !== "open") { panel.hidden = true; return; }
+    panel.hidden = false;
+    const mySeat = seated() ? match.seats[match.you] : null;
+    if (!mySeat) {
+      if (match.seats.some((s) => !s.player && !s.bot)) {
+        actions.append(el("button", { type: "button", class: "primary", onclick: () => act("join") }, "Take a seat"));
+      } else actions.append(el("span", { class: "muted" }, "Every seat is taken."));
+    } else if (!mySeat.accepted) {
+      actions.append(
+        el("span", {}, `${match.created_by} invites you. `),
+        el("button", { type: "button", class: "primary", onclick: () => act("join") }, "Accept"),
+        el("button", { type: "button", onclick: () => act("decline") }, "Decline"));
+    } else {
+      actions.append(el("span", { class: "muted" }, "You are seated; the match starts when every seat is filled."));
+    }
+  }
+
+  function renderSeats() {
+    const phase = match.phase || {};
+    const rows = match.seats.map((seat) => {
+      let state = "—";
+      if (match.status === "open") state = seat.accepted ? "ready" : (seat.player ? "invited" : (seat.bot ? "ready" : "open"));
+      else if ((phase.to_act || []).includes(seat.index)) {
+        const done = (phase.submitted || []).includes(seat.index);
+        if (phase.kind === "reveal") state = done ? "revealed ✓" : "to reveal";
+        else if (done) state = match.protocol === "commit-reveal" && phase.kind === "simultaneous" ? "committed ✓" : "submitted ✓";
+        else state = match.disclose_submitted || seat.index === match.you ? "thinking…" : "?";
+      }
+      const flags = [];
+      if (seat.forfeited) flags.push("forfeited");
+      else if (seat.controlled_by === "bot" && seat.player) flags.push("a bot plays for them");
+      const winner = match.result && (match.result.winners || []).includes(seat.index);
+      return el("tr", { class: seat.index === match.you ? "me" : "", dataset: { seat: seat.index } },
+        el("td", {}, String(seat.index + 1)),
+        el("td", {}, nameOf(seat.index), winner ? el("span", { class: "badge win" }, "winner") : null,
+          flags.length ? el("small", { class: "muted" }, ` (${flags.join(", ")})`) : null),
+        el("td", { class: "num" }, String(seat.score)),
+        el("td", { class: `step-state${state.includes("✓") ? " done" : ""}` }, state));
+    });
+    put($("seat-rows"), rows);
+  }
+
+  function renderTable(animate) {
+    const prize = $("prize");
+    const table = $("table");
+    const generic = $("generic-view");
+    put(prize);
+    put(table);
+    put(generic);
+    if (!match.view) return;
+    if (!isCardGame()) {
+      generic.append(genericView(match.view));
+      const last = resolvedEvents().filter((e) => e.data).pop();
+      if (last) {
+        table.append(el("div", { class: "last-step" }, el("h3", {}, `Step ${last.step} resolved`), summary(last.data)));
+        if (animate) table.querySelector(".last-step").classList.add("pulse");
+      }
+      return;
+    }
+    const v = match.view;
+    // The pot and what is still to come.
+    if (match.status === "active") {
+      const potLabel = match.game === "hols-der-geier" && v.mode ?
+        `Pot — ${v.mode === "vulture" ? "vulture: the lowest unique bid takes it" : "mice: the highest unique bid takes it"}` :
+        "Pot — the highest bid takes it";
+      prize.append(el("div", { class: "pot", "aria-label": "Pot" },
+        el("h3", {}, potLabel),
+        el("div", { class: "cards" }, (v.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))));
+    }
+    if (v.remaining_prizes && match.status === "active") {
+      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
+      prize.append(el("p", { class: "muted remaining" },
+        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
+    }
+    // Per seat: this step's card (face down until the step resolves) and the last revealed bid.
+    const phase = match.phase || {};
+    const last = lastResolution();
+    const active = match.status === "active";
+    const nowCells = [];
+    const lastCells = [];
+    for (const seat of match.seats) {
+      const i = seat.index;
+      let now = null;
+      if (active && (phase.to_act || []).includes(i)) {
+        const done = (phase.submitted || []).includes(i);
+        if (i === match.you && done) {
+          const mine = ownMove();
+          now = mine && mine.card !== undefined ?
+            el("span", { class: "own" }, cardFace(mine.card, "bid", `your card ${mine.card}, face down to the others`)) :
+            cardBack("your card, face down");
+        } else if (done) now = cardBack(`${seatName(seat)}: card placed face down`);
+        else now = el("span", { class: "card empty", role: "img", "aria-label": `${seatName(seat)}: no card yet` });
+      }
+      nowCells.push(el("td", { dataset: { seat: i, role: "now" } }, now));
+      const bid = last && last.bids ? last.bids[i] : undefined;
+      lastCells.push(el("td", { class: last && last.winner === i ? "took" : "", dataset: { seat: i, role: "revealed" } },
+        bid === undefined ? null :
+          flipCard(bid, `${seatName(seat)} ${last.pile ? "last played" : "bid"} ${bid}`, !animate)));
+    }
+    const slots = el("table", { class: "slots" },
+      el("thead", {}, el("tr", {}, el("td", {}), match.seats.map((s) =>
+        el("th", { scope: "col", class: s.index === match.you ? "me" : "" }, nameOf(s.index))))),
+      el("tbody", {},
+        active ? el("tr", {}, el("th", { scope: "row" }, `Step ${match.step}`), nowCells) : null,
+        last ? el("tr", { class: "revealed-row" }, el("th", { scope: "row" },
+          last.pile ? "Last played" : `Revealed (step ${last.step})`), lastCells) : null));
+    table.append(slots);
+    if (last && !last.pile) {
+      table.append(el("p", { class: "outcome", "aria-live": "polite" }, `Step ${last.step}: ${outcomeText(last)}`));
+    }
+    if (animate) flipAll(slots);
+    if (v.won || v.taken) {
+      const piles = v.won || v.taken;
+      table.append(el("div", { class: "won" }, el("h3", {}, "Cards taken"),
+        el("ul", {}, piles.map((cards, i) => el("li", {}, `${nameOf(i)}: `,
+          cards.length ? el("span", { class: "cards small" }, cards.map((c) => cardFace(c, "prize", `prize ${c}`))) : "none")))));
+    }
+    if (v.discarded && v.discarded.length) table.append(el("p", { class: "muted" }, `Discarded: ${v.discarded.join(", ")}`));
+    if (v.removed && v.removed.length) table.append(el("p", { class: "muted" }, `Removed (nobody scored): ${v.removed.join(", ")}`));
+  }
+
+  /** The requester's move recorded in this step: from the API (sealed) or this browser's store. */
+  function ownMove() {
+    if (match.phase && match.phase.your_move) return match.phase.your_move;
+    const saved = stored(match.step);
+    return saved ? saved.move : null;
+  }
+
+  function renderHand() {
+    const panel = $("hand-panel");
+    const hand = $("hand");
+    const moves = $("moves");
+    const note = $("hand-note");
+    put(hand);
+    put(moves);
+    note.textContent = "";
+    const v = view();
+    const legal = match.legal_moves || [];
+    $("hand-title").textContent = isCardGame() ? "Your hand" : "Your moves";
+    if (!seated() || match.status !== "active" || (!v.hand && !legal.length && isCardGame())) {
+      panel.hidden = !(seated() && v.hand && v.hand.length && match.status === "active");
+    } else panel.hidden = false;
+    const mine = ownMove();
+    if (v.hand) {
+      const legalCards = new Set(legal.filter((m) => "card" in m).map((m) => m.card));
+      for (const card of v.hand) {
+        const playable = legalCards.has(card) && !pending;
+        const picked = mine && mine.card === card;
+        hand.append(el("button", {
+          type: "button", class: `card face bid playable${picked ? " picked" : ""}`,
+          disabled: !playable, "aria-pressed": picked ? "true" : "false",
+          "aria-label": playable ? `Play card ${card}` : `Card ${card}${picked ? ", your choice" : ""}`,
+          dataset: { card },
+          onclick: () => play({ card }),
+        }, el("span", { class: "value" }, String(card))));
+      }
+      if (v.removed_bids && v.removed_bids.length) {
+        note.textContent = `Removed from your hand this deal: ${v.removed_bids.join(", ")}. `;
+      }
+    }
+    if (!isCardGame() || legal.some((m) => !("card" in m))) {
+      for (const move of legal) {
+        if (isCardGame() && "card" in move) continue;
+        moves.append(moveControl(move));
+      }
+    }
+    if (match.status !== "active" || !seated()) return;
+    const phase = match.phase || {};
+    if (phase.kind === "reveal" && (phase.to_act || []).includes(match.you)) {
+      const saved = stored(match.step);
+      note.textContent += saved ? `Revealing ${F.moveLabel(saved.move)} (committed from this browser).` :
+        "Your committed move is not stored in this browser: reveal it from the browser you committed on.";
+    } else if (mine && match.protocol === "commit-reveal" && phase.kind === "simultaneous") {
+      note.textContent += `You committed to ${F.moveLabel(mine)}; only its hash went to the server. This browser reveals it when everyone has committed.`;
+    } else if (mine) {
+      note.textContent += `You played ${F.moveLabel(mine)}. It stays face down until every card is in.`;
+    } else if (awaitingMe(match)) {
+      note.textContent += isCardGame() ? "Pick a card: click or tap it, or Tab to it and press Enter." : "Choose a move.";
+    } else if ((phase.to_act || []).includes(match.you) && (phase.submitted || []).includes(match.you)) {
+      note.textContent += "Submitted.";
+    }
+  }
+
+  /** A button for a move, or a multi-select for a choose-k template. */
+  function moveControl(move) {
+    const entries = Object.entries(move);
+    const template = entries.find(([, v]) => v && typeof v === "object" && !Array.isArray(v) && "choose" in v && Array.isArray(v.from));
+    if (!template) {
+      return el("button", { type: "button", class: "move", disabled: pending,
+        "aria-label": `Play ${F.moveLabel(move)}`, onclick: () => play(move) }, F.moveLabel(move));
+    }
+    const [key, { choose, from }] = template;
+    const submit = el("button", { type: "button", class: "primary", disabled: true },
+      `${F.words(key)}: submit ${choose} chosen`);
+    const boxes = from.map((option, i) => {
+      const id = `choose-${key}-${i}`;
+      const value = JSON.stringify(option);
+      const box = el("input", { type: "checkbox", id, checked: chosen.has(`${key}|${value}`) });
+      box.addEventListener("change", () => {
+        if (box.checked) chosen.add(`${key}|${value}`); else chosen.delete(`${key}|${value}`);
+        sync();
+      });
+      return el("label", { class: "choice", for: id }, box, " ", F.valueLabel(option));
+    });
+    const count = el("span", { class: "muted", "aria-live": "polite" });
+    function picked() {
+      return from.filter((o) => chosen.has(`${key}|${JSON.stringify(o)}`));
+    }
+    function sync() {
+      const n = picked().length;
+      count.textContent = `${n} of ${choose} chosen`;
+      submit.disabled = n !== choose || pending;
+    }
+    submit.addEventListener("click", () => {
+      const rest = Object.fromEntries(entries.filter(([k]) => k !== key));
+      play({ ...rest, [key]: picked() });
+    });
+    sync();
+    return el("fieldset", { class: "choose" },
+      el("legend", {}, `Choose ${choose}: ${F.words(key)}`),
+      el("div", { class: "choices" }, boxes), el("div", { class: "row" }, submit, count));
+  }
+
+  // ---- generic views (games without a dedicated renderer) -------------------------------------
+
+  function genericValue(value, key) {
+    if (value === null || value === undefined) return el("span", { class: "muted" }, "none");
+    if (Array.isArray(value)) {
+      if (!value.length) return el("span", { class: "muted" }, "none");
+      const perSeat = match && value.length === match.seats.length && key && /^(scores|taken|won|piles|hands?|lives|tricks|seats|players)$/.test(key);
+      if (value.every((x) => x === null || typeof x !== "object")) {
+        if (perSeat) return el("ul", { class: "per-seat" }, value.map((x, i) => el("li", {}, `${nameOf(i)}: ${F.valueLabel(x)}`)));
+        return el("span", { class: "chips" }, value.map((x) => el("span", { class: "chip" }, F.valueLabel(x))));
+      }
+      return el("ol", { class: "nested" }, value.map((x, i) =>
+        el("li", {}, perSeat ? `${nameOf(i)}: ` : null, genericValue(x))));
+    }
+    if (typeof value === "object") {
+      return el("dl", { class: "fields" }, Object.entries(value).flatMap(([k, v]) =>
+        [el("dt", {}, F.words(k)), el("dd", {}, genericValue(v, k))]));
+    }
+    return el("span", {}, F.valueLabel(value));
+  }
+
+  /** One line for a resolution of a game without a dedicated renderer. */
+  function summary(data) {
+    const skip = new Set(["step", "scores", "over"]);
+    const parts = Object.entries(data).filter(([k, v]) => !skip.has(k) && v !== null && !(Array.isArray(v) && !v.length))
+      .map(([k, v]) => {
+        if (typeof v === "number" && /^(seat|next|winner|caller|target|current)$/.test(k) && match.seats[v]) return `${F.words(k)} ${nameOf(v)}`;
+        return `${F.words(k)} ${F.valueLabel(v)}`;
+      });
+    return el("span", { class: "summary" }, parts.join(" · "));
+  }
+
+  /** A board of positions (Memory's grid): tiles, each a button when flipping it is legal. */
+  function gridBoard(grid) {
+    const legal = new Set((match.legal_moves || []).filter((m) => "flip" in m).map((m) => m.flip));
+    return el("div", { class: "grid-board", role: "group", "aria-label": "Grid" }, grid.map((cell, i) => {
+      const text = cell === null ? "" : cell === "taken" ? "" : String(cell);
+      const state = cell === null ? "face down" : cell === "taken" ? "taken" : `showing ${cell}`;
+      const cls = `tile card ${cell === null ? "back" : cell === "taken" ? "empty" : "face"}`;
+      if (legal.has(i)) {
+        return el("button", { type: "button", class: `${cls} playable`, disabled: pending,
+          "aria-label": `Flip position ${i} (${state})`, onclick: () => play({ flip: i }) }, text);
+      }
+      return el("span", { class: cls, role: "img", "aria-label": `Position ${i}: ${state}` }, text);
+    }));
+  }
+
+  function genericView(v) {
+    const sections = [];
+    if (Array.isArray(v.grid)) sections.push(el("section", { class: "view-field wide", dataset: { field: "grid" } }, el("h3", {}, "grid"), gridBoard(v.grid)));
+    for (const [key, value] of Object.entries(v)) {
+      if (key === "grid" && Array.isArray(value)) continue;
+      sections.push(el("section", { class: "view-field", dataset: { field: key } },
+        el("h3", {}, F.words(key)), genericValue(value, key)));
+    }
+    return el("div", { class: "view-fields" }, sections);
+  }
+
+  // ---- acting ----------------------------------------------------------------------------
+
+  async function play(move) {
+    if (pending || !match || !seated()) return;
+    pending = true;
+    renderHand();
+    const step = match.step;
+    let body = { step, move };
+    try {
+      if (match.protocol === "commit-reveal" && match.phase.kind === "simultaneous") {
+        // An earlier attempt whose answer was lost is re-posted as it was (the server answers
+        // 200 with its receipt); otherwise a fresh salt seals the new choice.
+        let saved = stored(step);
+        if (!saved) {
+          const salt = F.randomHex(16);
+          const commitment = await F.commitment(matchId, step, match.you, move, salt);
+          saved = { move, salt, commitment };
+          localStorage.setItem(STORE_PREFIX + step, JSON.stringify(saved));
+        }
+        body = { step, commitment: saved.commitment };
+      }
+      const answer = await api("POST", `/matches/${matchId}/moves`, body);
+      if (answer.ok) {
+        toast(body.commitment ? `Committed (step ${step}).` : `Played ${F.moveLabel(move)}.`);
+      } else {
+        if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
+          localStorage.removeItem(STORE_PREFIX + step);
+        }
+        toast(problemText(answer));
+      }
+    } catch (err) {
+      toast(`Network error: ${err.message}`);
+    } finally {
+      pending = false;
+      etag = null; // our own submission changes only our ETag; read it again now
+      soon();
+    }
+  }
+
+  async function autoReveal() {
+    const phase = match.phase || {};
+    if (match.protocol !== "commit-reveal" || phase.kind !== "reveal" || !awaitingMe(match)) return;
+    if (revealingStep === match.step) return;
+    const saved = stored(match.step);
+    if (!saved) return;
+    revealingStep = match.step;
+    const answer = await api("POST", `/matches/${matchId}/reveals`,
+      { step: match.step, move: saved.move, salt: saved.salt });
+    if (answer.ok) toast(`Revealed ${F.moveLabel(saved.move)}.`);
+    else {
+      toast(problemText(answer));
+      if (answer.data && answer.data.code === "commitment_mismatch") revealingStep = null;
+    }
+    etag = null;
+    soon();
+  }
+
+  async function act(action) {
+    const body = action === "join" ? { client_seed: F.clientSeed() } : undefined;
+    const answer = await api("POST", `/matches/${matchId}/${action}`, body);
+    if (!answer.ok) toast(problemText(answer));
+    etag = null;
+    soon();
+  }
+
+  // ---- history, result, replay -----------------------------------------------------------
+
+  function renderHistory() {
+    const box = $("history");
+    const v = view();
+    if (isCardGame() && v.history && v.history.length) {
+      const multiDeal = v.deals > 1;
+      put(box, el("div", { class: "table-scroll" }, el("table", { class: "history" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Step"),
+          multiDeal ? el("th", { scope: "col" }, "Deal") : null,
+          el("th", { scope: "col" }, "Pot"),
+          match.seats.map((s) => el("th", { scope: "col" }, seatName(s))),
+          el("th", { scope: "col" }, "Outcome"))),
+        el("tbody", {}, [...v.history].reverse().map((h) => el("tr", {},
+          el("td", { class: "num" }, String(h.step)),
+          multiDeal ? el("td", { class: "num" }, String(h.deal)) : null,
+          el("td", {}, h.pot.join(", ")),
+          h.bids.map((b, i) => el("td", { class: `num${h.winner === i ? " took" : ""}` }, String(b))),
+          el("td", {}, outcomeText(h))))))));
+      return;
+    }
+    const resolved = resolvedEvents();
+    if (!resolved.length) {
+      put(box, el("p", { class: "muted" }, v.history_mode === "table_only" ?
+        "This match shows only the table: earlier turns are not kept for players." : "Nothing has happened yet."));
+      return;
+    }
+    put(box, el("ol", { class: "event-list", reversed: true },
+      [...resolved].reverse().map((e) => el("li", {}, `Step ${e.step}: `,
+        e.data ? (isCardGame() ? `${(e.data.bids || []).map((b, i) => `${seatName(match.seats[i])} ${b}`).join(", ")} — ${outcomeText(e.data)}` : summary(e.data)) :
+          el("span", { class: "muted" }, "hidden from you")))));
+  }
+
+  function renderResult() {
+    const box = $("result");
+    if (!match.result) { box.hidden = true; return; }
+    const r = match.result;
+    box.hidden = false;
+    put(box,
+      el("h3", {}, "Result"),
+      el("p", {}, r.winners.length ? `Winner${r.winners.length > 1 ? "s" : ""}: ${r.winners.map(nameOf).join(", ")}` : "No winner."),
+      el("ol", { class: "ranking" }, (r.ranking || []).map((group) =>
+        el("li", {}, group.map((s) => `${nameOf(s)} (${r.scores[s]})`).join(", ")))),
+      r.reason !== "completed" ? el("p", { class: "muted" }, `Ended by ${r.reason}.`) : null);
+  }
+
+  function renderReplay() {
+    const panel = $("replay-panel");
+    const steps = resolvedEvents().filter((e) => e.data);
+    if (match.status !== "finished" || !steps.length) { panel.hidden = true; return; }
+    panel.hidden = false;
+    if (replayIndex === null) replayIndex = 0;
+    showReplay(false);
+  }
+
+  function showReplay(animate) {
+    const steps = resolvedEvents().filter((e) => e.data);
+    replayIndex = Math.max(0, Math.min(replayIndex, steps.length - 1));
+    const event = steps[replayIndex];
+    const d = event.data;
+    $("replay-pos").textContent = `Step ${event.step} (${replayIndex + 1} of ${steps.length})`;
+    $("replay-first").disabled = $("replay-prev").disabled = replayIndex === 0;
+    $("replay-next").disabled = $("replay-last").disabled = replayIndex === steps.length - 1;
+    const box = $("replay-view");
+    if (isCardGame() && d.bids) {
+      const slots = el("table", { class: "slots" },
+        el("thead", {}, el("tr", {}, match.seats.map((seat) => el("th", { scope: "col" }, nameOf(seat.index))))),
+        el("tbody", {}, el("tr", {}, d.bids.map((b, i) =>
+          el("td", { class: d.winner === i ? "took" : "", dataset: { seat: i, role: "revealed" } },
+            flipCard(b, `${seatName(match.seats[i])} bid ${b}`, !animate))))));
+      put(box,
+        el("div", { class: "pot" }, el("h3", {}, d.mode ? `Pot (${d.mode})` : "Pot"),
+          el("div", { class: "cards" }, (d.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))),
+        slots,
+        el("p", { class: "outcome" }, outcomeText(d)),
+        d.scores ? el("p", { class: "muted" }, "Scores after this step: ",
+          d.scores.map((s, i) => `${seatName(match.seats[i])} ${s}`).join(", ")) : null);
+      if (animate) flipAll(slots);
+    } else {
+      put(box, genericValue(d));
+    }
+  }
+
+  function step(delta, absolute) {
+    const steps = resolvedEvents().filter((e) => e.data);
+    replayIndex = absolute !== undefined ? absolute : replayIndex + delta;
+    if (replayIndex < 0) replayIndex = steps.length - 1;
+    showReplay(true);
+  }
+
+  function renderFooter() {
+    const resign = $("resign");
+    const mySeat = seated() ? match.seats[match.you] : null;
+    resign.hidden = !mySeat || mySeat.forfeited || !(match.status === "active" || match.status === "open");
+    resign.textContent = match.status === "open" ? "Leave this match" : "Resign";
+    const f = match.fairness || {};
+    $("fairness").textContent = `Deal committed before the start: seed SHA-256 ${f.seed_sha256 || "?"}` +
+      (f.seed ? ` · seed published: ${f.seed}` : "");
+  }
+
+  // ---- start -----------------------------------------------------------------------------
+
+  $("replay-first").addEventListener("click", () => step(0, 0));
+  $("replay-prev").addEventListener("click", () => step(-1));
+  $("replay-next").addEventListener("click", () => step(1));
+  $("replay-last").addEventListener("click", () => step(0, -1));
+  $("resign").addEventListener("click", () => {
+    const text = match.status === "open" ? "Leave this match?" : "Resign? Your seat forfeits and is ranked last.";
+    if (window.confirm(text)) act("resign");
+  });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
+  setInterval(() => { if (match) tickDeadline(); }, 1000);
+  poll();
+})();

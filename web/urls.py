@@ -1,0 +1,13 @@
+from django.contrib.auth.views import LogoutView
+from django.urls import path
+
+from web import views
+
+urlpatterns = [
+    path("", views.lobby, name="web-lobby"),
+    path("login", views.WebLoginView.as_view(), name="web-login"),
+    path("logout", LogoutView.as_view(next_page="/login"), name="web-logout"),
+    path("signup", views.signup, name="web-signup"),
+    path("matches/<str:match_id>", views.match_page, name="web-match"),
+    path("assets/<path:path>", views.asset, name="web-asset"),
+]

@@ -1,0 +1,71 @@
+"""Page shells. Every page is a server-rendered frame; the data comes from the JSON API
+(/api/v1) through the page's JavaScript, with the session cookie and the CSRF header."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_http_methods
+from django.views.static import serve
+
+from web.forms import SignUpForm
+
+ASSETS = Path(__file__).resolve().parent / "static" / "web"
+LOGIN_URL = "/login"
+
+
+class WebLoginView(LoginView):
+    template_name = "web/login.html"
+    redirect_authenticated_user = True
+    next_page = "/"
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("/")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        target = request.GET.get("next", "/")
+        if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+            target = "/"
+        return redirect(target)
+    return render(request, "web/signup.html", {"form": form})
+
+
+@never_cache
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/lobby.html")
+
+
+@never_cache
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
+    try:
+        parsed = uuid.UUID(match_id)
+    except ValueError:
+        raise Http404("No match with this id.") from None
+    return render(request, "web/match.html", {"match_id": str(parsed)})
+
+
+def asset(request: HttpRequest, path: str) -> HttpResponseBase:
+    """The client's CSS and JavaScript, served by Django itself in every run mode (no
+    collectstatic, no DEBUG): a handful of small files, revalidated with Last-Modified."""
+    response = serve(request, path, document_root=str(ASSETS))
+    response["Cache-Control"] = "no-cache"
+    return response
