@@ -1,0 +1,48 @@
+"""Gunicorn, the production web server: ``gunicorn -c config/gunicorn.conf.py config.wsgi``.
+
+Every setting can be changed from the environment (a command-line flag still wins):
+
+``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: one per
+core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread``; ``sync`` also works),
+``GUNICORN_THREADS`` (threads per gthread worker, 2), ``GUNICORN_KEEPALIVE`` (seconds an idle
+keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker after this many
+requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
+
+Why these defaults (docs/benchmarks.md has the measurements): the request path is CPU-bound
+Python plus a handful of short PostgreSQL round trips, so one process per core keeps the cores
+busy and a second thread per worker overlaps those round trips. ``gthread`` speaks HTTP/1.1
+keep-alive (``sync`` closes every connection), which saves a TCP handshake per request for
+clients that poll. The application is preloaded: workers share its pages copy-on-write and start
+at once; no database connection is opened before the fork (Django connects lazily).
+
+Database connections are persistent (``DB_CONN_MAX_AGE``, seconds): one per worker thread, so
+PostgreSQL needs ``max_connections`` >= workers x threads + the Celery worker + headroom.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = _int("WEB_CONCURRENCY", max(2, os.cpu_count() or 1))
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+threads = _int("GUNICORN_THREADS", 2)
+keepalive = _int("GUNICORN_KEEPALIVE", 5)
+timeout = _int("GUNICORN_TIMEOUT", 30)
+graceful_timeout = 20
+max_requests = _int("GUNICORN_MAX_REQUESTS", 0)
+max_requests_jitter = max_requests // 10
+preload_app = True
+backlog = 2048
+# Access logs cost CPU on every request; a reverse proxy usually keeps them. Errors still go
+# to stderr.
+accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
+proc_name = "facedown-web"

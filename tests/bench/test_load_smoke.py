@@ -1,0 +1,38 @@
+"""Smoke test of the load benchmark (bench/load.py): a tiny run of the whole harness.
+
+It runs the real stack (gunicorn + a Celery worker) on databases of its own
+(``facedown_load_smoke``, Redis db 12), never the test database, and checks that every request
+succeeded and that the audit found every accepted move exactly once and every match replayable.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_load_benchmark_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "load.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "load.py"),
+         "--pairs", "2", "--hols", "1", "--gops-cards", "5", "--duration", "3", "--warmup", "1",
+         "--poll", "--read-seconds", "1", "--pgbench-seconds", "1",
+         "--db", "facedown_load_smoke", "--redis-db", "12", "--json", str(out)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "audit: OK" in run.stdout, run.stdout
+    result = json.loads(out.read_text())
+    assert result["errors"] == {}
+    assert result["audit_ok"] is True
+    assert result["moves"] > 0
+    assert result["endpoints"]["POST moves"]["count"] == result["moves"]
+    assert result["reads"]["304"]["statuses"].get("GET match 304", 0) > 0
+    assert result["pgbench"]["tps"] > 0
