@@ -3,11 +3,11 @@ from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import serializers as s
 from accounts.services import token_obtain, user_register
+from games.api.throttling import ScopedRateThrottle
 
 
 class RegisterApi(APIView):

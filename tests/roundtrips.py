@@ -19,12 +19,15 @@ from django.db import connection
 from psycopg import pq
 
 _WAITING = re.compile(r"^F\t\d+\t(Query|Sync)\b(.*)$")
+_PARSE = re.compile(r'^F\t\d+\tParse\t "([^"]*)" "(.*?)" ')
+_BIND = re.compile(r'^F\t\d+\tBind\t "[^"]*" "([^"]*)"')
 
 
 @dataclass
 class RoundTrips:
     trace: str = ""
-    #: One entry per round trip: the SQL text of a ``Query``, or "<Sync>".
+    #: One entry per round trip: the SQL text of its ``Query``, or of the statement its ``Sync``
+    #: completes.
     messages: list[str] = field(default_factory=list)
 
     @property
@@ -56,8 +59,23 @@ def count_round_trips() -> Iterator[RoundTrips]:
     finally:
         os.close(fd)
         os.unlink(path)
+    # An extended-protocol round trip is named by the SQL of its Parse; a statement psycopg has
+    # prepared earlier is named by the SQL it was prepared with (Parse "name" "sql" …).
+    prepared: dict[str, str] = {}
+    pending = ""
     for line in result.trace.splitlines():
+        parsed = _PARSE.match(line)
+        if parsed:
+            name, sql = parsed.groups()
+            prepared[name] = sql
+            pending = sql
+            continue
+        bound = _BIND.match(line)
+        if bound and not pending:
+            pending = prepared.get(bound.group(1), "<prepared>")
+            continue
         found = _WAITING.match(line)
         if found:
             kind, rest = found.groups()
-            result.messages.append(rest.strip()[:160] if kind == "Query" else "<Sync>")
+            result.messages.append((rest.strip() if kind == "Query" else pending)[:160])
+            pending = ""

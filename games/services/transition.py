@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.db import connection
+from django.db.models import Q
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from games.engine import get_engine
@@ -78,16 +81,49 @@ class Transition:
         self.public_change = True
 
     def save(self) -> None:
-        if self.moves:
-            Move.objects.bulk_create(self.moves)
-        if self.events:
-            MatchEvent.objects.bulk_create(self.events)
         fields = set(self.changed_fields)
         if self.public_change:
             self.match.version += 1
             fields |= {"version", "last_seq"}
-        if fields:
-            self.match.save(update_fields=sorted(fields))
+        if connection.vendor == "postgresql" and fields:
+            _write_in_one_statement(self.match, sorted(fields), self.moves, self.events)
+        else:
+            if self.moves:
+                Move.objects.bulk_create(self.moves)
+            if self.events:
+                MatchEvent.objects.bulk_create(self.events)
+            if fields:
+                self.match.save(update_fields=sorted(fields))
         follow_ups_schedule(
             match=self.match, seats=self.seats, now=self.now, deadline_set=self.deadline_set
         )
+
+
+def _write_in_one_statement(
+    match: Match, fields: list[str], moves: list[Move], events: list[MatchEvent]
+) -> None:
+    """The change's new moves and events and its match update as one PostgreSQL statement
+    (data-modifying WITH clauses): one round trip instead of three on the move path. The SQL
+    of each part is Django's own, so values are prepared exactly as ``bulk_create`` and
+    ``save(update_fields=…)`` would prepare them."""
+    parts: list[str] = []
+    params: list[Any] = []
+    batches: list[tuple[type[Any], list[Any]]] = [(Move, moves), (MatchEvent, events)]
+    for model, rows in batches:
+        if not rows:
+            continue
+        insert = InsertQuery(model)
+        insert.insert_values(
+            [f for f in model._meta.concrete_fields if not f.primary_key], rows
+        )
+        ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
+        parts.append(sql)
+        params.extend(values)
+    update = UpdateQuery(Match)
+    update.add_update_values({name: getattr(match, name) for name in fields})
+    update.add_q(Q(pk=match.pk))
+    sql, values = update.get_compiler(connection=connection).as_sql()
+    with_clauses = ", ".join(f"write_{i} AS ({part})" for i, part in enumerate(parts))
+    statement = f"WITH {with_clauses} {sql}" if parts else sql
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*params, *values])

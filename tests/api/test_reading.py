@@ -128,3 +128,17 @@ def test_compose_file_defines_the_full_stack(service):
     root = pathlib.Path(__file__).resolve().parents[2]
     compose = yaml.safe_load((root / "docker-compose.yml").read_text())
     assert service in compose["services"]
+
+
+def test_user_throttle_counts_in_windows(alice, bob, monkeypatch):
+    from games.api.throttling import UserRateThrottle
+
+    monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "3/hour", "anon": "9/hour"})
+    cache.clear()
+    answers = [alice.get("/matches").status_code for _ in range(4)]
+    assert answers == [200, 200, 200, 429]
+    assert bob.get("/matches").status_code == 200  # counted per user
+    throttled = alice.get("/matches")
+    assert throttled.json()["code"] == "throttled"
+    assert 0 < int(throttled["Retry-After"]) <= 3601
+    cache.clear()

@@ -17,8 +17,12 @@ from games.models import Match
 from tests.players import Player, make_player, start_match
 from tests.roundtrips import RoundTrips, count_round_trips
 
-MOVE_BUDGET = 8
-READ_BUDGET = 4
+# The performance targets (the foundation's budgets were 8 and 4): a move takes BEGIN, the
+# match-and-seats lock, (when it resolves the step) the other seats' sealed moves, one statement
+# writing moves, events and the match, and COMMIT; a read takes the match with its seats, and
+# (200 only) its engine state.
+MOVE_BUDGET = 6
+READ_BUDGET = 3
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,6 +113,8 @@ def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
     counts = _play_and_read(alice, bob, match_id)
     _report("token cache on (test client)", counts)
     _assert_budgets(counts)
+    # exactly: move 4 (5 when it resolves the step), read 2, 304 1
+    assert [trips.count for trips in counts.values()] == [4, 5, 2, 1], counts
     # No token lookup: no query touches the token table once the cache is warm.
     for trips in counts.values():
         assert not any("authtoken_token" in m for m in trips.messages), trips
@@ -122,7 +128,7 @@ def test_round_trips_with_the_token_cache_off(settings: Any) -> None:
     for trips in counts.values():
         assert sum("authtoken_token" in m for m in trips.messages) == 1, trips
     # The token lookup is the only difference from the cached path.
-    _assert_budgets(counts, extra=1)
+    _assert_budgets(counts)
 
 
 def test_round_trips_as_in_production(settings: Any) -> None:
@@ -161,5 +167,5 @@ def test_round_trips_of_a_move_with_an_idempotency_key(settings: Any) -> None:
     _report("token cache on, Idempotency-Key sent (test client)", counts)
     # A key adds two round trips: claiming it (one autocommitted INSERT) and storing the answer.
     assert counts["keyed move (step stays open)"].count <= MOVE_BUDGET
-    assert counts["keyed move (resolves the step)"].count <= MOVE_BUDGET + 2
+    assert counts["keyed move (resolves the step)"].count <= MOVE_BUDGET + 1
     assert counts["keyed move (replay)"].count <= READ_BUDGET
