@@ -224,6 +224,12 @@ class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "step", "players", "deadline", "created_at")
     list_filter = ("game", "status", OverdueFilter, HasBotsFilter)
     search_fields = ("seats__user__username",)
+    #: The only field lookups a changelist URL may use. Django allows filtering on any of the
+    #: model's own fields by default, and the answer (1 match or 0) would reveal the secret
+    #: seed or the hidden state one yes/no question at a time.
+    allowed_lookups = frozenset(
+        {"game", "game__exact", "status", "status__exact", "overdue", "has_bots"}
+    )
     search_help_text = "A player's username, or a match id."
     list_per_page = 50
     actions = ("abort_selected", "extend_selected", "force_timeout_selected")
@@ -293,6 +299,9 @@ class MatchAdmin(admin.ModelAdmin):
     def has_operate_permission(self, request: HttpRequest) -> bool:
         user = request.user
         return bool(user.is_active and user.is_staff and user.has_perm("games.change_match"))
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest | None = None) -> bool:
+        return lookup in self.allowed_lookups
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Match]:
         return (

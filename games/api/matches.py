@@ -230,7 +230,9 @@ class MatchRevealsApi(APIView):
             salt=data["salt"],
         )
         code = status.HTTP_200_OK if accepted.repeated else status.HTTP_202_ACCEPTED
-        return Response(accepted.as_dict(), status=code)
+        response = Response(accepted.as_dict(), status=code)
+        response.idempotency_blind = accepted.secret  # type: ignore[attr-defined]
+        return response
 
 
 class MatchEventsApi(APIView):

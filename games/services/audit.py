@@ -114,7 +114,9 @@ def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
     used = [
         str(receipt["key_id"])
         for step in steps
-        for receipt in step["receipts"]
+        for entry in step["receipts"]
+        # one receipt, or under commit-reveal the commitment's and the reveal's
+        for receipt in (entry if isinstance(entry, list) else [entry])
         if isinstance(receipt, dict) and receipt.get("key_id")
     ]
     # The key of the match's receipts (the latest, should a rotation fall mid-match); each

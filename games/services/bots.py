@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from datetime import datetime, timedelta
 from typing import Any
@@ -19,6 +20,8 @@ from games.models import Match, Move, Seat
 from games.services.moves import move_record
 from games.services.standins import bot_decide
 from games.services.transition import Transition
+
+log = logging.getLogger(__name__)
 
 
 def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> dict[str, Any]:
@@ -44,7 +47,10 @@ def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> d
 
 
 def bots_waiting(match: Match, seats: list[Seat]) -> bool:
-    """Whether a bot-controlled seat must still move in the open step."""
+    """Whether a bot-controlled seat must still move in the open step. Never in a reveal
+    phase: bots play plain moves, counted as revealed when the phase opens."""
+    if match.phase_kind == Match.PhaseKind.REVEAL:
+        return False
     return match.status == Match.Status.ACTIVE and any(
         seat.controlled_by == Seat.Controller.BOT
         and not seat.forfeited
@@ -97,4 +103,10 @@ def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
         .values_list("match_id", "match__step")
         .distinct()[:limit]
     )
-    return sum(bot_moves_play(match_id=match_id, step=step) for match_id, step in stalled)
+    played = 0
+    for match_id, step in stalled:
+        try:  # one broken match must not stall every other match's bots
+            played += bot_moves_play(match_id=match_id, step=step)
+        except Exception:
+            log.exception("bot moves for step %s of match %s failed", step, match_id)
+    return played

@@ -7,6 +7,7 @@ lost or never-scheduled task delays a timeout by at most one sweep interval.
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
@@ -24,6 +25,8 @@ from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import match_finish, step_complete, step_ready
 from games.services.transition import Transition
+
+log = logging.getLogger(__name__)
 
 MAX_STEP_SECONDS = 14 * 24 * 3600
 ON_TIMEOUT = ("auto_move", "forfeit")
@@ -117,7 +120,11 @@ def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = 
 def overdue_sweep(*, limit: int = 500, now: datetime | None = None) -> int:
     """Expire every overdue step (up to ``limit``); returns how many changed."""
     now = now or timezone.now()
-    return sum(
-        step_expire(match_id=match_id, step=step, now=now)
-        for match_id, step in overdue_steps(now=now, limit=limit)
-    )
+    changed = 0
+    for match_id, step in overdue_steps(now=now, limit=limit):
+        # One broken match must not hold up every other match's timeout.
+        try:
+            changed += step_expire(match_id=match_id, step=step, now=now)
+        except Exception:
+            log.exception("expiring step %s of match %s failed", step, match_id)
+    return changed

@@ -153,6 +153,7 @@ def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str)
     Returns the receipt."""
     match = tx.match
     assert match.state is not None
+    assert match.phase_kind != Match.PhaseKind.REVEAL, "a reveal phase takes reveals only"
     try:
         tx.engine.check_move(match.state, seat, move)
     except EngineIllegalMove as exc:
@@ -247,7 +248,8 @@ def reveal_submit(
             tx.save()
     if refusal is not None:
         raise refusal
-    return MoveAccepted(step=step, seat=seat.index, receipt=receipt)
+    secret = not tx.engine.echoes(tx.match.state or {}, move)
+    return MoveAccepted(step=step, seat=seat.index, receipt=receipt, secret=secret)
 
 
 def _reveal_record(tx: Transition, recorded: Move, *, move: dict[str, Any], salt: str) -> Any:

@@ -17,7 +17,7 @@ from accounts.models import User
 from games.bots import BOTS, get_bot
 from games.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games.locks import match_lock_with_seats
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
 from games.services.deadlines import MAX_STEP_SECONDS, step_expire
 from games.services.matches import match_abort_in
@@ -58,6 +58,15 @@ def _seat(seats: list[Seat], index: int) -> Seat:
 
 def _iso(value: datetime) -> str:
     return value.isoformat().replace("+00:00", "Z")
+
+
+def _holds_unrevealed_commitment(match: Match, seat: Seat) -> bool:
+    return (
+        match.protocol == Match.Protocol.COMMIT_REVEAL
+        and Move.objects.filter(
+            match=match, step=match.step, seat=seat.index, payload__isnull=True
+        ).exists()
+    )
 
 
 def match_abort(*, match_id: uuid.UUID | str, operator: User, reason: str) -> Match:
@@ -167,6 +176,11 @@ def seat_replace_with_bot(
             raise ValidationFailed({"seat": ["This seat has forfeited; a stand-in plays it."]})
         if target.controlled_by == Seat.Controller.BOT:
             raise ValidationFailed({"seat": ["A bot is already playing this seat."]})
+        if _holds_unrevealed_commitment(match, target):
+            # A bot cannot reveal a move it never committed to; the player must reveal first.
+            raise ValidationFailed(
+                {"seat": ["This seat has committed in the open step: replace it after it reveals."]}
+            )
         if get_bot(match.game, bot) is None:
             choices = ", ".join(sorted(BOTS.get(match.game, {})))
             raise ValidationFailed({"bot": [f"One of {choices}."]})

@@ -22,6 +22,7 @@ _MATCH_FIELDS = {
     "submitted_mask",
     "scores",
     "deadline",
+    "step_opened_at",
 }
 
 
@@ -82,18 +83,22 @@ def step_advance(tx: Transition) -> None:
         match.step_opened_at = tx.now
         tx.deadline_set = match.deadline is not None
         tx.emit("step_opened", step=match.step, data=phase_public(match))
-        automatic: dict[int, tuple[EngineMove, str]] = {}
+        forced: dict[int, EngineMove] = {}
         for seat in to_act.seats:
             legal = engine.legal_moves(match.state, seat)
-            if seat in tx.forfeited:
-                automatic[seat] = (_stand_in_move(tx, seat), Move.Source.FORFEIT)
-            elif len(legal) == 1 and not is_template(legal[0]):
-                automatic[seat] = (legal[0], Move.Source.FORCED)
-        if len(automatic) < len(to_act.seats):
-            return
-        for seat, (move, source) in automatic.items():
-            _record(tx, seat, move, source)
-        step_resolve(tx, {seat: move for seat, (move, _) in automatic.items()}, advance=False)
+            if seat not in tx.forfeited and len(legal) == 1 and not is_template(legal[0]):
+                forced[seat] = legal[0]
+        if any(seat not in forced and seat not in tx.forfeited for seat in to_act.seats):
+            return  # someone has a choice: the step waits (forfeited seats move at resolution)
+        moves: dict[int, EngineMove] = {}
+        for seat in to_act.seats:
+            if seat in forced:
+                moves[seat] = forced[seat]
+                _record(tx, seat, forced[seat], Move.Source.FORCED)
+            else:  # asked only now, once, so its memory records one decision
+                moves[seat] = _stand_in_move(tx, seat)
+                _record(tx, seat, moves[seat], Move.Source.FORFEIT)
+        step_resolve(tx, moves, advance=False)
 
 
 def step_ready(tx: Transition, *, counting: int | None = None) -> bool:
@@ -123,6 +128,7 @@ def reveal_phase_open(tx: Transition) -> None:
     match.phase_kind = Match.PhaseKind.REVEAL
     match.submitted_mask = sum(1 << seat for seat in step_moves(tx))
     match.deadline = step_deadline(match, tx.now)
+    match.step_opened_at = tx.now
     tx.deadline_set = match.deadline is not None
     tx.changed_fields |= _MATCH_FIELDS
     tx.emit("step_opened", step=match.step, data=phase_public(match))

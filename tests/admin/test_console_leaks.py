@@ -120,3 +120,23 @@ def test_an_unresolved_sealed_card_is_invisible_in_the_console(
     # the sealed moves of the open step are never rendered in any form
     assert "payload" not in high["change"] and "commitment" not in high["change"]
     assert '"card": 5' not in high["change"]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "seed__startswith=a",
+        "state__hands__1__contains=13",
+        "seed_sha256__startswith=0",
+        "moves__payload__contains=1",
+        "id__startswith=0",
+    ],
+)
+def test_the_changelist_cannot_filter_on_secret_fields(console, alice, bob, query):
+    from tests.players import start_match
+
+    start_match("gops", [alice, bob])
+    answer = console.get(f"/admin/games/match/?{query}")
+    assert answer.status_code == 400
+    assert console.get("/admin/games/match/?status__exact=active").status_code == 200
+    assert console.get("/admin/games/match/?game__exact=gops").status_code == 200

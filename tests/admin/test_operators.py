@@ -320,3 +320,24 @@ def test_return_refusals(alice: Player, bob: Player, operator: User):
     with pytest.raises(ValidationFailed):  # the player holds it already
         operators.seat_return(match_id=with_bot, seat=0, operator=operator, reason="r")
     assert Seat.objects.get(match_id=with_bot, index=1).controlled_by == Seat.Controller.BOT
+
+
+def test_a_seat_that_committed_is_not_handed_to_a_bot(operator, alice, bob):
+    import hashlib
+    import json as _json
+
+    from games.errors import ValidationFailed
+    from games.services.operators import seat_replace_with_bot
+    from tests.players import start_match
+
+    match_id = start_match("gops", [alice, bob], protocol="commit-reveal")
+    move, salt = {"card": 3}, "ab" * 16
+    text = f"facedown-move-v1|{match_id}|1|0|{_json.dumps(move, separators=(',', ':'))}|{salt}"
+    alice.post(
+        f"/matches/{match_id}/moves",
+        {"step": 1, "commitment": hashlib.sha256(text.encode()).hexdigest()},
+    )
+    with pytest.raises(ValidationFailed):
+        seat_replace_with_bot(match_id=match_id, seat=0, operator=operator, reason="away")
+    # bob has not committed: his seat may go to a bot, which plays a plain move
+    seat_replace_with_bot(match_id=match_id, seat=1, operator=operator, reason="away")

@@ -21,11 +21,35 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_load_benchmark_smoke(tmp_path: Path) -> None:
     out = tmp_path / "load.json"
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "load.py"),
-         "--pairs", "2", "--hols", "1", "--gops-cards", "5", "--duration", "3", "--warmup", "1",
-         "--poll", "--read-seconds", "1", "--pgbench-seconds", "1",
-         "--db", "facedown_load_smoke", "--redis-db", "12", "--json", str(out)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "load.py"),
+            "--pairs",
+            "2",
+            "--hols",
+            "1",
+            "--gops-cards",
+            "5",
+            "--duration",
+            "3",
+            "--warmup",
+            "1",
+            "--poll",
+            "--read-seconds",
+            "1",
+            "--pgbench-seconds",
+            "1",
+            "--db",
+            "facedown_load_smoke",
+            "--redis-db",
+            "12",
+            "--json",
+            str(out),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "audit: OK" in run.stdout, run.stdout

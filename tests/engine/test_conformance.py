@@ -41,8 +41,9 @@ STEP_BOUND: dict[str, Callable[[State], int]] = {
     # random flipping has no hard bound; 40 flips per card is far beyond what seeds reach
     "memory": lambda state: 40 * len(state["cards"]),
     # per deal: the draft, the life step, every call with its claim step, and the sacrifices
-    "xato": lambda state: int(state["deals"])
-    * (54 + 1 + 2 * int(state["max_calls"]) + int(state["players"])),
+    "xato": lambda state: (
+        int(state["deals"]) * (54 + 1 + 2 * int(state["max_calls"]) + int(state["players"]))
+    ),
 }
 # Option values tried instead of a schema's bounds, where the full range is slow to play out
 # at random (the engine tests cover the full ranges).

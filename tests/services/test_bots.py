@@ -104,12 +104,54 @@ def test_greedy_gops_bids_near_the_prize(alice: Player):
 
 def test_stalled_bots_are_nudged_by_the_sweep(alice: Player):
     match_id = _bot_match(alice, "gops", ["random"])
+    assert Match.objects.get(pk=match_id).step_opened_at is not None
     assert stalled_bots_sweep() == 0  # just opened: its own task is still due
-    Match.objects.filter(pk=match_id).update(
-        step_opened_at=timezone.now() - timezone.timedelta(minutes=5)
-    )
-    assert stalled_bots_sweep() == 1
-    assert stalled_bots_sweep() == 0
+    later = timezone.now() + timezone.timedelta(minutes=5)
+    assert stalled_bots_sweep(now=later) == 1
+    assert stalled_bots_sweep(now=later) == 0
+
+
+def test_one_broken_match_does_not_stop_the_sweep(alice: Player, monkeypatch):
+    from games.services import bots as bot_services
+
+    first = _bot_match(alice, "gops", ["random"])
+    second = _bot_match(alice, "gops", ["random"])
+    real = bot_services.bot_moves_play
+
+    def flaky(*, match_id, step):
+        if str(match_id) == first:
+            raise RuntimeError("broken match")
+        return real(match_id=match_id, step=step)
+
+    monkeypatch.setattr(bot_services, "bot_moves_play", flaky)
+    later = timezone.now() + timezone.timedelta(minutes=5)
+    assert stalled_bots_sweep(now=later) == 1
+    assert Move.objects.filter(match_id=second).count() == 1
+
+
+def test_a_forfeited_seats_stand_in_decides_once_per_step(alice, bob, carol, monkeypatch):
+    from tests.players import start_match
+
+    calls: list[int] = []
+
+    class CountingBot(RandomBot):
+        def choose(self, **kwargs: Any) -> Decision:
+            calls.append(kwargs["seat"])
+            return super().choose(**kwargs)
+
+    monkeypatch.setitem(BOTS["gops"], "greedy", CountingBot())
+    match_id = start_match("gops", [alice, bob, carol], options={"num_cards": 4})
+    carol.post(f"/matches/{match_id}/resign")
+    assert calls == []  # nobody has moved yet: the stand-in is asked when the step resolves
+    for step in (1, 2):
+        alice.move(match_id, step, alice.match(match_id)["legal_moves"][0])
+        bob.move(match_id, step, bob.match(match_id)["legal_moves"][0])
+        assert calls == [2] * step
+    alice.move(match_id, 3, alice.match(match_id)["legal_moves"][0])
+    bob.move(match_id, 3, bob.match(match_id)["legal_moves"][0])
+    # step 3, then the forced last step 4: one decision each
+    assert calls == [2] * 4
+    assert Match.objects.get(pk=match_id).status == Match.Status.FINISHED
 
 
 def test_bot_options_are_filled_and_stored(alice: Player):

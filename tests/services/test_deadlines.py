@@ -159,3 +159,22 @@ def test_time_control_is_validated_against_the_settings_minimum(alice: Player, s
         "on_timeout": "auto_move",
         "auto_move_bot": "greedy",
     }
+
+
+def test_one_broken_match_does_not_stop_the_deadline_sweep(alice, bob, carol, monkeypatch):
+    from games.services import deadlines
+
+    broken = start_match("gops", [alice, bob], time_control=TIMED)
+    healthy = start_match("gops", [alice, carol], time_control=TIMED)
+    Match.objects.filter(pk=broken).update(deadline=timezone.now() - timedelta(seconds=9))
+    _overdue(healthy)
+    real = deadlines.step_expire
+
+    def flaky(*, match_id, step, now=None):
+        if str(match_id) == broken:
+            raise RuntimeError("broken match")
+        return real(match_id=match_id, step=step, now=now)
+
+    monkeypatch.setattr(deadlines, "step_expire", flaky)
+    assert overdue_sweep() == 1  # the oldest deadline failed; the next was still expired
+    assert Match.objects.get(pk=healthy).step == 2
