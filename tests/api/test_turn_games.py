@@ -48,7 +48,19 @@ def _bots_until_human(match_id: str) -> Match:
     raise AssertionError("bots did not stop")
 
 
-@pytest.mark.parametrize(("game", "count", "options"), SETUPS)
+# Every game at every seat count, the sealed-bid ones included.
+ALL_BOT_SETUPS = [
+    *SETUPS,
+    ("gops", 2, {}),
+    ("gops", 3, {"num_cards": 8}),
+    ("hols-der-geier", 2, {}),
+    ("hols-der-geier", 3, {"history": "table_only"}),
+    ("hols-der-geier", 4, {}),
+    ("hols-der-geier", 5, {"final_tiebreak": "highest_mouse"}),
+]
+
+
+@pytest.mark.parametrize(("game", "count", "options"), ALL_BOT_SETUPS)
 def test_all_bot_match_plays_to_the_end(db, game, count, options):
     host = make_player()
     seats = [{"bot": "greedy" if i % 2 else "random"} for i in range(count)]
