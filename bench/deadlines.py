@@ -57,16 +57,35 @@ def _seed(matches: int, overdue: int) -> list[uuid.UUID]:
         match_id = uuid.uuid4()
         state = engine.initial_state(2, options, DealRng(bytes.fromhex(seed), str(match_id), []))
         late = i < overdue
-        rows.append(Match(
-            id=match_id, game="gops", options=options, status="active", created_by=alice,
-            state=state, step=1, version=3, phase_kind="simultaneous", acting_mask=3,
-            scores=[0, 0], seed=seed, seed_sha256=digest, started_at=now, step_opened_at=now,
-            time_control={"per_step_seconds": 259200, "on_timeout": "auto_move",
-                          "auto_move_bot": "greedy"},
-            deadline=now - timedelta(seconds=1) if late else now + timedelta(days=3),
-        ))
-        seats += [Seat(match_id=match_id, index=0, user=alice, accepted=True),
-                  Seat(match_id=match_id, index=1, user=bob, accepted=True)]
+        rows.append(
+            Match(
+                id=match_id,
+                game="gops",
+                options=options,
+                status="active",
+                created_by=alice,
+                state=state,
+                step=1,
+                version=3,
+                phase_kind="simultaneous",
+                acting_mask=3,
+                scores=[0, 0],
+                seed=seed,
+                seed_sha256=digest,
+                started_at=now,
+                step_opened_at=now,
+                time_control={
+                    "per_step_seconds": 259200,
+                    "on_timeout": "auto_move",
+                    "auto_move_bot": "greedy",
+                },
+                deadline=now - timedelta(seconds=1) if late else now + timedelta(days=3),
+            )
+        )
+        seats += [
+            Seat(match_id=match_id, index=0, user=alice, accepted=True),
+            Seat(match_id=match_id, index=1, user=bob, accepted=True),
+        ]
     Match.objects.bulk_create(rows, batch_size=1000)
     Seat.objects.bulk_create(seats, batch_size=2000)
     return [row.id for row in rows[:overdue]]
@@ -108,9 +127,18 @@ def _worker() -> subprocess.Popen[bytes]:
     app.control.purge()
     env = dict(os.environ, FACEDOWN_MIN_STEP_SECONDS="1")
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--loglevel=warning"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--loglevel=warning",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     for _ in range(100):
         if app.control.ping(timeout=0.5):
@@ -139,7 +167,9 @@ def _live(count: int, rate: float) -> dict[str, float]:
             if rate:
                 time.sleep(max(0.0, began + i / rate - time.monotonic()))
             match = match_create(
-                creator=host, game="gops", seats=[SeatSpec("me"), SeatSpec("user", "live-guest")],
+                creator=host,
+                game="gops",
+                seats=[SeatSpec("me"), SeatSpec("user", "live-guest")],
                 time_control={"per_step_seconds": 1, "on_timeout": "auto_move"},
                 options={"num_cards": 3},
             )
@@ -175,8 +205,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=10_000)
     parser.add_argument("--overdue", type=int, default=1_000)
     parser.add_argument("--live", type=int, default=200)
-    parser.add_argument("--rate", type=float, default=20.0,
-                        help="live matches started per second (0: all at once)")
+    parser.add_argument(
+        "--rate", type=float, default=20.0, help="live matches started per second (0: all at once)"
+    )
     args = parser.parse_args()
     _database()
     import django
@@ -190,18 +221,26 @@ def main() -> None:
     seeded = time.perf_counter() - start
     sweep = _sweep(args.matches, args.overdue)
     live = _live(args.live, args.rate) if args.live else {}
-    print(f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+    print(
+        f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}"
+    )
     print(f"seeded {args.matches} active matches ({args.overdue} overdue) in {seeded:.1f} s")
-    print(f"find overdue (SELECT … FOR UPDATE SKIP LOCKED), median of 20: "
-          f"{sweep['find_median_ms']:.1f} ms")
-    print(f"sweep resolving {args.overdue} overdue steps: {sweep['sweep_s']:.2f} s "
-          f"({sweep['per_step_ms']:.2f} ms per step)")
+    print(
+        f"find overdue (SELECT … FOR UPDATE SKIP LOCKED), median of 20: "
+        f"{sweep['find_median_ms']:.1f} ms"
+    )
+    print(
+        f"sweep resolving {args.overdue} overdue steps: {sweep['sweep_s']:.2f} s "
+        f"({sweep['per_step_ms']:.2f} ms per step)"
+    )
     if live:
-        print(f"live 1-second deadlines x{args.live} at {args.rate or 'max'}/s, "
-              "delay after the deadline: "
-              f"median {live['median_s'] * 1000:.0f} ms, p99 {live['p99_s'] * 1000:.0f} ms, "
-              f"max {live['max_s'] * 1000:.0f} ms")
+        print(
+            f"live 1-second deadlines x{args.live} at {args.rate or 'max'}/s, "
+            "delay after the deadline: "
+            f"median {live['median_s'] * 1000:.0f} ms, p99 {live['p99_s'] * 1000:.0f} ms, "
+            f"max {live['max_s'] * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -229,12 +229,26 @@ class Stack:
         py = sys.executable
         self.web = subprocess.Popen(
             [py, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"), "config.wsgi"],
-            cwd=ROOT, env=self.env,
+            cwd=ROOT,
+            env=self.env,
         )
         self.celery = subprocess.Popen(
-            [py, "-m", "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=warning",
-             "--without-heartbeat", "--without-gossip", "--without-mingle"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
+            [
+                py,
+                "-m",
+                "celery",
+                "-A",
+                "config",
+                "worker",
+                "--pool=solo",
+                "--loglevel=warning",
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -377,8 +391,10 @@ class Load:
             [User(username=f"load-{run}-{i}", password="!") for i in range(count)]
         )
         tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
-        return [Player(u.username, t.key, Connection("127.0.0.1", self.port, t.key))
-                for u, t in zip(users, tokens, strict=True)]
+        return [
+            Player(u.username, t.key, Connection("127.0.0.1", self.port, t.key))
+            for u, t in zip(users, tokens, strict=True)
+        ]
 
     async def register(self, count: int) -> list[Player]:
         gate = asyncio.Semaphore(max(2, self.args.workers * self.args.threads))
@@ -389,8 +405,12 @@ class Load:
             player = Player(name, "", Connection("127.0.0.1", self.port))
             async with gate:
                 answer = await self.call(
-                    player, "POST register", "POST", "/accounts/register",
-                    {"username": name, "password": PASSWORD}, expect=(201,),
+                    player,
+                    "POST register",
+                    "POST",
+                    "/accounts/register",
+                    {"username": name, "password": PASSWORD},
+                    expect=(201,),
                 )
             if answer is None:
                 raise RuntimeError(f"registration failed: {self.rec.error_examples}")
@@ -415,9 +435,15 @@ class Load:
         host, *guests = players
         while time.monotonic() < self.stop_at:
             created = await self.call(
-                host, "POST create", "POST", "/matches",
-                {"game": game, "options": options,
-                 "seats": ["me", *({"user": g.name} for g in guests)]},
+                host,
+                "POST create",
+                "POST",
+                "/matches",
+                {
+                    "game": game,
+                    "options": options,
+                    "seats": ["me", *({"user": g.name} for g in guests)],
+                },
                 expect=(201,),
             )
             if created is None:
@@ -425,8 +451,13 @@ class Load:
             match_id = created.json()["id"]
             self.matches.append(match_id)
             join = [
-                self.call(g, "POST join", "POST", f"/matches/{match_id}/join",
-                          {"client_seed": secrets.token_urlsafe(12)})
+                self.call(
+                    g,
+                    "POST join",
+                    "POST",
+                    f"/matches/{match_id}/join",
+                    {"client_seed": secrets.token_urlsafe(12)},
+                )
                 for g in guests
             ]
             if self.args.concurrent_joins:
@@ -451,10 +482,12 @@ class Load:
                 if time.monotonic() >= self.stop_at:
                     return
                 cards = [self.rng.choice(hand) for _, _, hand in seats]
-                moved = await asyncio.gather(*(
-                    self.move(player, match_id, step, seat, card)
-                    for (player, seat, _), card in zip(seats, cards, strict=True)
-                ))
+                moved = await asyncio.gather(
+                    *(
+                        self.move(player, match_id, step, seat, card)
+                        for (player, seat, _), card in zip(seats, cards, strict=True)
+                    )
+                )
                 if not all(moved):
                     return
                 for (_, _, hand), card in zip(seats, cards, strict=True):
@@ -462,8 +495,9 @@ class Load:
                 step += 1
 
     async def read(self, player: Player, match_id: str) -> Any:
-        answer = await self.call(player, "GET match", "GET", f"/matches/{match_id}",
-                                 expect=(200, 304))
+        answer = await self.call(
+            player, "GET match", "GET", f"/matches/{match_id}", expect=(200, 304)
+        )
         if answer is None:
             return None
         player.etags[match_id] = answer.headers.get("etag", "")
@@ -472,7 +506,11 @@ class Load:
 
     async def poll(self, player: Player, match_id: str) -> bool:
         answer = await self.call(
-            player, "GET match", "GET", f"/matches/{match_id}", expect=(200, 304),
+            player,
+            "GET match",
+            "GET",
+            f"/matches/{match_id}",
+            expect=(200, 304),
             headers={"If-None-Match": player.etags.get(match_id, '""')},
         )
         if answer is None:
@@ -488,8 +526,13 @@ class Load:
                 return False
         headers = {"Idempotency-Key": uuid.uuid4().hex} if self.args.idempotency_keys else None
         answer = await self.call(
-            player, "POST moves", "POST", f"/matches/{match_id}/moves",
-            {"step": step, "move": {"card": card}}, expect=(202,), headers=headers,
+            player,
+            "POST moves",
+            "POST",
+            f"/matches/{match_id}/moves",
+            {"step": step, "move": {"card": card}},
+            expect=(202,),
+            headers=headers,
             scheduled=scheduled,
         )
         if answer is None:
@@ -507,8 +550,14 @@ class Load:
                 return
             while time.monotonic() < self.stop_at:
                 headers = {"If-None-Match": player.etags[match_id]} if conditional else None
-                answer = await self.call(player, "GET match", "GET", f"/matches/{match_id}",
-                                         expect=(200, 304), headers=headers)
+                answer = await self.call(
+                    player,
+                    "GET match",
+                    "GET",
+                    f"/matches/{match_id}",
+                    expect=(200, 304),
+                    headers=headers,
+                )
                 if answer is None:
                     return
                 player.etags[match_id] = answer.headers.get("etag", "")
@@ -542,8 +591,9 @@ async def _play(args: argparse.Namespace, stack: Stack) -> dict[str, Any]:
     tasks = []
     offset = 0
     for game, size, options in groups:
-        tasks.append(asyncio.ensure_future(load.group(players[offset : offset + size], game,
-                                                      options)))
+        tasks.append(
+            asyncio.ensure_future(load.group(players[offset : offset + size], game, options))
+        )
         offset += size
     await asyncio.sleep(max(0.0, window[0] - time.monotonic()))
     before = stack.snapshot()
@@ -571,8 +621,10 @@ async def _play(args: argparse.Namespace, stack: Stack) -> dict[str, Any]:
             before_r = stack.snapshot()
             await load.reads(players, args.read_seconds / 2, conditional)
             after_r = stack.snapshot()
-            read_results["304" if conditional else "200"] = {"rec": load.rec,
-                                                             "cpu": (before_r, after_r)}
+            read_results["304" if conditional else "200"] = {
+                "rec": load.rec,
+                "cpu": (before_r, after_r),
+            }
     play["reads"] = read_results
     play["memory"] = {pid: _memory(pid) for pid in stack.workers()}
     play["matches"] = load.matches
@@ -587,11 +639,26 @@ def _start_profilers(args: argparse.Namespace, workers: list[int]) -> list[subpr
     out.mkdir(parents=True, exist_ok=True)
     procs = []
     for i, pid in enumerate(workers):
-        procs.append(subprocess.Popen(
-            [spy, "record", "--pid", str(pid), "--rate", "100", "--duration",
-             str(int(args.duration)), "--format", "raw", "-o", str(out / f"worker{i}.txt")],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        ))
+        procs.append(
+            subprocess.Popen(
+                [
+                    spy,
+                    "record",
+                    "--pid",
+                    str(pid),
+                    "--rate",
+                    "100",
+                    "--duration",
+                    str(int(args.duration)),
+                    "--format",
+                    "raw",
+                    "-o",
+                    str(out / f"worker{i}.txt"),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
     return procs
 
 
@@ -628,25 +695,45 @@ def _sample_queries() -> tuple[dict[str, tuple[int, int]], dict[str, list[str]]]
 
     for _, c in clients:  # warm the token cache
         c.get(f"{API}/accounts/me")
-    created = measure("POST create", lambda: alice.post(
-        f"{API}/matches", {"game": "gops", "seats": ["me", {"user": bob_user.username}]},
-        format="json"), 201)
+    created = measure(
+        "POST create",
+        lambda: alice.post(
+            f"{API}/matches",
+            {"game": "gops", "seats": ["me", {"user": bob_user.username}]},
+            format="json",
+        ),
+        201,
+    )
     match_id = created.json()["id"]
-    measure("POST join", lambda: bob.post(f"{API}/matches/{match_id}/join",
-                                          {"client_seed": "abc"}, format="json"), 200)
+    measure(
+        "POST join",
+        lambda: bob.post(f"{API}/matches/{match_id}/join", {"client_seed": "abc"}, format="json"),
+        200,
+    )
     for c in (alice, bob):
         assert c.get(f"{API}/matches/{match_id}").status_code == 200
     step = 1
-    measure("POST moves (step stays open)", lambda: alice.post(
-        f"{API}/matches/{match_id}/moves", {"step": step, "move": {"card": 1}}, format="json"),
-        202)
-    measure("POST moves (resolves the step)", lambda: bob.post(
-        f"{API}/matches/{match_id}/moves", {"step": step, "move": {"card": 2}}, format="json"),
-        202)
+    measure(
+        "POST moves (step stays open)",
+        lambda: alice.post(
+            f"{API}/matches/{match_id}/moves", {"step": step, "move": {"card": 1}}, format="json"
+        ),
+        202,
+    )
+    measure(
+        "POST moves (resolves the step)",
+        lambda: bob.post(
+            f"{API}/matches/{match_id}/moves", {"step": step, "move": {"card": 2}}, format="json"
+        ),
+        202,
+    )
     full = measure("GET match 200", lambda: alice.get(f"{API}/matches/{match_id}"), 200)
     etag = full["ETag"]
-    measure("GET match 304", lambda: alice.get(f"{API}/matches/{match_id}",
-                                               HTTP_IF_NONE_MATCH=etag), 304)
+    measure(
+        "GET match 304",
+        lambda: alice.get(f"{API}/matches/{match_id}", HTTP_IF_NONE_MATCH=etag),
+        304,
+    )
     return out, trace
 
 
@@ -718,8 +805,11 @@ def audit(accepted: list[tuple[str, int, int, str]]) -> tuple[list[str], int, in
             if outcome is None or match.result is None:
                 problems.append(f"{mid}: finished but the replay is not over")
                 continue
-            expected = {"scores": list(outcome.scores), "winners": list(outcome.winners),
-                        "ranking": [list(g) for g in outcome.ranking]}
+            expected = {
+                "scores": list(outcome.scores),
+                "winners": list(outcome.winners),
+                "ranking": [list(g) for g in outcome.ranking],
+            }
             got = {k: match.result.get(k) for k in expected}
             if got != expected:
                 problems.append(f"{mid}: result {got} != replay {expected}")
@@ -736,24 +826,44 @@ def audit(accepted: list[tuple[str, int, int, str]]) -> tuple[list[str], int, in
 def pgbench(clients: int, seconds: int) -> dict[str, Any]:
     import psycopg
 
-    exe = shutil.which("pgbench") or next(iter(sorted(Path("/usr/lib/postgresql").glob(
-        "*/bin/pgbench"))), None)
+    exe = shutil.which("pgbench") or next(
+        iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"))), None
+    )
     if exe is None:
         return {"error": "pgbench not found"}
     with psycopg.connect(PG_ADMIN, autocommit=True) as c:
         c.execute("DROP DATABASE IF EXISTS facedown_pgbench WITH (FORCE)")
         c.execute("CREATE DATABASE facedown_pgbench")
     conn = ["-h", "127.0.0.1", "-U", "postgres"]
-    subprocess.run([str(exe), "-i", "-q", "-s", "1", *conn, "facedown_pgbench"], check=True,
-                   capture_output=True)
+    subprocess.run(
+        [str(exe), "-i", "-q", "-s", "1", *conn, "facedown_pgbench"],
+        check=True,
+        capture_output=True,
+    )
     with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
-        script.write("\\set aid random(1, 100000)\n"
-                     "UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n")
+        script.write(
+            "\\set aid random(1, 100000)\n"
+            "UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = :aid;\n"
+        )
     try:
         run = subprocess.run(
-            [str(exe), "-n", "-c", str(clients), "-j", str(min(clients, 2)), "-T", str(seconds),
-             "-f", script.name, *conn, "facedown_pgbench"],
-            check=True, capture_output=True, text=True,
+            [
+                str(exe),
+                "-n",
+                "-c",
+                str(clients),
+                "-j",
+                str(min(clients, 2)),
+                "-T",
+                str(seconds),
+                "-f",
+                script.name,
+                *conn,
+                "facedown_pgbench",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
         )
     finally:
         os.unlink(script.name)
@@ -788,10 +898,12 @@ def _machine() -> dict[str, Any]:
 
     with psycopg.connect(PG_ADMIN) as c:
         row = c.execute("SHOW server_version").fetchone()
-        settings = dict(c.execute(
-            "SELECT name, setting FROM pg_settings WHERE name IN "
-            "('synchronous_commit', 'fsync', 'shared_buffers', 'max_connections')"
-        ).fetchall())
+        settings = dict(
+            c.execute(
+                "SELECT name, setting FROM pg_settings WHERE name IN "
+                "('synchronous_commit', 'fsync', 'shared_buffers', 'max_connections')"
+            ).fetchall()
+        )
     return {
         "cores": os.cpu_count(),
         "cpu": model,
@@ -803,9 +915,11 @@ def _machine() -> dict[str, Any]:
 
 
 def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
-    pg = sum(after.postgres.get(pid, 0.0) - before.postgres.get(pid, 0.0)
-             for pid in after.postgres.keys() | before.postgres.keys()
-             if pid in after.postgres)
+    pg = sum(
+        after.postgres.get(pid, 0.0) - before.postgres.get(pid, 0.0)
+        for pid in after.postgres.keys() | before.postgres.keys()
+        if pid in after.postgres
+    )
     # A backend that exited between the snapshots is in the postmaster's reaped time already.
     out = {
         "seconds": after.at - before.at,
@@ -815,8 +929,9 @@ def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
         "generator": after.generator - before.generator,
         "machine": after.machine - before.machine,
     }
-    out["other"] = out["machine"] - out["server"] - out["celery"] - out["postgres"] - out[
-        "generator"]
+    out["other"] = (
+        out["machine"] - out["server"] - out["celery"] - out["postgres"] - out["generator"]
+    )
     return out
 
 
@@ -842,10 +957,12 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
         "cpu": cpu,
         "server_cpu_ms_per_move": cpu["server"] / moves * 1000 if moves else None,
         "server_cpu_ms_per_request": cpu["server"] / requests_in_window * 1000
-        if requests_in_window else None,
+        if requests_in_window
+        else None,
         "postgres_cpu_ms_per_move": cpu["postgres"] / moves * 1000 if moves else None,
         "generator_cpu_us_per_request": cpu["generator"] / requests_in_window * 1e6
-        if requests_in_window else None,
+        if requests_in_window
+        else None,
         "memory": play["memory"],
         **{k: v for k, v in extra.items() if k != "machine"},
     }
@@ -896,60 +1013,86 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
 def _print(result: dict[str, Any]) -> None:
     m = result["machine"]
     c = result["config"]
-    print(f"machine: {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}, Python {m['python']}, "
-          f"PostgreSQL {m['postgresql']} {m['postgresql_settings']}")
-    print(f"stack: gunicorn {c['workers']} x {c['worker_class']}"
-          f"{' x ' + str(c['threads']) + ' threads' if c['worker_class'] == 'gthread' else ''}"
-          f", celery worker (solo), DB_CONN_MAX_AGE=600, token cache 30 s, DEBUG off")
+    print(
+        f"machine: {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}, Python {m['python']}, "
+        f"PostgreSQL {m['postgresql']} {m['postgresql_settings']}"
+    )
+    print(
+        f"stack: gunicorn {c['workers']} x {c['worker_class']}"
+        f"{' x ' + str(c['threads']) + ' threads' if c['worker_class'] == 'gthread' else ''}"
+        f", celery worker (solo), DB_CONN_MAX_AGE=600, token cache 30 s, DEBUG off"
+    )
     mode = f"open loop at {c['rate']} moves/s" if c["rate"] else "closed loop"
-    print(f"load: {c['pairs']} GOPS pairs ({c['gops_cards']} cards) + {c['hols']} Hols der Geier "
-          f"tables = {result['players']} players, {mode}{', poll per move' if c['poll'] else ''}"
-          f"{', Idempotency-Key on moves' if c['idempotency_keys'] else ''}; "
-          f"window {result['window_s']:.1f} s after {c['warmup']} s warm-up; "
-          f"registration {result['register_s']:.1f} s")
-    print(f"moves/s: {result['moves_per_s']:.1f} ({result['moves']} moves, "
-          f"{result['matches_created']} matches created); requests/s "
-          f"{result['requests_per_s']:.1f}")
-    print(f"{'endpoint':<22}{'count':>8}{'per s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
-          f"{'max ms':>9}")
+    print(
+        f"load: {c['pairs']} GOPS pairs ({c['gops_cards']} cards) + {c['hols']} Hols der Geier "
+        f"tables = {result['players']} players, {mode}{', poll per move' if c['poll'] else ''}"
+        f"{', Idempotency-Key on moves' if c['idempotency_keys'] else ''}; "
+        f"window {result['window_s']:.1f} s after {c['warmup']} s warm-up; "
+        f"registration {result['register_s']:.1f} s"
+    )
+    print(
+        f"moves/s: {result['moves_per_s']:.1f} ({result['moves']} moves, "
+        f"{result['matches_created']} matches created); requests/s "
+        f"{result['requests_per_s']:.1f}"
+    )
+    print(
+        f"{'endpoint':<22}{'count':>8}{'per s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+        f"{'max ms':>9}"
+    )
     for name, e in result["endpoints"].items():
-        print(f"{name:<22}{e['count']:>8}{e['per_s']:>9.1f}{e['p50_ms']:>9.2f}{e['p95_ms']:>9.2f}"
-              f"{e['p99_ms']:>9.2f}{e['max_ms']:>9.1f}")
+        print(
+            f"{name:<22}{e['count']:>8}{e['per_s']:>9.1f}{e['p50_ms']:>9.2f}{e['p95_ms']:>9.2f}"
+            f"{e['p99_ms']:>9.2f}{e['max_ms']:>9.1f}"
+        )
     if result.get("open_loop"):
         o = result["open_loop"]
-        print(f"open loop: offered {o['offered_per_s']}/s; backlog (send time - scheduled) p50 "
-              f"{o['dispatch_lag_p50_ms']:.2f} ms, p99 {o['dispatch_lag_p99_ms']:.2f} ms")
+        print(
+            f"open loop: offered {o['offered_per_s']}/s; backlog (send time - scheduled) p50 "
+            f"{o['dispatch_lag_p50_ms']:.2f} ms, p99 {o['dispatch_lag_p99_ms']:.2f} ms"
+        )
     if result["play_304_share"] is not None:
         print(f"GET match during play: 304 share {result['play_304_share']:.0%}")
     for kind, r in result["reads"].items():
         label = "full reads (200)" if kind == "200" else "conditional reads (If-None-Match)"
-        print(f"GET match, {label}: {r['per_s']:.1f}/s {r['statuses']}, p50 {r['p50_ms']:.2f} ms,"
-              f" p99 {r['p99_ms']:.2f} ms, server CPU {r['server_cpu_ms_per_read'] or 0:.2f} ms"
-              " per read")
+        print(
+            f"GET match, {label}: {r['per_s']:.1f}/s {r['statuses']}, p50 {r['p50_ms']:.2f} ms,"
+            f" p99 {r['p99_ms']:.2f} ms, server CPU {r['server_cpu_ms_per_read'] or 0:.2f} ms"
+            " per read"
+        )
     cpu = result["cpu"]
-    print(f"CPU in the window ({cpu['seconds']:.1f} s, {m['cores']} cores = "
-          f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): gunicorn {cpu['server']:.1f} s, "
-          f"postgres {cpu['postgres']:.1f} s, generator {cpu['generator']:.1f} s, celery "
-          f"{cpu['celery']:.1f} s, other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})")
+    print(
+        f"CPU in the window ({cpu['seconds']:.1f} s, {m['cores']} cores = "
+        f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): gunicorn {cpu['server']:.1f} s, "
+        f"postgres {cpu['postgres']:.1f} s, generator {cpu['generator']:.1f} s, celery "
+        f"{cpu['celery']:.1f} s, other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})"
+    )
     if result["server_cpu_ms_per_move"] is not None:
-        print(f"per move: server CPU {result['server_cpu_ms_per_move']:.2f} ms (all requests of "
-              f"the window / moves), postgres {result['postgres_cpu_ms_per_move']:.2f} ms; "
-              f"per request: server {result['server_cpu_ms_per_request']:.2f} ms, generator "
-              f"{result['generator_cpu_us_per_request']:.0f} µs")
+        print(
+            f"per move: server CPU {result['server_cpu_ms_per_move']:.2f} ms (all requests of "
+            f"the window / moves), postgres {result['postgres_cpu_ms_per_move']:.2f} ms; "
+            f"per request: server {result['server_cpu_ms_per_request']:.2f} ms, generator "
+            f"{result['generator_cpu_us_per_request']:.0f} µs"
+        )
     mem = result["memory"]
-    print("web workers at the end: " + ", ".join(
-        f"RSS {v['rss_mb']:.0f} MB / PSS {v['pss_mb']:.0f} MB" for v in mem.values()))
+    print(
+        "web workers at the end: "
+        + ", ".join(f"RSS {v['rss_mb']:.0f} MB / PSS {v['pss_mb']:.0f} MB" for v in mem.values())
+    )
     if "queries" in result:
-        print("queries per request, token cache warm (Django-captured statements / libpq round "
-              "trips, both incl. BEGIN/COMMIT; in-process test client):")
+        print(
+            "queries per request, token cache warm (Django-captured statements / libpq round "
+            "trips, both incl. BEGIN/COMMIT; in-process test client):"
+        )
         for name, (q, rt) in result["queries"].items():
             print(f"  {name:<32}{q:>3} / {rt}")
     pg = result.get("pgbench")
     if pg:
         if pg.get("tps"):
-            print(f"pgbench baseline (1-row UPDATE, {pg['clients']} clients, {pg['seconds']} s): "
-                  f"{pg['tps']:.0f} TPS, latency {pg['latency_ms']:.2f} ms; moves/s ÷ TPS = "
-                  f"{result['ratio_moves_to_pgbench_tps']:.3f}")
+            print(
+                f"pgbench baseline (1-row UPDATE, {pg['clients']} clients, {pg['seconds']} s): "
+                f"{pg['tps']:.0f} TPS, latency {pg['latency_ms']:.2f} ms; moves/s ÷ TPS = "
+                f"{result['ratio_moves_to_pgbench_tps']:.3f}"
+            )
         else:
             print(f"pgbench: {pg}")
     total_errors = sum(result["errors"].values())
@@ -960,27 +1103,44 @@ def _print(result: dict[str, Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--pairs", type=int, default=16, help="concurrent 2-player GOPS matches")
-    parser.add_argument("--hols", type=int, default=0,
-                        help="concurrent 5-player Hols der Geier matches")
+    parser.add_argument(
+        "--hols", type=int, default=0, help="concurrent 5-player Hols der Geier matches"
+    )
     parser.add_argument("--gops-cards", type=int, default=13)
     parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
     parser.add_argument("--warmup", type=float, default=2.0)
     parser.add_argument("--poll", action="store_true", help="one ETag poll per move per client")
-    parser.add_argument("--rate", type=float, default=0.0,
-                        help="open loop: moves per second offered (0: closed loop)")
-    parser.add_argument("--concurrent-joins", action="store_true",
-                        help="guests of a 3+ seat match join at once (today this can leave the "
-                             "match unstarted: docs/benchmarks.md, 'Findings')")
-    parser.add_argument("--users-via-db", action="store_true",
-                        help="create the players in the database instead of POST /register "
-                             "(PBKDF2 costs ~0.3 CPU-s each, before the window)")
-    parser.add_argument("--idempotency-keys", action="store_true",
-                        help="send an Idempotency-Key with every move")
-    parser.add_argument("--read-seconds", type=float, default=6.0,
-                        help="GET match phase: half full reads, half conditional (0: skip)")
+    parser.add_argument(
+        "--rate",
+        type=float,
+        default=0.0,
+        help="open loop: moves per second offered (0: closed loop)",
+    )
+    parser.add_argument(
+        "--concurrent-joins",
+        action="store_true",
+        help="guests of a 3+ seat match join at once (today this can leave the "
+        "match unstarted: docs/benchmarks.md, 'Findings')",
+    )
+    parser.add_argument(
+        "--users-via-db",
+        action="store_true",
+        help="create the players in the database instead of POST /register "
+        "(PBKDF2 costs ~0.3 CPU-s each, before the window)",
+    )
+    parser.add_argument(
+        "--idempotency-keys", action="store_true", help="send an Idempotency-Key with every move"
+    )
+    parser.add_argument(
+        "--read-seconds",
+        type=float,
+        default=6.0,
+        help="GET match phase: half full reads, half conditional (0: skip)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
     parser.add_argument("--threads", type=int, default=2)
@@ -1008,7 +1168,8 @@ def main(argv: list[str] | None = None) -> int:
         extra["queries"], extra["query_trace"] = _sample_queries()
     if problems:
         extra["audit_line"] = f"audit: FAILED ({len(problems)} problems)\n  " + "\n  ".join(
-            problems[:30])
+            problems[:30]
+        )
     else:
         extra["audit_line"] = f"audit: OK ({n_matches} matches, {n_moves} moves)"
     extra["audit_ok"] = not problems

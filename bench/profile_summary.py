@@ -43,8 +43,7 @@ def load(directory: Path) -> list[tuple[list[str], int]]:
         for line in file.read_text().splitlines():
             found = _LINE.match(line)
             if found:
-                stacks.append(([_frame(f) for f in found.group(1).split(";")],
-                               int(found.group(2))))
+                stacks.append(([_frame(f) for f in found.group(1).split(";")], int(found.group(2))))
     return stacks
 
 
@@ -53,9 +52,7 @@ def load(directory: Path) -> list[tuple[list[str], int]]:
 WAITING = ("Connection.wait (psycopg/connection.py)",)
 
 
-def summarise(
-    stacks: list[tuple[list[str], int]], marker: str, top: int, cpu: bool = False
-) -> str:
+def summarise(stacks: list[tuple[list[str], int]], marker: str, top: int, cpu: bool = False) -> str:
     chosen = [(s, n) for s, n in stacks if not marker or any(marker in f for f in s)]
     if cpu:
         chosen = [(s, n) for s, n in chosen if s[-1] not in WAITING]
@@ -69,8 +66,7 @@ def summarise(
             inclusive[name] += n
         own[frames[-1]] += n
     everything = sum(n for _, n in stacks)
-    lines = [f"  {total} samples ({total / everything:.0%} of all busy samples)",
-             "  inclusive:"]
+    lines = [f"  {total} samples ({total / everything:.0%} of all busy samples)", "  inclusive:"]
     lines += [f"    {n / total:6.1%}  {name}" for name, n in inclusive.most_common(top)]
     lines.append("  self:")
     lines += [f"    {n / total:6.1%}  {name}" for name, n in own.most_common(top)]
@@ -81,8 +77,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("directory", type=Path)
     parser.add_argument("--top", type=int, default=25)
-    parser.add_argument("--cpu", action="store_true",
-                        help="leave out samples waiting on PostgreSQL (on-CPU time only)")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="leave out samples waiting on PostgreSQL (on-CPU time only)",
+    )
     args = parser.parse_args()
     stacks = load(args.directory)
     for title, marker in PATHS.items():
