@@ -15,8 +15,25 @@ from datetime import datetime
 
 from django.db import transaction
 
+from games.compiled import CompiledSelect
 from games.errors import NotFound
 from games.models import Match, Seat
+
+_LOCK: CompiledSelect[Seat] = CompiledSelect(
+    lambda match_id: (
+        Seat.objects.select_related("match")
+        .select_for_update(of=("self", "match"))
+        .filter(match_id=match_id)
+        .order_by("index")
+    )
+)
+
+
+def _uuid(value: uuid.UUID | str) -> uuid.UUID:
+    try:
+        return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
+    except ValueError:
+        raise NotFound("No match with this id.") from None
 
 
 def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]:
@@ -27,12 +44,7 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     read from its snapshot, so a waiter would see the seats as they were before the holder
     committed. Call inside ``transaction.atomic``.
     """
-    seats = list(
-        Seat.objects.select_related("match")
-        .select_for_update(of=("self", "match"))
-        .filter(match_id=match_id)
-        .order_by("index")
-    )
+    seats = _LOCK.fetch(_uuid(match_id))
     if not seats:
         raise NotFound("No match with this id.")
     match = seats[0].match

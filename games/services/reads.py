@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 
 from accounts.models import User
+from games.compiled import CompiledSelect
 from games.engine import get_engine
 from games.engine.protocol import Engine
 from games.errors import NotFound
@@ -49,14 +50,23 @@ class MatchSnapshot:
         return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
 
 
-def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
-    """The match row (without its engine state) and its seats, in one query."""
-    seats = list(
+_SNAPSHOT: CompiledSelect[Seat] = CompiledSelect(
+    lambda match_id: (
         Seat.objects.select_related("match", "match__created_by", "user")
         .defer("match__state", "user__password", "match__created_by__password")
         .filter(match_id=match_id)
         .order_by("index")
     )
+)
+
+
+def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
+    """The match row (without its engine state) and its seats, in one query."""
+    try:
+        key = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
+    except ValueError:
+        raise NotFound("No match with this id.") from None
+    seats = _SNAPSHOT.fetch(key)
     if not seats:
         raise NotFound("No match with this id.")
     match = seats[0].match

@@ -169,3 +169,27 @@ def test_round_trips_of_a_move_with_an_idempotency_key(settings: Any) -> None:
     assert counts["keyed move (step stays open)"].count <= MOVE_BUDGET
     assert counts["keyed move (resolves the step)"].count <= MOVE_BUDGET + 1
     assert counts["keyed move (replay)"].count <= READ_BUDGET
+
+
+def test_the_compiled_lock_query_sees_what_the_orm_sees(settings: Any) -> None:
+    """The match lock and the match read run SQL compiled once per process; they must return
+    exactly what the querysets they were compiled from return."""
+    from games.locks import match_lock_with_seats
+    from games.models import Seat
+    from games.services.reads import match_snapshot
+
+    alice, bob, match_id = _two_players()
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+    expected = list(
+        Seat.objects.select_related("match").filter(match_id=match_id).order_by("index")
+    )
+    assert [(s.pk, s.index, s.user_id, s.client_seed, s.bot_memory) for s in seats] == [
+        (s.pk, s.index, s.user_id, s.client_seed, s.bot_memory) for s in expected
+    ]
+    assert match.state == expected[0].match.state and match.options == expected[0].match.options
+    assert match.id == expected[0].match.id and match.deadline == expected[0].match.deadline
+    snapshot = match_snapshot(match_id=match_id, user=alice.user)
+    assert snapshot.you == 0
+    assert [s.user.username for s in snapshot.seats] == [alice.name, bob.name]
+    assert snapshot.match.created_by.username == alice.name
