@@ -154,6 +154,12 @@ const Facedown = (() => {
     return Object.entries(move).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(" · ");
   }
 
+  /** What the page may show of a move the player made: Xato's life cards and sacrifices are
+   *  kept even from their owner (the rules), so the page never prints them back either. */
+  function shownMove(move) {
+    return "life" in move || "sacrifice" in move ? "your sealed choice" : moveLabel(move);
+  }
+
   function localTime(iso) {
     if (!iso) return "";
     const when = new Date(iso);
@@ -221,6 +227,6 @@ const Facedown = (() => {
 
   return {
     api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
-    moveLabel, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
+    moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
   };
 })();

@@ -410,12 +410,12 @@
     const phase = match.phase || {};
     if (phase.kind === "reveal" && (phase.to_act || []).includes(match.you)) {
       const saved = stored(match.step);
-      note.textContent += saved ? `Revealing ${F.moveLabel(saved.move)} (committed from this browser).` :
+      note.textContent += saved ? `Revealing ${F.shownMove(saved.move)} (committed from this browser).` :
         "Your committed move is not stored in this browser: reveal it from the browser you committed on.";
     } else if (mine && match.protocol === "commit-reveal" && phase.kind === "simultaneous") {
-      note.textContent += `You committed to ${F.moveLabel(mine)}; only its hash went to the server. This browser reveals it when everyone has committed.`;
+      note.textContent += `You committed to ${F.shownMove(mine)}; only its hash went to the server. This browser reveals it when everyone has committed.`;
     } else if (mine) {
-      note.textContent += `You played ${F.moveLabel(mine)}. It stays face down until every card is in.`;
+      note.textContent += `You played ${F.shownMove(mine)}. It stays face down until every card is in.`;
     } else if (awaitingMe(match)) {
       note.textContent += isCardGame() ? "Pick a card: click or tap it, or Tab to it and press Enter." : "Choose a move.";
     } else if ((phase.to_act || []).includes(match.you) && (phase.submitted || []).includes(match.you)) {
@@ -544,7 +544,7 @@
       }
       const answer = await api("POST", `/matches/${matchId}/moves`, body);
       if (answer.ok) {
-        toast(body.commitment ? `Committed (step ${step}).` : `Played ${F.moveLabel(move)}.`);
+        toast(body.commitment ? `Committed (step ${step}).` : `Played ${F.shownMove(move)}.`);
       } else {
         if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
           localStorage.removeItem(STORE_PREFIX + step);
@@ -569,7 +569,13 @@
     revealingStep = match.step;
     const answer = await api("POST", `/matches/${matchId}/reveals`,
       { step: match.step, move: saved.move, salt: saved.salt });
-    if (answer.ok) toast(`Revealed ${F.moveLabel(saved.move)}.`);
+    if (answer.ok) {
+      toast(`Revealed ${F.shownMove(saved.move)}.`);
+      // a secret choice is not kept a moment longer than the reveal needs it
+      if (F.shownMove(saved.move) !== F.moveLabel(saved.move)) {
+        localStorage.removeItem(STORE_PREFIX + match.step);
+      }
+    }
     else {
       toast(problemText(answer));
       if (answer.data && answer.data.code === "commitment_mismatch") revealingStep = null;
