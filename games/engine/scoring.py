@@ -76,6 +76,23 @@ def check_seats(slug: str, players: int, low: int, high: int) -> dict[str, list[
     return {}
 
 
+def validated_options(
+    validator: jsonschema.Draft202012Validator,
+    schema: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+    *,
+    slug: str,
+    players: int,
+    low: int,
+    high: int,
+) -> dict[str, Any]:
+    """The filled options of a game whose only checks are its schema and its seat count."""
+    filled, errors = check_options(validator, schema, options)
+    errors.update(check_seats(slug, players, low, high))
+    raise_if(errors)
+    return filled
+
+
 def raise_if(errors: Mapping[str, list[str]]) -> None:
     if errors:
         raise InvalidOptions(errors)

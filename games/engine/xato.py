@@ -325,10 +325,15 @@ class Xato:
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
-        errors.update(scoring.check_seats(SLUG, players, self.min_players, self.max_players))
-        scoring.raise_if(errors)
-        return filled
+        return scoring.validated_options(
+            _VALIDATOR,
+            OPTIONS_SCHEMA,
+            options,
+            slug=SLUG,
+            players=players,
+            low=self.min_players,
+            high=self.max_players,
+        )
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
         opts = self.validate_options(options, players)
