@@ -7,7 +7,7 @@ from rest_framework.views import APIView
 
 from accounts import serializers as s
 from accounts.services import token_obtain, user_register
-from games.api.throttling import ScopedRateThrottle
+from core.throttling import ScopedRateThrottle
 
 
 class RegisterApi(APIView):

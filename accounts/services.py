@@ -5,7 +5,7 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from games.errors import InvalidCredentials
+from core.errors import InvalidCredentials
 
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:

@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "core",
     "accounts",
     "games",
     "web",
@@ -130,10 +131,10 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "games.api.problems.problem_exception_handler",
+    "EXCEPTION_HANDLER": "core.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
-        "games.api.throttling.AnonRateThrottle",
-        "games.api.throttling.UserRateThrottle",
+        "core.throttling.AnonRateThrottle",
+        "core.throttling.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("FACEDOWN_THROTTLE_ANON", "120/min"),

@@ -11,5 +11,5 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
-handler404 = "games.api.problems.not_found_view"
-handler500 = "games.api.problems.server_error_view"
+handler404 = "core.problems.not_found_view"
+handler500 = "core.problems.server_error_view"

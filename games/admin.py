@@ -25,9 +25,9 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from core.errors import FacedownError
 from games.bots import BOTS
 from games.engine import get_engine
-from games.errors import FacedownError
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
 from games.services.deadlines import MAX_STEP_SECONDS

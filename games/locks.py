@@ -15,8 +15,8 @@ from datetime import datetime
 
 from django.db import transaction
 
+from core.errors import NotFound
 from games.compiled import CompiledSelect
-from games.errors import NotFound
 from games.models import Match, Seat
 
 _LOCK: CompiledSelect[Seat] = CompiledSelect(

@@ -10,11 +10,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import NotFound
 from games.api.serializers import GameOutput
 from games.bots import BOTS
 from games.engine import ENGINES, get_engine
 from games.engine.protocol import Engine
-from games.errors import NotFound
 
 
 def game_resource(engine: Engine) -> dict[str, Any]:

@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from games.api.problems import PROBLEM_CONTENT_TYPE
-from games.errors import ValidationFailed
+from core.errors import ValidationFailed
+from core.problems import PROBLEM_CONTENT_TYPE
 from games.services.idempotency import idempotency_claim, idempotency_complete
 
 Handler = Callable[..., Response]

@@ -16,9 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from core.errors import NotFound, ValidationFailed
 from games.api import serializers as s
 from games.api.idempotent import idempotent
-from games.errors import NotFound, ValidationFailed
 from games.services import reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.errors import ERROR_CODES
+from core.errors import ERROR_CODES
 
 CONVENTIONS = """
 

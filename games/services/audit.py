@@ -15,8 +15,8 @@ import uuid
 from collections import defaultdict
 from typing import Any
 
+from core.errors import MatchNotFinished, NotFound
 from games.engine import get_engine
-from games.errors import MatchNotFinished, NotFound
 from games.models import Match, MatchEvent, Move, Seat
 from games.signing import public_keys
 

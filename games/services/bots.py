@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import F, Value
 from django.utils import timezone
 
+from core.errors import NotFound, ValidationFailed
 from games.bots import BOTS, get_bot
-from games.errors import NotFound, ValidationFailed
 from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.moves import move_record

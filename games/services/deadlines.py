@@ -17,8 +17,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.errors import NotFound, ValidationFailed
 from games.bots import BOTS
-from games.errors import NotFound, ValidationFailed
 from games.locks import match_lock_with_seats, overdue_steps
 from games.models import Match, Move
 from games.services.moves import move_record

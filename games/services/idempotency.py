@@ -19,7 +19,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import IdempotencyInProgress, IdempotencyKeyReused
+from core.errors import IdempotencyInProgress, IdempotencyKeyReused
 from games.models import IdempotencyRecord
 from games.services.fairness import canonical_json
 

@@ -10,9 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from accounts.models import User
-from games.engine import get_engine
-from games.engine.protocol import InvalidOptions
-from games.errors import (
+from core.errors import (
     AlreadySeated,
     MatchNotActive,
     NotSeated,
@@ -20,6 +18,8 @@ from games.errors import (
     SeatTaken,
     ValidationFailed,
 )
+from games.engine import get_engine
+from games.engine.protocol import InvalidOptions
 from games.locks import match_lock_with_seats
 from games.models import Match, Seat
 from games.services.bots import bot_options_validate

@@ -17,8 +17,7 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
-from games.engine.protocol import IllegalMove as EngineIllegalMove
-from games.errors import (
+from core.errors import (
     AlreadySubmitted,
     CommitmentMismatch,
     CommitmentReused,
@@ -29,6 +28,7 @@ from games.errors import (
     StaleStep,
     WrongPhase,
 )
+from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.fairness import commitment_of, receipt_make

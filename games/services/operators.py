@@ -14,8 +14,8 @@ from datetime import datetime, timedelta
 from django.db import transaction
 
 from accounts.models import User
+from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games.bots import BOTS, get_bot
-from games.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate

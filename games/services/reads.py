@@ -14,10 +14,10 @@ from typing import Any
 from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 
 from accounts.models import User
+from core.errors import NotFound
 from games.compiled import CompiledSelect
 from games.engine import get_engine
 from games.engine.protocol import Engine
-from games.errors import NotFound
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.steps import phase_public
 

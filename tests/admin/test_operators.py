@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games.errors import (
+from core.errors import (
     MatchNotActive,
     NotFound,
     PermissionDenied,
@@ -326,7 +326,7 @@ def test_a_seat_that_committed_is_not_handed_to_a_bot(operator, alice, bob):
     import hashlib
     import json as _json
 
-    from games.errors import ValidationFailed
+    from core.errors import ValidationFailed
     from games.services.operators import seat_replace_with_bot
     from tests.players import start_match
 

@@ -401,7 +401,7 @@ def test_every_documented_code_is_in_the_schema(db):
     schema = APIClient().get("/api/schema/?format=json")
     assert schema.status_code == 200
     text = schema.content.decode()
-    from games.errors import ERROR_CODES
+    from core.errors import ERROR_CODES
 
     for code in ERROR_CODES:
         assert code in text, code

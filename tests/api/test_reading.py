@@ -131,7 +131,7 @@ def test_compose_file_defines_the_full_stack(service):
 
 
 def test_user_throttle_counts_in_windows(alice, bob, monkeypatch):
-    from games.api.throttling import UserRateThrottle
+    from core.throttling import UserRateThrottle
 
     monkeypatch.setattr(UserRateThrottle, "THROTTLE_RATES", {"user": "3/hour", "anon": "9/hour"})
     cache.clear()

@@ -24,8 +24,8 @@ def _finish_through_the_services(match_id: str, player: User) -> None:
     import contextlib
     import time
 
+    from core.errors import FacedownError
     from games.engine import get_engine
-    from games.errors import FacedownError
     from games.services.moves import move_submit
 
     engine = get_engine("memory")

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.errors import FacedownError
+from core.errors import FacedownError
 from games.services.audit import audit_transcript
 from games.signing import public_keys
 from games.verify import verify_transcript

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
-from games.errors import FacedownError
+from core.errors import FacedownError
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _TYPE_BASE = "https://facedown.invalid/problems/"

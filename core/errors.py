@@ -1,6 +1,6 @@
 """Domain errors: each class has a stable machine ``code`` and an HTTP status.
 
-Services raise these; one exception handler (``games.api.problems``) renders them as RFC 9457
+Services raise these; one exception handler (``core.problems``) renders them as RFC 9457
 problem+json. Messages never name another seat's hidden data.
 """
 
