@@ -188,6 +188,9 @@ FACEDOWN_TASK_RUNNER = os.environ.get("FACEDOWN_TASK_RUNNER", "celery" if REDIS_
 FACEDOWN_MIN_STEP_SECONDS = int(os.environ.get("FACEDOWN_MIN_STEP_SECONDS", "10"))
 # Deadlines nearer than this get a task at the deadline; later ones wait for the sweep.
 FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS = 15 * 60
+# Check every emitted event against the catalogue's payload schema (games/events.py). On in
+# tests; off in production, where the types already checked the code that emits.
+FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"
 # How often the sweep looks for overdue steps and bot seats whose task was lost.
 FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
 # A bot seat still waiting this long after its step opened is nudged by the sweep.

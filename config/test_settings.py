@@ -21,3 +21,6 @@ FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = []
 
 # Live-deadline tests use one-second steps; the API's minimum stays 10 s everywhere else.
 FACEDOWN_MIN_STEP_SECONDS = 1
+
+# Every emitted event is checked against the event catalogue.
+FACEDOWN_CHECK_EVENTS = True

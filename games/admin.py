@@ -28,28 +28,13 @@ from django.utils.safestring import SafeString
 from core.errors import FacedownError
 from games.bots import BOTS
 from games.engine import get_engine
+from games.events import event_for
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
 from games.services.deadlines import MAX_STEP_SECONDS
+from games.services.reads import spectator_reader
 
 EVENTS_SHOWN = 500
-#: Event types whose public data may be shown while their step is still open: they are
-#: written by the server about the step's bookkeeping, never about a sealed move.
-OPEN_STEP_EVENTS = frozenset(
-    {
-        "step_opened",
-        "move_submitted",
-        "timeout",
-        "seat_forfeited",
-        "seat_replaced",
-        "seat_returned",
-        "deadline_extended",
-        "deadline_forced",
-        "match_aborted",
-        "match_finished",
-    }
-)
-
 
 # --- filters ---------------------------------------------------------------------------------
 
@@ -402,6 +387,8 @@ class MatchAdmin(admin.ModelAdmin):
             .only("seq", "type", "step", "at", "show_at", "data", "table_only")[:EVENTS_SHOWN]
         )
         events.reverse()
+        # Operators read events as spectators do (the one redaction of games.events).
+        reader = spectator_reader(match)
         rows = format_html_join(
             "",
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -410,10 +397,10 @@ class MatchAdmin(admin.ModelAdmin):
                     event.seq,
                     event.type + (" (table only)" if event.table_only else ""),
                     event.step if event.step is not None else "—",
-                    _timestamp(event.at) if event.show_at else "—",
-                    _event_data(event, match),
+                    shown["at"] or "—",
+                    _event_data(shown["data"]),
                 )
-                for event in events
+                for event, shown in ((e, event_for(e, reader)) for e in events)
             ),
         )
         note = (
@@ -567,19 +554,10 @@ class MatchAdmin(admin.ModelAdmin):
         )
 
 
-def _event_data(event: MatchEvent, match: Match) -> SafeString | str:
-    """The event's public data (never its per-seat ``private`` part), and nothing at all for
-    a step still open unless the event is bookkeeping the server writes about that step."""
-    if (
-        not match.is_over
-        and event.step is not None
-        and event.step >= match.step
-        and event.type not in OPEN_STEP_EVENTS
-    ):
-        return "(hidden until the step resolves)"
-    if event.data is None:
+def _event_data(data: Any) -> SafeString | str:
+    if data is None:
         return "—"
-    return format_html("<code>{}</code>", json.dumps(event.data, sort_keys=True))
+    return format_html("<code>{}</code>", json.dumps(data, sort_keys=True))
 
 
 def _form_errors(form: forms.Form, exc: FacedownError) -> None:

@@ -1,8 +1,9 @@
 """The embedded task runner: one worker thread in the web process, for the default run mode.
 
-Without Redis there is no Celery; this thread runs the same task bodies (``games.tasks.TASKS``)
-one at a time, in ETA order, and runs the periodic sweep itself. Serialising the work keeps
-SQLite to one background writer; its busy timeout queues it behind request writers.
+Without Redis there is no Celery; this thread runs the same job bodies (registered with
+``games.dispatch`` by ``games.tasks``) one at a time, in ETA order, and runs the periodic sweep
+itself. Serialising the work keeps SQLite to one background writer; its busy timeout queues it
+behind request writers.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connections
 from django.utils import timezone
+
+from games import dispatch
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +70,12 @@ class EmbeddedWorker:
             return None
 
     def _loop(self) -> None:
-        from games.tasks import TASKS
-
         try:
             while (job := self._next_job()) is not None:
                 name, args = job
                 close_old_connections()
                 try:
-                    TASKS[name].run(*args)
+                    dispatch.job(name)(*args)
                 except Exception:
                     log.exception("embedded job %s%r failed", name, args)
                 if name == "overdue_sweep":
@@ -85,3 +86,4 @@ class EmbeddedWorker:
 
 
 worker = EmbeddedWorker()
+dispatch.runner_register("embedded", lambda name, args, eta: worker.submit(name, args, eta=eta))

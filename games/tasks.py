@@ -1,12 +1,18 @@
-"""Celery tasks: each takes ids, calls one idempotent service, and is safe to run twice."""
+"""Celery tasks: each takes ids, calls one idempotent service, and is safe to run twice.
+
+Imported when the app starts (``GamesConfig.ready``): each task is registered with
+``games.dispatch`` as a job, and Celery as the runner named ``celery``.
+"""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from celery import shared_task
 from django.db import OperationalError
 
+from games import dispatch
 from games.services.bots import bot_moves_play, stalled_bots_sweep
 from games.services.deadlines import overdue_sweep, step_expire
 
@@ -37,3 +43,12 @@ TASKS = {
     "step_expire": step_expire_task,
     "overdue_sweep": overdue_sweep_task,
 }
+
+
+def _celery(name: str, args: tuple[Any, ...], eta: datetime | None) -> None:
+    TASKS[name].apply_async(args=args, eta=eta)
+
+
+for _name, _task in TASKS.items():
+    dispatch.job_register(_name, _task.run)
+dispatch.runner_register("celery", _celery)

@@ -17,14 +17,11 @@ from typing import Any
 
 from core.errors import MatchNotFinished, NotFound
 from games.engine import get_engine
+from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
 from games.signing import public_keys
 
 FORMAT = "facedown-transcript-v1"
-
-
-def _timestamp(value: Any) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
 
 
 def _seat(seat: Seat) -> dict[str, Any]:
@@ -84,18 +81,6 @@ def _receipt_salts(move: Move | None) -> Any:
     return move.receipt_salt or None
 
 
-def _event(event: MatchEvent) -> dict[str, Any]:
-    return {
-        "seq": event.seq,
-        "type": event.type,
-        "step": event.step,
-        # Never a submission's time (DESIGN.md, "Disclosure"), not even after the end.
-        "at": _timestamp(event.at) if event.show_at else None,
-        "data": event.data,
-        "private": event.private or {},
-    }
-
-
 def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
     """The match's transcript; 409 ``match_not_finished`` unless it is finished or aborted."""
     match = Match.objects.filter(pk=match_id).defer("state").first()
@@ -138,9 +123,9 @@ def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
         "key_id": key_id,
         "public_keys": {k: keys[k] for k in sorted({*used, key_id}) if k in keys},
         "steps": steps,
-        "events": [_event(event) for event in events],
+        "events": [event_for(event, AUDITOR) for event in events],
         "result": match.result,
-        "created_at": _timestamp(match.created_at),
-        "started_at": _timestamp(match.started_at),
-        "finished_at": _timestamp(match.finished_at),
+        "created_at": timestamp(match.created_at),
+        "started_at": timestamp(match.started_at),
+        "finished_at": timestamp(match.finished_at),
     }

@@ -9,17 +9,16 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db import transaction
 from django.db.models import F, Value
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
 from games.bots import BOTS, get_bot
-from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
+from games.services.follow_ups import bots_waiting
 from games.services.moves import move_record
 from games.services.standins import bot_decide
-from games.services.transition import Transition
+from games.services.unit_of_work import match_change
 
 log = logging.getLogger(__name__)
 
@@ -46,39 +45,23 @@ def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> d
     return filled | dict(options)
 
 
-def bots_waiting(match: Match, seats: list[Seat]) -> bool:
-    """Whether a bot-controlled seat must still move in the open step. Never in a reveal
-    phase: bots play plain moves, counted as revealed when the phase opens."""
-    if match.phase_kind == Match.PhaseKind.REVEAL:
-        return False
-    return match.status == Match.Status.ACTIVE and any(
-        seat.controlled_by == Seat.Controller.BOT
-        and not seat.forfeited
-        and match.acting_mask >> seat.index & 1
-        and not match.submitted_mask >> seat.index & 1
-        for seat in seats
-    )
-
-
 def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
     """Every bot-controlled seat that must act in ``step`` moves, through the same path as a
     player's move. Idempotent: a step that has moved on, or bots that have moved, are left."""
-    with transaction.atomic():
-        try:
-            match, seats = match_lock_with_seats(match_id)
-        except NotFound:
-            return 0
-        if match.status != Match.Status.ACTIVE or match.step != step:
-            return 0
-        tx = Transition(match=match, seats=seats)
-        played = 0
-        for seat in seats:
-            if match.step != step or not bots_waiting(match, [seat]):
-                continue
-            move = bot_decide(tx, seat, name=seat.bot, options=seat.bot_options)
-            move_record(tx, seat=seat.index, move=move, source=Move.Source.BOT)
-            played += 1
-        tx.save()
+    try:
+        with match_change(match_id) as tx:
+            match = tx.match
+            if match.status != Match.Status.ACTIVE or match.step != step:
+                return 0
+            played = 0
+            for seat in tx.seats:
+                if match.step != step or not bots_waiting(match, [seat]):
+                    continue
+                move = bot_decide(tx, seat, name=seat.bot, options=seat.bot_options)
+                move_record(tx, seat=seat.index, move=move, source=Move.Source.BOT)
+                played += 1
+    except NotFound:
+        return 0
     return played
 
 

@@ -11,20 +11,20 @@ import logging
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
+from games import events
 from games.bots import BOTS
-from games.locks import match_lock_with_seats, overdue_steps
+from games.locks import overdue_steps
 from games.models import Match, Move
 from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
-from games.services.steps import match_finish, step_complete, step_ready
-from games.services.transition import Transition
+from games.services.steps import match_play_on, seat_forfeit
+from games.services.unit_of_work import MatchChange, match_change
 
 log = logging.getLogger(__name__)
 
@@ -65,56 +65,57 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
 
 def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = None) -> bool:
     """Time out every seat that has not moved in ``step`` if its deadline has passed.
+    Returns whether anything changed."""
+    now = now or timezone.now()
+    try:
+        with match_change(match_id) as tx:
+            match = tx.match
+            if (
+                match.status != Match.Status.ACTIVE
+                or match.step != step
+                or match.deadline is None
+                or match.deadline > now
+            ):
+                return False
+            step_time_out(tx)
+    except NotFound:
+        return False
+    return True
+
+
+def step_time_out(tx: MatchChange) -> None:
+    """Time out the open step's late seats, by the match's policy.
 
     ``auto_move``: the stand-in bot moves for the seat, which stays the player's.
     ``forfeit``: the seat forfeits (final) and the stand-in bot plays on for it.
-    Returns whether anything changed.
     """
-    now = now or timezone.now()
-    with transaction.atomic():
-        try:
-            match, seats = match_lock_with_seats(match_id)
-        except NotFound:
-            return False
-        if (
-            match.status != Match.Status.ACTIVE
-            or match.step != step
-            or match.deadline is None
-            or match.deadline > now
-        ):
-            return False
-        tx = Transition(match=match, seats=seats)
-        policy = (match.time_control or {}).get("on_timeout", "auto_move")
-        if match.phase_kind == Match.PhaseKind.REVEAL:
-            # A missing reveal forfeits whatever the policy: otherwise a player could watch the
-            # others reveal and then choose not to.
-            policy = "forfeit"
-        late = [
-            seat
-            for seat in seats
-            if match.acting_mask >> seat.index & 1
-            and not match.submitted_mask >> seat.index & 1
-            and not seat.forfeited
-        ]
-        for seat in late:
-            tx.emit("timeout", step=step, data={"seat": seat.index, "policy": policy})
-            if policy == "forfeit":
-                seat.forfeited = True
-                seat.save(update_fields=["forfeited"])
-                tx.emit("seat_forfeited", step=step, data={"seat": seat.index, "reason": "timeout"})
+    match, step = tx.match, tx.match.step
+    policy: Literal["auto_move", "forfeit"] = (match.time_control or {}).get(
+        "on_timeout", "auto_move"
+    )
+    if match.phase_kind == Match.PhaseKind.REVEAL:
+        # A missing reveal forfeits whatever the policy: otherwise a player could watch the
+        # others reveal and then choose not to.
+        policy = "forfeit"
+    late = [
+        seat
+        for seat in tx.seats
+        if match.acting_mask >> seat.index & 1
+        and not match.submitted_mask >> seat.index & 1
+        and not seat.forfeited
+    ]
+    for seat in late:
+        tx.emit(events.TIMEOUT({"seat": seat.index, "policy": policy}), step=step)
         if policy == "forfeit":
-            if len(tx.active_seats()) < 2:
-                match_finish(tx, reason="forfeit")
-            elif step_ready(tx):
-                step_complete(tx)
-        else:
-            for seat in late:
-                if match.step != step or match.phase_kind == Match.PhaseKind.REVEAL:
-                    break
-                move = bot_decide(tx, seat, name=stand_in_name(tx))
-                move_record(tx, seat=seat.index, move=move, source=Move.Source.TIMEOUT)
-        tx.save()
-    return True
+            seat_forfeit(tx, seat, reason="timeout")
+    if policy == "forfeit":
+        match_play_on(tx)
+        return
+    for seat in late:
+        if match.step != step or match.phase_kind == Match.PhaseKind.REVEAL:
+            break
+        move = bot_decide(tx, seat, name=stand_in_name(tx))
+        move_record(tx, seat=seat.index, move=move, source=Move.Source.TIMEOUT)
 
 
 def overdue_sweep(*, limit: int = 500, now: datetime | None = None) -> int:

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from accounts.models import User
 from core.errors import (
@@ -18,20 +17,21 @@ from core.errors import (
     SeatTaken,
     ValidationFailed,
 )
+from games import events
 from games.engine import get_engine
 from games.engine.protocol import InvalidOptions
-from games.locks import match_lock_with_seats
 from games.models import Match, Seat
 from games.services.bots import bot_options_validate
 from games.services.deadlines import time_control_validate
 from games.services.fairness import deal_rng, seed_new
 from games.services.steps import (
-    match_finish,
-    step_advance,
-    step_complete,
-    step_ready,
+    match_abort_in,
+    match_play_on,
+    match_start,
+    seat_forfeit,
+    seats_public,
 )
-from games.services.transition import Transition
+from games.services.unit_of_work import MatchChange, match_change, match_new
 
 MSG_UNKNOWN_GAME = "Unknown game."
 MSG_UNKNOWN_USER = "Unknown user."
@@ -87,18 +87,6 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
     return rows
 
 
-def _seats_event(seats: list[Seat]) -> list[dict[str, Any]]:
-    return [
-        {
-            "index": s.index,
-            "player": s.user.username if s.user is not None else None,
-            "bot": s.bot or None,
-            "accepted": s.accepted,
-        }
-        for s in seats
-    ]
-
-
 def match_create(
     *,
     creator: User,
@@ -126,42 +114,31 @@ def match_create(
         raise ValidationFailed(exc.errors) from exc
 
     seed, seed_sha256 = seed_new()
-    with transaction.atomic():
-        match = Match.objects.create(
-            id=uuid.uuid4(),
-            game=game,
-            options=filled,
-            protocol=protocol,
-            disclose_submitted=disclose_submitted,
-            time_control=time_control,
-            created_by=creator,
-            seed=seed,
-            seed_sha256=seed_sha256,
-        )
-        rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
-        Seat.objects.bulk_create(rows)
-        tx = Transition(match=match, seats=rows)
-        tx.emit("match_created", data={"game": game, "seats": _seats_event(rows)})
+    match = Match(
+        id=uuid.uuid4(),
+        game=game,
+        options=filled,
+        protocol=protocol,
+        disclose_submitted=disclose_submitted,
+        time_control=time_control,
+        created_by=creator,
+        seed=seed,
+        seed_sha256=seed_sha256,
+    )
+    rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
+    with match_new(match, rows) as tx:
+        tx.emit(events.MATCH_CREATED({"game": game, "seats": seats_public(rows)}))
         _start_if_ready(tx)
-        # The row was just inserted with version 1; the creation event is part of it.
-        tx.public_change = False
-        tx.changed_fields |= {"last_seq"}
-        tx.save()
     return match
 
 
-def _start_if_ready(tx: Transition) -> None:
+def _start_if_ready(tx: MatchChange) -> None:
     """Start once every seat is filled and every human seat has accepted: the deal is drawn."""
     if not all((seat.user_id is not None or seat.bot) and seat.accepted for seat in tx.seats):
         return
-    match, engine = tx.match, tx.engine
-    match.state = engine.initial_state(len(tx.seats), match.options, deal_rng(match, tx.seats))
-    match.status = Match.Status.ACTIVE
-    match.step = 1
-    match.started_at = tx.now
-    tx.changed_fields |= {"status", "started_at"}
-    tx.emit("match_started", data={"seats": _seats_event(tx.seats)})
-    step_advance(tx)
+    match = tx.match
+    deal = deal_rng(match, tx.seats)
+    match_start(tx, tx.engine.initial_state(len(tx.seats), match.options, deal))
 
 
 def match_join(
@@ -172,9 +149,8 @@ def match_join(
     client_seed: str | None = None,
 ) -> Match:
     """Take an open seat, accept an invitation, or (creator) become ready; add entropy."""
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        match, seats = tx.match, tx.seats
         if match.status != Match.Status.OPEN:
             raise MatchNotActive("Seats can be taken only before the match starts.")
         own = tx.seat_of(user.pk)
@@ -187,10 +163,8 @@ def match_join(
             target.user = user
         target.accepted = True
         target.client_seed = client_seed or ""
-        target.save(update_fields=["user", "accepted", "client_seed"])
-        tx.emit("seat_joined", data={"seat": target.index, "player": user.username})
+        tx.emit(events.SEAT_JOINED({"seat": target.index, "player": user.username}))
         _start_if_ready(tx)
-        tx.save()
     return match
 
 
@@ -209,9 +183,8 @@ def _open_seat(seats: list[Seat], index: int | None) -> Seat:
 
 def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
     """An invitee refuses the invitation: the match is aborted."""
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        match = tx.match
         own = tx.seat_of(user.pk)
         if own is None:
             raise NotSeated()
@@ -220,43 +193,13 @@ def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
         if not own.invited or own.accepted:
             raise PermissionDenied("Only an invitee who has not accepted can decline.")
         match_abort_in(tx, reason="declined", seat=own.index)
-        tx.save()
     return match
-
-
-def match_abort_in(
-    tx: Transition, *, reason: str, seat: int | None = None, operator: str | None = None
-) -> None:
-    """End the match of ``tx`` without a result (declined, creator left, or an operator)."""
-    match = tx.match
-    match.status = Match.Status.ABORTED
-    match.phase_kind = Match.PhaseKind.NONE
-    match.acting_mask = match.submitted_mask = 0
-    match.deadline = None
-    match.finished_at = tx.now
-    match.result = {
-        "scores": list(match.scores) or [0] * len(tx.seats),
-        "winners": [],
-        "ranking": [],
-        "reason": "aborted",
-    }
-    tx.changed_fields |= {
-        "status",
-        "phase_kind",
-        "acting_mask",
-        "submitted_mask",
-        "deadline",
-        "finished_at",
-        "result",
-    }
-    tx.emit("match_aborted", data={"operator": operator, "reason": reason, "seat": seat})
 
 
 def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
     """Before the start: leave the seat (the creator leaving aborts). After: forfeit, final."""
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        match = tx.match
         own = tx.seat_of(user.pk)
         if own is None:
             raise NotSeated()
@@ -265,29 +208,18 @@ def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
         elif match.status == Match.Status.ACTIVE:
             if own.forfeited:
                 raise MatchNotActive("Your seat has already forfeited.")
-            _forfeit(tx, own)
+            seat_forfeit(tx, own, reason="resigned")
+            match_play_on(tx)
         else:
             raise MatchNotActive("The match is over.")
-        tx.save()
     return match
 
 
-def _leave(tx: Transition, own: Seat, user: User) -> None:
+def _leave(tx: MatchChange, own: Seat, user: User) -> None:
     if user.pk == tx.match.created_by_id:
         match_abort_in(tx, reason="creator_left", seat=own.index)
         return
     own.user = None
     own.accepted = own.invited = False
     own.client_seed = ""
-    own.save(update_fields=["user", "accepted", "invited", "client_seed"])
-    tx.emit("seat_left", data={"seat": own.index})
-
-
-def _forfeit(tx: Transition, own: Seat) -> None:
-    own.forfeited = True
-    own.save(update_fields=["forfeited"])
-    tx.emit("seat_forfeited", step=tx.match.step, data={"seat": own.index, "reason": "resigned"})
-    if len(tx.active_seats()) < 2:
-        match_finish(tx, reason="forfeit")
-    elif tx.match.acting_mask and step_ready(tx):
-        step_complete(tx)
+    tx.emit(events.SEAT_LEFT({"seat": own.index}))

@@ -14,8 +14,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
 from accounts.models import User
 from core.errors import (
     AlreadySubmitted,
@@ -28,16 +26,12 @@ from core.errors import (
     StaleStep,
     WrongPhase,
 )
+from games import events
 from games.engine.protocol import IllegalMove as EngineIllegalMove
-from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.fairness import commitment_of, receipt_make
-from games.services.steps import (
-    match_finish,
-    step_complete,
-    step_ready,
-)
-from games.services.transition import Transition
+from games.services.steps import match_play_on, move_new, seat_forfeit, step_complete, step_ready
+from games.services.unit_of_work import MatchChange, match_change
 
 
 @dataclass(frozen=True)
@@ -54,7 +48,7 @@ class MoveAccepted:
         return {"step": self.step, "seat": self.seat, "receipt": self.receipt}
 
 
-def _acting_seat(tx: Transition, *, user: User, step: int) -> Seat:
+def _acting_seat(tx: MatchChange, *, user: User, step: int) -> Seat:
     """The requester's seat, if it may act in ``step`` now. Checks in the API's precedence
     order: not_seated → stale_step → match_not_active → (the caller: wrong_phase) …"""
     match = tx.match
@@ -73,7 +67,7 @@ def _acting_seat(tx: Transition, *, user: User, step: int) -> Seat:
     return seat
 
 
-def _may_act(tx: Transition, seat: Seat) -> None:
+def _may_act(tx: MatchChange, seat: Seat) -> None:
     if not tx.match.acting_mask >> seat.index & 1 or seat.forfeited:
         raise NotYourTurn()
     if seat.controlled_by == Seat.Controller.BOT:
@@ -101,9 +95,8 @@ def move_submit(
     Precedence: not_seated → stale_step → match_not_active → wrong_phase → not_your_turn →
     already_submitted → commitment_reused → illegal_move.
     """
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        match = tx.match
         seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind == Match.PhaseKind.REVEAL:
             raise WrongPhase("This step is in its reveal phase: send a reveal.")
@@ -116,16 +109,14 @@ def move_submit(
             return _repeat(tx, seat.index, move=move, commitment=commitment)
         if commitment is not None:
             receipt = _commitment_record(tx, seat=seat.index, commitment=commitment)
-            tx.save()
             return MoveAccepted(step=step, seat=seat.index, receipt=receipt)
         assert move is not None and match.state is not None
         secret = not tx.engine.echoes(match.state, move)
         receipt = move_record(tx, seat=seat.index, move=move, source=Move.Source.PLAYER)
-        tx.save()
     return MoveAccepted(step=step, seat=seat.index, receipt=receipt, secret=secret)
 
 
-def _receipt(tx: Transition, seat: int, submission: Any, kind: str | None) -> tuple[Any, str]:
+def _receipt(tx: MatchChange, seat: int, submission: Any, kind: str | None) -> tuple[Any, str]:
     match = tx.match
     public = match.disclose_submitted or step_ready(tx, counting=seat)
     # The receipt names the version this submission leads to, as others will see it.
@@ -140,14 +131,13 @@ def _receipt(tx: Transition, seat: int, submission: Any, kind: str | None) -> tu
     )
 
 
-def _submitted(tx: Transition, seat: int) -> None:
+def _submitted(tx: MatchChange, seat: int) -> None:
     tx.match.submitted_mask |= 1 << seat
-    tx.changed_fields.add("submitted_mask")
     if tx.match.disclose_submitted:
-        tx.emit("move_submitted", step=tx.match.step, data={"seat": seat}, show_at=False)
+        tx.emit(events.MOVE_SUBMITTED({"seat": seat}), step=tx.match.step)
 
 
-def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str) -> dict[str, Any]:
+def move_record(tx: MatchChange, *, seat: int, move: dict[str, Any], source: str) -> dict[str, Any]:
     """Check and record one seat's move in the open step, and complete the step if it was the
     last. Shared by players, bots and timeouts; the caller has checked the step and seat.
     Returns the receipt."""
@@ -159,40 +149,26 @@ def move_record(tx: Transition, *, seat: int, move: dict[str, Any], source: str)
     except EngineIllegalMove as exc:
         raise IllegalMove(str(exc)) from exc
     receipt, salt = _receipt(tx, seat, move, None)
-    tx.moves.append(
-        Move(
-            match=match,
-            step=match.step,
-            seat=seat,
-            payload=move,
-            source=source,
-            receipt=receipt,
-            receipt_salt=salt,
-            submitted_at=tx.now,
-        )
-    )
+    move_new(tx, seat, move, source, receipt=receipt, receipt_salt=salt)
     _submitted(tx, seat)
     if step_ready(tx):
         step_complete(tx)
     return dict(receipt)
 
 
-def _commitment_record(tx: Transition, *, seat: int, commitment: str) -> dict[str, Any]:
+def _commitment_record(tx: MatchChange, *, seat: int, commitment: str) -> dict[str, Any]:
     match = tx.match
     if Move.objects.filter(match=match, commitment=commitment).exists():
         raise CommitmentReused("This commitment was already used in this match.")
     receipt, salt = _receipt(tx, seat, {"commitment": commitment}, "commitment")
-    tx.moves.append(
-        Move(
-            match=match,
-            step=match.step,
-            seat=seat,
-            commitment=commitment,
-            source=Move.Source.PLAYER,
-            receipt=receipt,
-            receipt_salt=salt,
-            submitted_at=tx.now,
-        )
+    move_new(
+        tx,
+        seat,
+        None,
+        Move.Source.PLAYER,
+        commitment=commitment,
+        receipt=receipt,
+        receipt_salt=salt,
     )
     _submitted(tx, seat)
     if step_ready(tx):
@@ -209,9 +185,8 @@ def reveal_submit(
     move forfeits the seat: that change is committed, then ``IllegalMove`` is raised with
     ``forfeited: true``.
     """
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        match = tx.match
         seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind != Match.PhaseKind.REVEAL:
             raise WrongPhase("No reveal phase is open: commit first, and wait for the others.")
@@ -240,23 +215,27 @@ def reveal_submit(
         try:
             tx.engine.check_move(match.state, seat.index, move)
         except EngineIllegalMove as exc:
-            _forfeit_illegal_reveal(tx, seat)
-            tx.save()
+            # The forfeit is committed; then the move is refused.
+            seat_forfeit(tx, seat, reason="illegal_reveal")
+            match_play_on(tx)
             refusal = IllegalMove(str(exc), forfeited=True)
         else:
             receipt = _reveal_record(tx, recorded, move=move, salt=salt)
-            tx.save()
     if refusal is not None:
         raise refusal
     secret = not tx.engine.echoes(tx.match.state or {}, move)
     return MoveAccepted(step=step, seat=seat.index, receipt=receipt, secret=secret)
 
 
-def _reveal_record(tx: Transition, recorded: Move, *, move: dict[str, Any], salt: str) -> Any:
+def _reveal_record(tx: MatchChange, recorded: Move, *, move: dict[str, Any], salt: str) -> Any:
     seat = recorded.seat
     receipt, receipt_salt = _receipt(tx, seat, {"move": move, "salt": salt}, "reveal")
-    Move.objects.filter(pk=recorded.pk).update(
-        payload=move, salt=salt, reveal_receipt=receipt, reveal_receipt_salt=receipt_salt
+    tx.update_move(
+        recorded,
+        payload=move,
+        salt=salt,
+        reveal_receipt=receipt,
+        reveal_receipt_salt=receipt_salt,
     )
     _submitted(tx, seat)
     if step_ready(tx):
@@ -264,22 +243,8 @@ def _reveal_record(tx: Transition, recorded: Move, *, move: dict[str, Any], salt
     return receipt
 
 
-def _forfeit_illegal_reveal(tx: Transition, seat: Seat) -> None:
-    seat.forfeited = True
-    seat.save(update_fields=["forfeited"])
-    tx.emit(
-        "seat_forfeited",
-        step=tx.match.step,
-        data={"seat": seat.index, "reason": "illegal_reveal"},
-    )
-    if len(tx.active_seats()) < 2:
-        match_finish(tx, reason="forfeit")
-    elif step_ready(tx):
-        step_complete(tx)
-
-
 def _repeat(
-    tx: Transition, seat: int, *, move: dict[str, Any] | None, commitment: str | None
+    tx: MatchChange, seat: int, *, move: dict[str, Any] | None, commitment: str | None
 ) -> MoveAccepted:
     """An identical re-post answers with the original receipt; a different one is refused.
 

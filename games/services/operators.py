@@ -3,7 +3,7 @@
 Every action names its operator and a reason, both written into a public event: aborting a
 match, extending or forcing the current step's deadline, handing a human seat to a bot and
 giving it back. None of them can undo a forfeit or reveal a sealed move. Like every service:
-one transaction, the match row locked first, checks, then one ``Transition``.
+one unit of work (``match_change``): the match row locked first, checks, then the change.
 """
 
 from __future__ import annotations
@@ -11,17 +11,15 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
-from django.db import transaction
-
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
+from games import events
 from games.bots import BOTS, get_bot
-from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
-from games.services.deadlines import MAX_STEP_SECONDS, step_expire
-from games.services.matches import match_abort_in
-from games.services.transition import Transition
+from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
+from games.services.steps import match_abort_in
+from games.services.unit_of_work import match_change
 
 MAX_REASON = 500
 DEFAULT_BOT = "greedy"
@@ -74,14 +72,11 @@ def match_abort(*, match_id: uuid.UUID | str, operator: User, reason: str) -> Ma
     published like that of any match that is over."""
     reason = _reason(reason)
     name = _operator(operator)
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        if match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
-            raise MatchNotActive(f"The match is {match.status}.")
-        tx = Transition(match=match, seats=seats)
+    with match_change(match_id) as tx:
+        if tx.match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
+            raise MatchNotActive(f"The match is {tx.match.status}.")
         match_abort_in(tx, reason=reason, operator=name)
-        tx.save()
-    return match
+    return tx.match
 
 
 def deadline_extend(
@@ -100,27 +95,22 @@ def deadline_extend(
         raise ValidationFailed({"seconds": ["A positive whole number of seconds."]})
     if seconds > MAX_STEP_SECONDS:
         raise ValidationFailed({"seconds": [f"At most {MAX_STEP_SECONDS}."]})
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
+    with match_change(match_id) as tx:
+        match = tx.match
         _active(match, step=step)
         if match.deadline is None:
             raise MatchNotActive("This step has no deadline to extend (an untimed match).")
-        tx = Transition(match=match, seats=seats)
-        match.deadline = max(match.deadline, tx.now) + timedelta(seconds=seconds)
-        tx.changed_fields.add("deadline")
         # The deadline watch is scheduled again; the old task finds the step not yet due.
-        tx.deadline_set = True
-        tx.emit(
-            "deadline_extended",
-            step=match.step,
-            data={
+        match.deadline = max(match.deadline, tx.now) + timedelta(seconds=seconds)
+        extended = events.DEADLINE_EXTENDED(
+            {
                 "operator": name,
                 "reason": reason,
                 "seconds": seconds,
                 "deadline": _iso(match.deadline),
-            },
+            }
         )
-        tx.save()
+        tx.emit(extended, step=match.step)
     return match
 
 
@@ -133,24 +123,15 @@ def step_force_timeout(
 ) -> Match:
     """Time the open step out now, as its deadline would (``deadlines.step_expire``): under
     ``auto_move`` (and for untimed matches) the stand-in bot moves for every late seat, under
-    ``forfeit`` they forfeit. One transaction: the operator's event, then the timeout."""
+    ``forfeit`` they forfeit. One change: the operator's event, then the timeout."""
     reason = _reason(reason)
     name = _operator(operator)
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
+    with match_change(match_id) as tx:
+        match = tx.match
         _active(match, step=step)
-        tx = Transition(match=match, seats=seats)
         match.deadline = tx.now
-        tx.changed_fields.add("deadline")
-        tx.emit(
-            "deadline_forced",
-            step=match.step,
-            data={"operator": name, "reason": reason},
-        )
-        tx.save()
-        # Same transaction (a savepoint): the match row stays locked by us.
-        step_expire(match_id=match.id, step=match.step, now=tx.now)
-    match.refresh_from_db()
+        tx.emit(events.DEADLINE_FORCED({"operator": name, "reason": reason}), step=match.step)
+        step_time_out(tx)
     return match
 
 
@@ -166,10 +147,10 @@ def seat_replace_with_bot(
     back). If the seat must move now, the bot's move is scheduled on commit."""
     reason = _reason(reason)
     name = _operator(operator)
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
+    with match_change(match_id) as tx:
+        match = tx.match
         _active(match, step=None)
-        target = _seat(seats, seat)
+        target = _seat(tx.seats, seat)
         if target.user_id is None:
             raise ValidationFailed({"seat": ["Only a player's seat can be handed to a bot."]})
         if target.forfeited:
@@ -185,17 +166,14 @@ def seat_replace_with_bot(
             choices = ", ".join(sorted(BOTS.get(match.game, {})))
             raise ValidationFailed({"bot": [f"One of {choices}."]})
         options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
-        tx = Transition(match=match, seats=seats)
         target.controlled_by = Seat.Controller.BOT
         target.bot = bot
         target.bot_options = options
-        target.save(update_fields=["controlled_by", "bot", "bot_options"])
-        tx.emit(
-            "seat_replaced",
-            step=match.step,
-            data={"seat": target.index, "operator": name, "reason": reason, "bot": bot},
+        # Follow-ups on commit: the bot moves if its seat is waiting in the open step.
+        replaced = events.SEAT_REPLACED(
+            {"seat": target.index, "operator": name, "reason": reason, "bot": bot}
         )
-        tx.save()  # follow-ups: the bot moves if its seat is waiting in the open step
+        tx.emit(replaced, step=match.step)
     return match
 
 
@@ -204,25 +182,19 @@ def seat_return(*, match_id: uuid.UUID | str, seat: int, operator: User, reason:
     never turns a seat created as a bot (it has no player) into a player's."""
     reason = _reason(reason)
     name = _operator(operator)
-    with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
+    with match_change(match_id) as tx:
+        match = tx.match
         _active(match, step=None)
-        target = _seat(seats, seat)
+        target = _seat(tx.seats, seat)
         if target.user_id is None:
             raise ValidationFailed({"seat": ["This seat has no player to give it back to."]})
         if target.forfeited:
             raise PermissionDenied("This seat has forfeited; a forfeit is final.")
         if target.controlled_by != Seat.Controller.BOT:
             raise ValidationFailed({"seat": ["The player already controls this seat."]})
-        tx = Transition(match=match, seats=seats)
         target.controlled_by = Seat.Controller.PLAYER
         target.bot = ""
         target.bot_options = {}
-        target.save(update_fields=["controlled_by", "bot", "bot_options"])
-        tx.emit(
-            "seat_returned",
-            step=match.step,
-            data={"seat": target.index, "operator": name, "reason": reason},
-        )
-        tx.save()
+        returned = events.SEAT_RETURNED({"seat": target.index, "operator": name, "reason": reason})
+        tx.emit(returned, step=match.step)
     return match

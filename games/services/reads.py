@@ -18,6 +18,7 @@ from core.errors import NotFound
 from games.compiled import CompiledSelect
 from games.engine import get_engine
 from games.engine.protocol import Engine
+from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.steps import phase_public
 
@@ -113,10 +114,6 @@ def snapshot_of(match: Match, user: User) -> MatchSnapshot:
     return MatchSnapshot(match=match, seats=seats, you=you)
 
 
-def _timestamp(value: Any) -> str | None:
-    return value.isoformat().replace("+00:00", "Z") if value else None
-
-
 def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
     return {
         "index": seat.index,
@@ -131,7 +128,7 @@ def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
 
 def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
     match = snapshot.match
-    phase = phase_public(match)
+    phase: dict[str, Any] = dict(phase_public(match))
     if match.phase_kind == Match.PhaseKind.TURN:
         submitted: list[int] = []
     elif match.disclose_submitted:
@@ -159,9 +156,9 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
         "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
         "you": snapshot.you,
         "created_by": match.created_by.username,
-        "created_at": _timestamp(match.created_at),
-        "started_at": _timestamp(match.started_at),
-        "finished_at": _timestamp(match.finished_at),
+        "created_at": timestamp(match.created_at),
+        "started_at": timestamp(match.started_at),
+        "finished_at": timestamp(match.finished_at),
     }
     if detail:
         state = Match.objects.filter(pk=match.pk).values_list("state", flat=True).get()
@@ -212,8 +209,13 @@ def events_for_viewer(
     rows = list(MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[: limit + 1])
     more = len(rows) > limit
     rows = rows[:limit]
-    readable_until = _table_only_horizon(snapshot, rows)
-    return [_event_for(row, snapshot.you, readable_until) for row in rows], more
+    reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
+    return [event_for(row, reader) for row in rows], more
+
+
+def spectator_reader(match: Match) -> Reader:
+    """What a spectator (and an operator) may read of the match's events now."""
+    return Reader(table_only_from=None if match.is_over else match.step - 1)
 
 
 def _table_only_horizon(snapshot: MatchSnapshot, rows: list[MatchEvent]) -> int | None:
@@ -229,18 +231,3 @@ def _table_only_horizon(snapshot: MatchSnapshot, rows: list[MatchEvent]) -> int 
         return match.step - 1
     last_move = Move.objects.filter(match=match, seat=snapshot.you).aggregate(last=Max("step"))
     return last_move["last"] or 0
-
-
-def _event_for(row: MatchEvent, you: int | None, readable_from: int | None) -> dict[str, Any]:
-    data = row.data
-    if row.table_only and readable_from is not None and (row.step or 0) < readable_from:
-        data = None
-    elif you is not None and str(you) in row.private:
-        data = {**(data or {}), **row.private[str(you)]}
-    return {
-        "seq": row.seq,
-        "type": row.type,
-        "step": row.step,
-        "at": _timestamp(row.at) if row.show_at else None,
-        "data": data,
-    }

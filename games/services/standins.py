@@ -1,7 +1,8 @@
 """Bot decisions for a seat: bot seats, timed-out players and forfeited seats alike.
 
 The bot is handed only the seat's view and legal moves; what it remembers goes back into the
-seat row's ``bot_memory``. Its randomness comes from the operating system, never from the deal.
+seat row's ``bot_memory``, written with the change. Its randomness comes from the operating
+system, never from the deal.
 """
 
 from __future__ import annotations
@@ -12,19 +13,19 @@ from typing import Any
 from games.bots import get_bot
 from games.engine.protocol import Move as EngineMove
 from games.models import Seat
-from games.services.transition import Transition
+from games.services.unit_of_work import MatchChange
 
 DEFAULT_STAND_IN = "greedy"
 _system_random = random.SystemRandom()
 
 
-def stand_in_name(tx: Transition) -> str:
+def stand_in_name(tx: MatchChange) -> str:
     """The bot that moves for a timed-out or forfeited seat of this match."""
     return str((tx.match.time_control or {}).get("auto_move_bot") or DEFAULT_STAND_IN)
 
 
 def bot_decide(
-    tx: Transition, seat: Seat, *, name: str, options: dict[str, Any] | None = None
+    tx: MatchChange, seat: Seat, *, name: str, options: dict[str, Any] | None = None
 ) -> EngineMove:
     """Ask bot ``name`` for ``seat``'s move now; its memory is saved with the seat."""
     match, engine = tx.match, tx.engine
@@ -41,7 +42,5 @@ def bot_decide(
         options=options or {},
         rng=_system_random,
     )
-    if decision.memory != seat.bot_memory:
-        seat.bot_memory = decision.memory
-        seat.save(update_fields=["bot_memory"])
+    seat.bot_memory = decision.memory  # written with the change, if it differs
     return decision.move

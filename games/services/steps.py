@@ -1,6 +1,8 @@
-"""Opening, resolving and finishing steps; shared by every service that moves a match on.
+"""Opening, resolving and ending steps and matches; shared by every service that moves a match
+on. Each of these exists once: a seat's forfeit, the match's finish, its abort.
 
-The functions here work on a ``Transition`` whose match row is locked; they never save.
+The functions here work on an open ``MatchChange`` (its match row locked); they never write:
+the unit of work does, on exit.
 """
 
 from __future__ import annotations
@@ -8,22 +10,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
+from games import events
 from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome, is_template
-from games.models import Match, Move
+from games.events import MatchResult, SeatEntry
+from games.models import Match, Move, Seat
 from games.services.standins import bot_decide, stand_in_name
-from games.services.transition import Transition
-
-_MATCH_FIELDS = {
-    "state",
-    "step",
-    "phase_kind",
-    "acting_mask",
-    "submitted_mask",
-    "scores",
-    "deadline",
-    "step_opened_at",
-}
+from games.services.unit_of_work import MatchChange
 
 
 def step_deadline(match: Match, now: datetime) -> datetime | None:
@@ -32,41 +25,67 @@ def step_deadline(match: Match, now: datetime) -> datetime | None:
     return now + timedelta(seconds=seconds) if seconds else None
 
 
-def _stand_in_move(tx: Transition, seat: int) -> EngineMove:
+def phase_public(match: Match) -> events.StepOpened:
+    """The phase as every viewer may see it (no submissions, no own move)."""
+    return {
+        "kind": match.phase_kind,  # type: ignore[typeddict-item]
+        "to_act": match.to_act,
+        "deadline": events.timestamp(match.deadline),
+    }
+
+
+def seats_public(seats: list[Seat]) -> list[SeatEntry]:
+    return [
+        {
+            "index": s.index,
+            "player": s.user.username if s.user is not None else None,
+            "bot": s.bot or None,
+            "accepted": s.accepted,
+        }
+        for s in seats
+    ]
+
+
+def _stand_in_move(tx: MatchChange, seat: int) -> EngineMove:
     """A forfeited seat's move, made by the match's stand-in bot."""
     return bot_decide(tx, tx.seats[seat], name=stand_in_name(tx))
 
 
-def phase_public(match: Match) -> dict[str, Any]:
-    """The phase as every viewer may see it (no submissions, no own move)."""
-    return {
-        "kind": match.phase_kind,
-        "to_act": match.to_act,
-        "deadline": match.deadline.isoformat().replace("+00:00", "Z") if match.deadline else None,
-    }
-
-
-def _record(tx: Transition, seat: int, move: EngineMove, source: str) -> None:
-    tx.moves.append(
+def move_new(
+    tx: MatchChange, seat: int, payload: EngineMove | None, source: str, **extra: Any
+) -> None:
+    """Add a move of the open step to the change."""
+    tx.add_move(
         Move(
             match=tx.match,
             step=tx.match.step,
             seat=seat,
-            payload=move,
+            payload=payload,
             source=source,
             submitted_at=tx.now,
+            **extra,
         )
     )
 
 
-def step_advance(tx: Transition) -> None:
+def match_start(tx: MatchChange, state: Any) -> None:
+    """Every seat is filled and accepted: the match starts from ``state`` (the deal)."""
+    match = tx.match
+    match.state = state
+    match.status = Match.Status.ACTIVE
+    match.step = 1
+    match.started_at = tx.now
+    tx.emit(events.MATCH_STARTED({"seats": seats_public(tx.seats)}))
+    step_advance(tx)
+
+
+def step_advance(tx: MatchChange) -> None:
     """Open the current step of ``tx.match.state``; play it at once while nobody has a choice.
 
     A step is played by the server when every acting seat has exactly one legal move (forced),
     or when every acting seat has forfeited (the engine's timeout move stands in for them).
     """
     match, engine = tx.match, tx.engine
-    tx.changed_fields |= _MATCH_FIELDS
     while True:
         assert match.state is not None
         to_act = engine.to_act(match.state)
@@ -79,10 +98,7 @@ def step_advance(tx: Transition) -> None:
         match.phase_kind = (
             Match.PhaseKind.SIMULTANEOUS if to_act.simultaneous else Match.PhaseKind.TURN
         )
-        match.deadline = step_deadline(match, tx.now)
-        match.step_opened_at = tx.now
-        tx.deadline_set = match.deadline is not None
-        tx.emit("step_opened", step=match.step, data=phase_public(match))
+        _phase_open(tx)
         forced: dict[int, EngineMove] = {}
         for seat in to_act.seats:
             legal = engine.legal_moves(match.state, seat)
@@ -94,14 +110,21 @@ def step_advance(tx: Transition) -> None:
         for seat in to_act.seats:
             if seat in forced:
                 moves[seat] = forced[seat]
-                _record(tx, seat, forced[seat], Move.Source.FORCED)
+                move_new(tx, seat, forced[seat], Move.Source.FORCED)
             else:  # asked only now, once, so its memory records one decision
                 moves[seat] = _stand_in_move(tx, seat)
-                _record(tx, seat, moves[seat], Move.Source.FORFEIT)
+                move_new(tx, seat, moves[seat], Move.Source.FORFEIT)
         step_resolve(tx, moves, advance=False)
 
 
-def step_ready(tx: Transition, *, counting: int | None = None) -> bool:
+def _phase_open(tx: MatchChange) -> None:
+    match = tx.match
+    match.deadline = step_deadline(match, tx.now)
+    match.step_opened_at = tx.now
+    tx.emit(events.STEP_OPENED(phase_public(match)), step=match.step)
+
+
+def step_ready(tx: MatchChange, *, counting: int | None = None) -> bool:
     """Whether every acting seat that has not forfeited has submitted (``counting`` that seat
     as submitted too)."""
     submitted = tx.match.submitted_mask | (1 << counting if counting is not None else 0)
@@ -109,7 +132,7 @@ def step_ready(tx: Transition, *, counting: int | None = None) -> bool:
     return all(seat in tx.forfeited for seat in Match.seats_of(pending))
 
 
-def step_complete(tx: Transition) -> None:
+def step_complete(tx: MatchChange) -> None:
     """Every seat is in: resolve the step, or under commit-reveal open its reveal phase."""
     match = tx.match
     if (
@@ -121,30 +144,21 @@ def step_complete(tx: Transition) -> None:
         step_resolve(tx, step_moves(tx))
 
 
-def reveal_phase_open(tx: Transition) -> None:
+def reveal_phase_open(tx: MatchChange) -> None:
     """All commitments are in: seats now reveal. Moves the server made (bots, timeouts) need
     no reveal and count as revealed; a step with nothing left to reveal resolves at once."""
     match = tx.match
     match.phase_kind = Match.PhaseKind.REVEAL
     match.submitted_mask = sum(1 << seat for seat in step_moves(tx))
-    match.deadline = step_deadline(match, tx.now)
-    match.step_opened_at = tx.now
-    tx.deadline_set = match.deadline is not None
-    tx.changed_fields |= _MATCH_FIELDS
-    tx.emit("step_opened", step=match.step, data=phase_public(match))
+    _phase_open(tx)
     if step_ready(tx):
         step_resolve(tx, step_moves(tx))
 
 
-def step_moves(tx: Transition) -> dict[int, EngineMove]:
+def step_moves(tx: MatchChange) -> dict[int, EngineMove]:
     """Every move recorded (and, under commit-reveal, revealed) in the open step: earlier ones
     from the database, this change's own from memory."""
-    step = tx.match.step
-    mine = {
-        move.seat: dict(move.payload)
-        for move in tx.moves
-        if move.step == step and move.payload is not None
-    }
+    mine = tx.step_payloads()
     earlier = tx.match.submitted_mask & ~sum(1 << seat for seat in mine)
     return (submitted_moves(tx.match) if earlier else {}) | mine
 
@@ -157,40 +171,60 @@ def submitted_moves(match: Match) -> dict[int, EngineMove]:
     return {row.seat: dict(row.payload or {}) for row in rows}
 
 
-def step_resolve(tx: Transition, moves: dict[int, EngineMove], *, advance: bool = True) -> None:
+def step_resolve(tx: MatchChange, moves: dict[int, EngineMove], *, advance: bool = True) -> None:
     """Apply every acting seat's move; forfeited seats missing from ``moves`` get timeout moves."""
     match, engine = tx.match, tx.engine
     assert match.state is not None
     missing = [seat for seat in match.to_act if seat not in moves]
-    committed: set[int] = set()
+    committed: dict[int, Move] = {}
     if missing and match.protocol == Match.Protocol.COMMIT_REVEAL:
-        rows = Move.objects.filter(match=match, step=match.step, seat__in=missing)
-        committed = set(rows.values_list("seat", flat=True))
+        rows = Move.objects.filter(match=match, step=match.step, seat__in=missing).only("seat")
+        committed = {row.seat: row for row in rows}
     for seat in missing:
         moves[seat] = _stand_in_move(tx, seat)
         if seat in committed:  # it committed, then forfeited: its stand-in fills the row
-            Move.objects.filter(match=match, step=match.step, seat=seat).update(
-                payload=moves[seat], source=Move.Source.FORFEIT
-            )
+            tx.update_move(committed[seat], payload=moves[seat], source=Move.Source.FORFEIT)
         else:
-            _record(tx, seat, moves[seat], Move.Source.FORFEIT)
+            move_new(tx, seat, moves[seat], Move.Source.FORFEIT)
     resolution = engine.apply(match.state, moves)
-    table_only = engine.history_mode(match.options) == "table_only"
     tx.emit(
-        "step_resolved",
+        events.STEP_RESOLVED(resolution.public, private=resolution.private),
         step=match.step,
-        data=resolution.public,
-        private=resolution.private,
-        table_only=table_only,
+        table_only=engine.history_mode(match.options) == "table_only",
     )
     match.state = resolution.state
     match.step += 1
-    tx.changed_fields |= _MATCH_FIELDS
     if advance:
         step_advance(tx)
 
 
-def match_finish(tx: Transition, *, reason: str) -> None:
+def seat_forfeit(tx: MatchChange, seat: Seat, *, reason: events.ForfeitReason) -> None:
+    """The seat forfeits, for good: a stand-in bot plays it on. Call ``match_play_on`` once the
+    change's forfeits are done."""
+    seat.forfeited = True
+    tx.emit(events.SEAT_FORFEITED({"seat": seat.index, "reason": reason}), step=tx.match.step)
+
+
+def match_play_on(tx: MatchChange) -> None:
+    """After forfeits: fewer than two seats left ends the match; otherwise the open step
+    resolves if the seats still playing have all moved."""
+    if len(tx.active_seats()) < 2:
+        match_finish(tx, reason="forfeit")
+    elif tx.match.acting_mask and step_ready(tx):
+        step_complete(tx)
+
+
+def _match_close(tx: MatchChange, status: str, result: MatchResult) -> None:
+    match = tx.match
+    match.result = dict(result)
+    match.status = status
+    match.phase_kind = Match.PhaseKind.NONE
+    match.acting_mask = match.submitted_mask = 0
+    match.deadline = None
+    match.finished_at = tx.now
+
+
+def match_finish(tx: MatchChange, *, reason: events.FinishReason) -> None:
     """End the match: result, ranking (forfeited seats last), and the seed made public."""
     match, engine = tx.match, tx.engine
     outcome: Outcome | None = None
@@ -198,22 +232,31 @@ def match_finish(tx: Transition, *, reason: str) -> None:
         outcome = engine.outcome(match.state, tx.forfeited)
     if outcome is None:
         outcome = _outcome_by_forfeit(tx)
-    match.result = {
+    result: MatchResult = {
         "scores": list(outcome.scores),
         "winners": list(outcome.winners),
         "ranking": [list(group) for group in outcome.ranking],
         "reason": reason,
     }
-    match.status = Match.Status.FINISHED
-    match.phase_kind = Match.PhaseKind.NONE
-    match.acting_mask = match.submitted_mask = 0
-    match.deadline = None
-    match.finished_at = tx.now
-    tx.changed_fields |= _MATCH_FIELDS | {"result", "status", "deadline", "finished_at"}
-    tx.emit("match_finished", step=match.step, data=match.result)
+    _match_close(tx, Match.Status.FINISHED, result)
+    tx.emit(events.MATCH_FINISHED(result), step=match.step)
 
 
-def _outcome_by_forfeit(tx: Transition) -> Outcome:
+def match_abort_in(
+    tx: MatchChange, *, reason: str, seat: int | None = None, operator: str | None = None
+) -> None:
+    """End the match without a result (declined, creator left, or an operator)."""
+    result: MatchResult = {
+        "scores": list(tx.match.scores) or [0] * len(tx.seats),
+        "winners": [],
+        "ranking": [],
+        "reason": "aborted",
+    }
+    _match_close(tx, Match.Status.ABORTED, result)
+    tx.emit(events.MATCH_ABORTED({"operator": operator, "reason": reason, "seat": seat}))
+
+
+def _outcome_by_forfeit(tx: MatchChange) -> Outcome:
     """Fewer than two seats remain: the survivors win, forfeited seats rank last."""
     scores = tuple(tx.match.scores) or tuple(0 for _ in tx.seats)
     survivors = tuple(seat.index for seat in tx.seats if not seat.forfeited)

@@ -1,8 +1,8 @@
-"""Side effects of a change, run only once its transaction has committed.
+"""The work a change leaves for later, scheduled only once its transaction has committed.
 
 After a step opens, its bot seats must move and its deadline must be watched: both are handed
-to the task runner (Celery, or the embedded worker thread) with ``transaction.on_commit``, so
-nothing is enqueued for a change that rolls back.
+to the task runner (``games.dispatch``) with ``transaction.on_commit``, so nothing is enqueued
+for a change that rolls back.
 """
 
 from __future__ import annotations
@@ -17,18 +17,30 @@ from games import dispatch
 from games.models import Match, Seat
 
 
-def follow_ups_schedule(
-    *, match: Match, seats: list[Seat], now: datetime, deadline_set: bool
+def bots_waiting(match: Match, seats: list[Seat]) -> bool:
+    """Whether a bot-controlled seat must still move in the open step. Never in a reveal
+    phase: bots play plain moves, counted as revealed when the phase opens."""
+    if match.phase_kind == Match.PhaseKind.REVEAL:
+        return False
+    return match.status == Match.Status.ACTIVE and any(
+        seat.controlled_by == Seat.Controller.BOT
+        and not seat.forfeited
+        and match.acting_mask >> seat.index & 1
+        and not match.submitted_mask >> seat.index & 1
+        for seat in seats
+    )
+
+
+def bots_and_deadline_schedule(
+    *, match: Match, seats: list[Seat], now: datetime, deadline_changed: bool
 ) -> None:
     """Enqueue, on commit, the bot moves and the deadline watch the match now needs."""
-    from games.services.bots import bots_waiting
-
     if match.status != Match.Status.ACTIVE:
         return
     match_id, step = str(match.id), match.step
     if bots_waiting(match, seats):
         transaction.on_commit(partial(dispatch.enqueue, "bot_moves", match_id, step))
-    if deadline_set and match.deadline is not None:
+    if deadline_changed and match.deadline is not None:
         horizon = timedelta(seconds=settings.FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS)
         # A far deadline is left to the periodic sweep: broker ETA tasks may be lost or
         # redelivered, and the deadline on the match row is the truth either way.

@@ -1,0 +1,281 @@
+"""The one door for every change to a match: a unit of work.
+
+    with match_change(match_id) as tx:
+        ...check, then change tx.match, tx.seats, tx.add_move(…), tx.emit(…)
+
+Entering opens the transaction and locks the match row with its seat rows
+(``locks.match_lock_with_seats``: the documented lock order). The body checks and changes
+things in memory only: match and seat fields are assigned directly (the unit of work compares
+them with what it read), new moves are added, recorded moves updated, events emitted. On a
+clean exit everything is written in one statement on PostgreSQL (data-modifying ``WITH``
+clauses: new moves, new events, move and seat updates, and the match update), so a change
+costs one round trip however many steps it resolves; then the follow-ups registered with
+``follow_ups`` (bot moves, the deadline watch) and any registered with ``follow_up_register``
+schedule their work on commit. An
+exception rolls everything back and schedules nothing.
+
+JSON values (state, scores, memories) are replaced, never mutated in place: the engine never
+mutates, and an in-place change would not be seen as a change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, models, transaction
+from django.db.models import Q
+from django.db.models.sql import InsertQuery, UpdateQuery
+from django.utils import timezone
+
+from games.engine import get_engine
+from games.engine.protocol import Engine
+from games.events import NewEvent, event_check
+from games.locks import match_lock_with_seats
+from games.models import Match, MatchEvent, Move, Seat
+from games.services.follow_ups import bots_and_deadline_schedule
+
+FollowUp = Callable[["MatchChange"], None]
+
+_follow_ups: list[FollowUp] = []
+
+
+def follow_up_register(follow_up: FollowUp) -> None:
+    """Run ``follow_up(tx)`` after every change that wrote something, inside its transaction;
+    it hands its work to ``transaction.on_commit`` so nothing runs for a rolled-back change."""
+    _follow_ups.append(follow_up)
+
+
+def _fields(model: type[models.Model]) -> list[str]:
+    return [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+
+
+_MATCH_FIELDS = _fields(Match)
+_SEAT_FIELDS = _fields(Seat)
+
+
+def _values(row: models.Model, names: list[str]) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in names}
+
+
+def _changed(row: models.Model, before: dict[str, Any]) -> dict[str, Any]:
+    changed = {}
+    for name, old in before.items():
+        new = getattr(row, name)
+        if new is not old and new != old:
+            changed[name] = new
+    return changed
+
+
+class MatchChange:
+    """One change to one locked match: what it read, and what it will write."""
+
+    def __init__(self, match: Match, seats: list[Seat], *, created: bool = False) -> None:
+        self.match = match
+        self.seats = seats
+        self.now: datetime = timezone.now()
+        self.moves: list[Move] = []
+        self.events: list[MatchEvent] = []
+        self._move_updates: dict[int, tuple[Move, dict[str, Any]]] = {}
+        self._match_before = _values(match, _MATCH_FIELDS)
+        self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in seats]
+        # A match inserted in this transaction starts at version 1 with its creation event.
+        self._created = created
+        self.wrote = False
+
+    # --- what services read ---------------------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        engine = get_engine(self.match.game)
+        assert engine is not None, f"unknown game {self.match.game!r}"
+        return engine
+
+    @property
+    def forfeited(self) -> frozenset[int]:
+        return frozenset(seat.index for seat in self.seats if seat.forfeited)
+
+    def active_seats(self) -> list[int]:
+        return [seat.index for seat in self.seats if not seat.forfeited]
+
+    def seat_of(self, user_id: int | None) -> Seat | None:
+        if user_id is None:
+            return None
+        return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def field_changed(self, name: str) -> bool:
+        """Whether the match's field ``name`` differs from what was read (or inserted)."""
+        return name in _changed(self.match, {name: self._match_before[name]})
+
+    def step_payloads(self) -> dict[int, dict[str, Any]]:
+        """The moves (payloads) this change recorded or revealed in the open step, by seat."""
+        step = self.match.step
+        mine = {m.seat: dict(m.payload) for m in self.moves if m.step == step and m.payload}
+        for move, fields in self._move_updates.values():
+            if move.step == step and fields.get("payload") is not None:
+                mine[move.seat] = dict(fields["payload"])
+        return mine
+
+    # --- what services change -------------------------------------------------------------
+
+    def add_move(self, move: Move) -> None:
+        self.moves.append(move)
+
+    def update_move(self, move: Move, **fields: Any) -> None:
+        """Change a recorded move (a reveal, or a stand-in filling a committed row)."""
+        assert move.pk is not None, "update_move takes a recorded move"
+        for name, value in fields.items():
+            setattr(move, name, value)
+        _, pending = self._move_updates.setdefault(move.pk, (move, {}))
+        pending.update(fields)
+
+    def emit(self, new: NewEvent, *, step: int | None = None, table_only: bool = False) -> None:
+        """Append an event of the catalogue (``events.SEAT_LEFT({"seat": 1})``); the match's
+        ``version`` rises once on save."""
+        event, data, private = new.type, new.data, new.private
+        if settings.FACEDOWN_CHECK_EVENTS:
+            event_check(event, data, private, table_only=table_only)
+        self.match.last_seq += 1
+        self.events.append(
+            MatchEvent(
+                match=self.match,
+                seq=self.match.last_seq,
+                type=event.name,
+                step=step,
+                at=self.now,
+                show_at=event.show_at,
+                data=data,
+                private={str(k): v for k, v in private.items()},
+                table_only=table_only,
+            )
+        )
+
+    # --- the write ------------------------------------------------------------------------
+
+    def save(self) -> None:
+        """Write everything collected; then schedule the follow-ups on commit."""
+        if self.events and not self._created:
+            self.match.version += 1
+        match_fields = _changed(self.match, self._match_before)
+        seat_updates = [
+            (seat, changed)
+            for seat, before in zip(self.seats, self._seats_before, strict=True)
+            if (changed := _changed(seat, before))
+        ]
+        move_updates = list(self._move_updates.values())
+        if not (match_fields or seat_updates or move_updates or self.moves or self.events):
+            return
+        if connection.vendor == "postgresql":
+            _write_in_one_statement(
+                self.match, match_fields, self.moves, self.events, seat_updates, move_updates
+            )
+        else:
+            _write_in_steps(
+                self.match, match_fields, self.moves, self.events, seat_updates, move_updates
+            )
+        self._match_before = _values(self.match, _MATCH_FIELDS)
+        self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in self.seats]
+        self.wrote = True
+        bots_and_deadline_schedule(
+            match=self.match,
+            seats=self.seats,
+            now=self.now,
+            deadline_changed="deadline" in match_fields,
+        )
+        for follow_up in _follow_ups:
+            follow_up(self)
+
+
+Updates = list[tuple[Any, dict[str, Any]]]
+
+
+def _update_sql(model: type[models.Model], pk: Any, values: dict[str, Any]) -> tuple[str, Any]:
+    update = UpdateQuery(model)
+    update.add_update_values(values)
+    update.add_q(Q(pk=pk))
+    sql, params = update.get_compiler(connection=connection).as_sql()
+    return sql, params
+
+
+def _write_in_one_statement(
+    match: Match,
+    match_fields: dict[str, Any],
+    moves: list[Move],
+    events: list[MatchEvent],
+    seat_updates: Updates,
+    move_updates: Updates,
+) -> None:
+    """The whole change as one PostgreSQL statement (data-modifying WITH clauses). The SQL of
+    each part is Django's own, so values are prepared exactly as ``bulk_create`` and
+    ``save(update_fields=…)`` would prepare them. New rows' ids are not fetched: a change's
+    moves and events are never used again after the write."""
+    parts: list[tuple[str, Any]] = []
+    batches: list[tuple[type[models.Model], list[Any]]] = [(Move, moves), (MatchEvent, events)]
+    for model, rows in batches:
+        if rows:
+            insert = InsertQuery(model)
+            insert.insert_values(
+                [f for f in model._meta.concrete_fields if not f.primary_key], rows
+            )
+            ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
+            parts.append((sql, values))
+    for move, fields in move_updates:
+        parts.append(_update_sql(Move, move.pk, fields))
+    for seat, fields in seat_updates:
+        parts.append(_update_sql(Seat, seat.pk, fields))
+    if match_fields:
+        parts.append(_update_sql(Match, match.pk, match_fields))
+    *clauses, (last_sql, last_values) = parts
+    params: list[Any] = [value for _, values in clauses for value in values]
+    with_sql = ", ".join(f"write_{i} AS ({sql})" for i, (sql, _) in enumerate(clauses))
+    statement = f"WITH {with_sql} {last_sql}" if clauses else last_sql
+    with connection.cursor() as cursor:
+        cursor.execute(statement, [*params, *last_values])
+        if match_fields and cursor.rowcount != 1:  # as save(update_fields=…) would refuse
+            raise Match.DoesNotExist(f"match {match.pk} was not updated")
+
+
+def _write_in_steps(
+    match: Match,
+    match_fields: dict[str, Any],
+    moves: list[Move],
+    events: list[MatchEvent],
+    seat_updates: Updates,
+    move_updates: Updates,
+) -> None:
+    """The same writes, one statement each (SQLite, the embedded default)."""
+    if moves:
+        Move.objects.bulk_create(moves)
+    if events:
+        MatchEvent.objects.bulk_create(events)
+    for move, fields in move_updates:
+        Move.objects.filter(pk=move.pk).update(**fields)
+    for seat, fields in seat_updates:
+        Seat.objects.filter(pk=seat.pk).update(**fields)
+    if match_fields:
+        match.save(update_fields=sorted(match_fields))
+
+
+@contextmanager
+def match_change(match_id: Any) -> Iterator[MatchChange]:
+    """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
+    Raises ``NotFound`` for an unknown id."""
+    with transaction.atomic():
+        match, seats = match_lock_with_seats(match_id)
+        tx = MatchChange(match, seats)
+        yield tx
+        tx.save()
+
+
+@contextmanager
+def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
+    """Insert a new match with its seats, and collect the change that opens it."""
+    with transaction.atomic():
+        match.save(force_insert=True)
+        Seat.objects.bulk_create(seats)
+        tx = MatchChange(match, seats, created=True)
+        yield tx
+        tx.save()
