@@ -19,7 +19,7 @@ When several apply, the first in this order wins: auth → parse → validation 
 not_found → not_seated → stale_step → match_not_active → wrong_phase → not_your_turn →
 already_submitted → commitment_reused → commitment_mismatch → illegal_move.
 
-## Choices this server makes where API.md leaves room
+## Choices this server makes where the v1 contract leaves room
 - A move for a step that has not opened yet answers 409 `wrong_phase`.
 - `stale_step` carries `recorded`: whether a move *you* submitted is recorded for that step
   (a move made for your seat after you resigned does not count).

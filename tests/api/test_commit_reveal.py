@@ -1,4 +1,4 @@
-"""The commit-reveal protocol over HTTP (DESIGN.md, "Commit-reveal protocol")."""
+"""The commit-reveal protocol over HTTP (docs/design.md, "Commit-reveal")."""
 
 from __future__ import annotations
 

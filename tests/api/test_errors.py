@@ -1,4 +1,4 @@
-"""Every bad input named in API.md and the rules files: the documented status and code, as
+"""Every bad input named in docs/api.md and the games' rules: the documented status and code, as
 problem+json, with the database unchanged."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hidden information never reaches a client that may not know it (API.md, DESIGN.md "Disclosure").
+"""Hidden information never reaches a client that may not know it (docs/design.md, "Disclosure").
 
 Viewers: the other seats and a spectator (an authenticated user without a seat). The strongest
 checks compare *alternative histories* of one match (``tests.leaks.alternatives``: the same

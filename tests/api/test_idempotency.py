@@ -1,4 +1,4 @@
-"""``Idempotency-Key`` on POST (API.md, Conventions → Idempotency)."""
+"""``Idempotency-Key`` on POST (docs/api.md, "Conventions")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bad input named in the rules files of Xato (X11), Old Men of the Forest (M9) and Memory (Y3):
+"""Bad input named in the rules of Xato (X11), Old Men of the Forest (M9) and Memory (Y3):
 a clear 4xx code, and nothing changed."""
 
 from __future__ import annotations

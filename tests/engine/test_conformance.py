@@ -51,7 +51,7 @@ OPTION_CHOICES: dict[str, dict[str, list[Any]]] = {
     "memory": {"pairs": [6, 8, 10]},
     "xato": {"max_calls": [8, 20], "deals": [1, 2]},
 }
-# Games whose views follow the sealed-bid card layout of API.md ("Read").
+# Games whose views follow the sealed-bid card layout of docs/api.md ("Read").
 SEALED_BID_VIEW = {"gops", "hols-der-geier"}
 
 

@@ -1,4 +1,5 @@
-"""The deal stream, pinned by fixed vectors (see games/engine/rng.py and DESIGN.md, Fairness)."""
+"""The deal stream, pinned by fixed vectors (see games/engine/rng.py and docs/fairness.md,
+"The deal stream")."""
 
 from __future__ import annotations
 

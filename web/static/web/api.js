@@ -129,7 +129,7 @@ const Facedown = (() => {
     return H.map((x) => x.toString(16).padStart(8, "0")).join("");
   }
 
-  /** The commitment of API.md: sha256 of facedown-move-v1|match|step|seat|canonical move|salt. */
+  /** The commitment (docs/fairness.md, "Commitments"): sha256 of facedown-move-v1|match|step|seat|canonical move|salt. */
   function commitment(matchId, step, seat, move, salt) {
     return sha256hex(`facedown-move-v1|${matchId}|${step}|${seat}|${canonical(move)}|${salt}`);
   }
