@@ -1,4 +1,4 @@
-"""The audit transcript of a match that is over (API.md "Audit", docs/fairness.md).
+"""The audit transcript of a match that is over (docs/api.md, "Audit"; docs/fairness.md).
 
 A ``facedown-transcript-v1`` transcript holds everything ``games.verify`` needs to recompute the
 deal and replay every move without the database: the seed and client seeds, every move with

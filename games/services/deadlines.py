@@ -1,4 +1,5 @@
-"""Time control: validating it, and expiring an overdue step (DESIGN.md, "Time, timeouts, bots").
+"""Time control: validating it, and expiring an overdue step (docs/design.md,
+"Time, timeouts, bots").
 
 The deadline on the match row is the truth. ``step_expire`` is idempotent: run twice, late, or
 after the step resolved, it changes nothing. ``overdue_sweep`` finds every overdue step, so a

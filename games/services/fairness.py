@@ -1,4 +1,4 @@
-"""Seeds, the deal stream of a match, and signed move receipts (DESIGN.md, "Fairness";
+"""Seeds, the deal stream of a match, and signed move receipts (docs/design.md, "Fairness";
 docs/fairness.md gives every format)."""
 
 from __future__ import annotations
@@ -61,6 +61,6 @@ def receipt_make(
 
 
 def commitment_of(*, match_id: str, step: int, seat: int, move: Any, salt: str) -> str:
-    """The commitment a seat publishes before revealing ``move`` (DESIGN.md)."""
+    """The commitment a seat publishes before revealing ``move`` (docs/fairness.md)."""
     message = f"facedown-move-v1|{match_id}|{step}|{seat}|{canonical_json(move)}|{salt}"
     return hashlib.sha256(message.encode()).hexdigest()

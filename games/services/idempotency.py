@@ -1,4 +1,4 @@
-"""Idempotency-Key handling for POST requests (API.md, "Idempotency").
+"""Idempotency-Key handling for POST requests (docs/api.md, "Conventions").
 
 A key is scoped to (user, method, path) and kept for 24 hours. The first request claims the key
 by inserting a row in its own, immediately committed statement, so a concurrent second request

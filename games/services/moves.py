@@ -1,4 +1,4 @@
-"""Submitting moves (DESIGN.md, "Steps, sealed moves, reveal").
+"""Submitting moves (docs/design.md, "Steps, sealed moves, reveal" and "Commit-reveal").
 
 Sealed protocol: a seat submits its move; it stays sealed until every acting seat has moved,
 and the last submission resolves the step in its own transaction. Commit-reveal protocol, on

@@ -1,4 +1,4 @@
-"""What an operator may do to a running match (DESIGN.md, "Time, timeouts, bots").
+"""What an operator may do to a running match (docs/design.md, "Time, timeouts, bots").
 
 Every action names its operator and a reason, both written into a public event: aborting a
 match, extending or forcing the current step's deadline, handing a human seat to a bot and

@@ -141,7 +141,7 @@ def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
 
 
 def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str, Any]:
-    """The match as API.md describes it, for the snapshot's viewer."""
+    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer."""
     match = snapshot.match
     your_move = None
     body: dict[str, Any] = {
