@@ -132,9 +132,12 @@ def _receipt(tx: MatchChange, seat: int, submission: Any, kind: str | None) -> t
 
 
 def _submitted(tx: MatchChange, seat: int) -> None:
+    """Count the seat's submission; the last one completes the step."""
     tx.match.submitted_mask |= 1 << seat
     if tx.match.disclose_submitted:
         tx.emit(events.MOVE_SUBMITTED({"seat": seat}), step=tx.match.step)
+    if step_ready(tx):
+        step_complete(tx)
 
 
 def move_record(tx: MatchChange, *, seat: int, move: dict[str, Any], source: str) -> dict[str, Any]:
@@ -151,8 +154,6 @@ def move_record(tx: MatchChange, *, seat: int, move: dict[str, Any], source: str
     receipt, salt = _receipt(tx, seat, move, None)
     move_new(tx, seat, move, source, receipt=receipt, receipt_salt=salt)
     _submitted(tx, seat)
-    if step_ready(tx):
-        step_complete(tx)
     return dict(receipt)
 
 
@@ -171,8 +172,6 @@ def _commitment_record(tx: MatchChange, *, seat: int, commitment: str) -> dict[s
         receipt_salt=salt,
     )
     _submitted(tx, seat)
-    if step_ready(tx):
-        step_complete(tx)
     return dict(receipt)
 
 
@@ -238,8 +237,6 @@ def _reveal_record(tx: MatchChange, recorded: Move, *, move: dict[str, Any], sal
         reveal_receipt_salt=receipt_salt,
     )
     _submitted(tx, seat)
-    if step_ready(tx):
-        step_complete(tx)
     return receipt
 
 

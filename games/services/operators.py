@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
+from typing import Any
 
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
@@ -19,7 +20,7 @@ from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
 from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
 from games.services.steps import match_abort_in
-from games.services.unit_of_work import match_change
+from games.services.unit_of_work import MatchChange, match_change
 
 MAX_REASON = 500
 DEFAULT_BOT = "greedy"
@@ -56,6 +57,21 @@ def _seat(seats: list[Seat], index: int) -> Seat:
 
 def _iso(value: datetime) -> str:
     return value.isoformat().replace("+00:00", "Z")
+
+
+def _players_seat(tx: MatchChange, index: int, no_player: str) -> Seat:
+    """Seat ``index`` of an active match, which must have a player."""
+    _active(tx.match, step=None)
+    target = _seat(tx.seats, index)
+    if target.user_id is None:
+        raise ValidationFailed({"seat": [no_player]})
+    return target
+
+
+def _control(seat: Seat, controller: str, *, bot: str, options: dict[str, Any]) -> None:
+    seat.controlled_by = controller
+    seat.bot = bot
+    seat.bot_options = options
 
 
 def _holds_unrevealed_commitment(match: Match, seat: Seat) -> bool:
@@ -149,10 +165,7 @@ def seat_replace_with_bot(
     name = _operator(operator)
     with match_change(match_id) as tx:
         match = tx.match
-        _active(match, step=None)
-        target = _seat(tx.seats, seat)
-        if target.user_id is None:
-            raise ValidationFailed({"seat": ["Only a player's seat can be handed to a bot."]})
+        target = _players_seat(tx, seat, "Only a player's seat can be handed to a bot.")
         if target.forfeited:
             raise ValidationFailed({"seat": ["This seat has forfeited; a stand-in plays it."]})
         if target.controlled_by == Seat.Controller.BOT:
@@ -166,9 +179,7 @@ def seat_replace_with_bot(
             choices = ", ".join(sorted(BOTS.get(match.game, {})))
             raise ValidationFailed({"bot": [f"One of {choices}."]})
         options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
-        target.controlled_by = Seat.Controller.BOT
-        target.bot = bot
-        target.bot_options = options
+        _control(target, Seat.Controller.BOT, bot=bot, options=options)
         # Follow-ups on commit: the bot moves if its seat is waiting in the open step.
         replaced = events.SEAT_REPLACED(
             {"seat": target.index, "operator": name, "reason": reason, "bot": bot}
@@ -184,17 +195,12 @@ def seat_return(*, match_id: uuid.UUID | str, seat: int, operator: User, reason:
     name = _operator(operator)
     with match_change(match_id) as tx:
         match = tx.match
-        _active(match, step=None)
-        target = _seat(tx.seats, seat)
-        if target.user_id is None:
-            raise ValidationFailed({"seat": ["This seat has no player to give it back to."]})
+        target = _players_seat(tx, seat, "This seat has no player to give it back to.")
         if target.forfeited:
             raise PermissionDenied("This seat has forfeited; a forfeit is final.")
         if target.controlled_by != Seat.Controller.BOT:
             raise ValidationFailed({"seat": ["The player already controls this seat."]})
-        target.controlled_by = Seat.Controller.PLAYER
-        target.bot = ""
-        target.bot_options = {}
+        _control(target, Seat.Controller.PLAYER, bot="", options={})
         returned = events.SEAT_RETURNED({"seat": target.index, "operator": name, "reason": reason})
         tx.emit(returned, step=match.step)
     return match

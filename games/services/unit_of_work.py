@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -165,17 +166,20 @@ class MatchChange:
             for seat, before in zip(self.seats, self._seats_before, strict=True)
             if (changed := _changed(seat, before))
         ]
-        move_updates = list(self._move_updates.values())
-        if not (match_fields or seat_updates or move_updates or self.moves or self.events):
+        writes = Writes(
+            match=self.match,
+            match_fields=match_fields,
+            moves=self.moves,
+            events=self.events,
+            seat_updates=seat_updates,
+            move_updates=list(self._move_updates.values()),
+        )
+        if writes.empty:
             return
         if connection.vendor == "postgresql":
-            _write_in_one_statement(
-                self.match, match_fields, self.moves, self.events, seat_updates, move_updates
-            )
+            _write_in_one_statement(writes)
         else:
-            _write_in_steps(
-                self.match, match_fields, self.moves, self.events, seat_updates, move_updates
-            )
+            _write_in_steps(writes)
         self._match_before = _values(self.match, _MATCH_FIELDS)
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in self.seats]
         self.wrote = True
@@ -189,7 +193,22 @@ class MatchChange:
             follow_up(self)
 
 
-Updates = list[tuple[Any, dict[str, Any]]]
+@dataclass
+class Writes:
+    """What one change writes: new rows, and the fields that changed on existing ones."""
+
+    match: Match
+    match_fields: dict[str, Any]
+    moves: list[Move]
+    events: list[MatchEvent]
+    seat_updates: list[tuple[Seat, dict[str, Any]]]
+    move_updates: list[tuple[Move, dict[str, Any]]]
+
+    @property
+    def empty(self) -> bool:
+        return not (
+            self.match_fields or self.moves or self.events or self.seat_updates or self.move_updates
+        )
 
 
 def _update_sql(model: type[models.Model], pk: Any, values: dict[str, Any]) -> tuple[str, Any]:
@@ -200,20 +219,17 @@ def _update_sql(model: type[models.Model], pk: Any, values: dict[str, Any]) -> t
     return sql, params
 
 
-def _write_in_one_statement(
-    match: Match,
-    match_fields: dict[str, Any],
-    moves: list[Move],
-    events: list[MatchEvent],
-    seat_updates: Updates,
-    move_updates: Updates,
-) -> None:
+def _write_in_one_statement(writes: Writes) -> None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). The SQL of
     each part is Django's own, so values are prepared exactly as ``bulk_create`` and
     ``save(update_fields=…)`` would prepare them. New rows' ids are not fetched: a change's
     moves and events are never used again after the write."""
     parts: list[tuple[str, Any]] = []
-    batches: list[tuple[type[models.Model], list[Any]]] = [(Move, moves), (MatchEvent, events)]
+    match, match_fields = writes.match, writes.match_fields
+    batches: list[tuple[type[models.Model], list[Any]]] = [
+        (Move, writes.moves),
+        (MatchEvent, writes.events),
+    ]
     for model, rows in batches:
         if rows:
             insert = InsertQuery(model)
@@ -222,9 +238,9 @@ def _write_in_one_statement(
             )
             ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
             parts.append((sql, values))
-    for move, fields in move_updates:
+    for move, fields in writes.move_updates:
         parts.append(_update_sql(Move, move.pk, fields))
-    for seat, fields in seat_updates:
+    for seat, fields in writes.seat_updates:
         parts.append(_update_sql(Seat, seat.pk, fields))
     if match_fields:
         parts.append(_update_sql(Match, match.pk, match_fields))
@@ -238,25 +254,18 @@ def _write_in_one_statement(
             raise Match.DoesNotExist(f"match {match.pk} was not updated")
 
 
-def _write_in_steps(
-    match: Match,
-    match_fields: dict[str, Any],
-    moves: list[Move],
-    events: list[MatchEvent],
-    seat_updates: Updates,
-    move_updates: Updates,
-) -> None:
+def _write_in_steps(writes: Writes) -> None:
     """The same writes, one statement each (SQLite, the embedded default)."""
-    if moves:
-        Move.objects.bulk_create(moves)
-    if events:
-        MatchEvent.objects.bulk_create(events)
-    for move, fields in move_updates:
+    if writes.moves:
+        Move.objects.bulk_create(writes.moves)
+    if writes.events:
+        MatchEvent.objects.bulk_create(writes.events)
+    for move, fields in writes.move_updates:
         Move.objects.filter(pk=move.pk).update(**fields)
-    for seat, fields in seat_updates:
+    for seat, fields in writes.seat_updates:
         Seat.objects.filter(pk=seat.pk).update(**fields)
-    if match_fields:
-        match.save(update_fields=sorted(match_fields))
+    if writes.match_fields:
+        writes.match.save(update_fields=sorted(writes.match_fields))
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 """Smoke test of the load benchmark (bench/load.py): a tiny run of the whole harness.
 
-It runs the real stack (gunicorn + a Celery worker) on databases of its own
-(``facedown_load_smoke``, Redis db 12), never the test database, and checks that every request
+It runs the real stack (gunicorn + a Celery worker) on databases of its own (the test
+settings' database name + ``_load_smoke``, so parallel runs with their own ``DATABASE_URL`` do
+not clash; Redis db 12), never the test database, and checks that every request
 succeeded and that the audit found every accepted move exactly once and every match replayable.
 """
 
@@ -13,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +42,7 @@ def test_load_benchmark_smoke(tmp_path: Path) -> None:
             "--pgbench-seconds",
             "1",
             "--db",
-            "facedown_load_smoke",
+            f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_load_smoke",
             "--redis-db",
             "12",
             "--json",
