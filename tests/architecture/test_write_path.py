@@ -1,0 +1,50 @@
+"""Only the unit of work writes match rows; only ``games/locks.py`` locks them.
+
+Every match change goes through ``games.services.unit_of_work.match_change``: a ``save()``, a
+queryset ``update``/``delete``/``bulk_create`` or a ``select_for_update`` anywhere else in
+``games/`` would be a second door.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+GAMES = Path(__file__).resolve().parents[2] / "games"
+#: The doors themselves, and the idempotency records (not match rows).
+ALLOWED = {"services/unit_of_work.py", "locks.py", "services/idempotency.py"}
+ALWAYS_WRITES = {"save", "bulk_create", "bulk_update", "select_for_update"}
+QUERYSET_WRITES = {"update", "delete", "create", "get_or_create", "update_or_create"}
+MATCH_ROWS = ("Match.", "Seat.", "Move.", "MatchEvent.")
+
+
+def writes_in(source: str) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        name, receiver = node.func.attr, ast.unparse(node.func.value)
+        queryset = receiver.startswith(MATCH_ROWS) and ".objects" in receiver
+        if name in ALWAYS_WRITES or (name in QUERYSET_WRITES and queryset):
+            found.append(f"line {node.lineno}: {receiver}.{name}(…)")
+    return found
+
+
+def test_no_write_or_lock_goes_around_the_unit_of_work() -> None:
+    offenders = {}
+    for path in sorted(GAMES.rglob("*.py")):
+        name = path.relative_to(GAMES).as_posix()
+        if name in ALLOWED or name.startswith("migrations/"):
+            continue
+        if found := writes_in(path.read_text()):
+            offenders[name] = found
+    assert offenders == {}
+
+
+def test_the_scan_sees_a_write() -> None:
+    assert writes_in("seat.save(update_fields=['forfeited'])") == ["line 1: seat.save(…)"]
+    assert writes_in("Move.objects.filter(pk=1).update(payload=None)") == [
+        "line 1: Move.objects.filter(pk=1).update(…)"
+    ]
+    assert writes_in("pending.update(fields)") == []
+    assert writes_in("Token.objects.get_or_create(user=user)") == []
