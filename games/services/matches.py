@@ -18,7 +18,7 @@ from core.errors import (
     SeatTaken,
     ValidationFailed,
 )
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.locks import match_lock_with_seats
 from games.models import Match, Seat

@@ -15,7 +15,7 @@ from django.db import transaction
 
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
-from games.bots import BOTS, get_bot
+from games.catalog import bots_of, get_bot
 from games.locks import match_lock_with_seats
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
@@ -182,7 +182,7 @@ def seat_replace_with_bot(
                 {"seat": ["This seat has committed in the open step: replace it after it reveals."]}
             )
         if get_bot(match.game, bot) is None:
-            choices = ", ".join(sorted(BOTS.get(match.game, {})))
+            choices = ", ".join(sorted(bots_of(match.game)))
             raise ValidationFailed({"bot": [f"One of {choices}."]})
         options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
         tx = Transition(match=match, seats=seats)

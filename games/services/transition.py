@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.effects import follow_ups_schedule
