@@ -30,7 +30,7 @@ class ConformanceHints:
     option_choices: Mapping[str, Sequence[Any]] = field(default_factory=dict)
     #: The scores implied by the prize cards each seat holds, when the game scores that way.
     prizes_taken: Callable[[State], list[int]] | None = None
-    #: Views follow the sealed-bid card layout of API.md ("Read").
+    #: Views follow the sealed-bid card layout of docs/api.md ("Read").
     sealed_bid_view: bool = False
     #: Hidden values are redrawn in more than one of this many view checks (a mostly public
     #: game has little to redraw).
