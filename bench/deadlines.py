@@ -40,7 +40,7 @@ def _seed(matches: int, overdue: int) -> list[uuid.UUID]:
     from django.utils import timezone
 
     from accounts.models import User
-    from games.engine import get_engine
+    from games.catalog import get_engine
     from games.engine.rng import DealRng
     from games.models import Match, Seat
     from games.services.fairness import seed_new

@@ -26,8 +26,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from core.errors import FacedownError
-from games.bots import BOTS
-from games.engine import get_engine
+from games.catalog import bots_of, get_engine
 from games.events import event_for
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
@@ -111,7 +110,7 @@ class ReplaceSeatForm(ReasonForm):
             and not seat.forfeited
             and seat.controlled_by == Seat.Controller.PLAYER
         ]
-        names = sorted(BOTS.get(match.game, {}))
+        names = sorted(bots_of(match.game))
         self.fields["bot"].choices = [(name, name) for name in names]  # type: ignore[attr-defined]
         if operators.DEFAULT_BOT in names:
             self.fields["bot"].initial = operators.DEFAULT_BOT

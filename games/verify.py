@@ -3,8 +3,9 @@
     python -m games.verify transcript.json [--public-key HEX ...]
 
 It needs no database and no Django settings: it imports only the game engines
-(``games.engine``), the standard library and ``cryptography``. Every formula the server uses is
-written out again here, so this file is an independent check of the server, not a copy of it.
+(``games.engine``, found through the pure ``games.catalog``), the standard library and
+``cryptography``. Every formula the server uses is written out again here, so this file is an
+independent check of the server, not a copy of it.
 
 Checked: the seed against ``seed_sha256``; the deal, re-derived by the engine's
 ``initial_state`` from the seed, the match id and the client seeds; every receipt (digest and
@@ -29,7 +30,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.protocol import Engine, EngineError
 from games.engine.rng import DealRng
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.rng import DealRng
 from games.models import Match
 from tests.players import Player

@@ -17,6 +17,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 from django.views.static import serve
 
+from games.catalog import web_drawings
 from web.forms import SignUpForm
 
 ASSETS = Path(__file__).resolve().parent / "static" / "web"
@@ -60,7 +61,9 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
         parsed = uuid.UUID(match_id)
     except ValueError:
         raise Http404("No match with this id.") from None
-    return render(request, "web/match.html", {"match_id": str(parsed)})
+    # How each game is drawn comes from its record in the catalogue, embedded as JSON.
+    context = {"match_id": str(parsed), "drawings": web_drawings()}
+    return render(request, "web/match.html", context)
 
 
 def asset(request: HttpRequest, path: str) -> HttpResponseBase:

@@ -12,8 +12,7 @@ from rest_framework.views import APIView
 
 from core.errors import NotFound
 from games.api.serializers import GameOutput
-from games.bots import BOTS
-from games.engine import ENGINES, get_engine
+from games.catalog import bots_of, engines, get_engine
 from games.engine.protocol import Engine
 
 
@@ -25,7 +24,7 @@ def game_resource(engine: Engine) -> dict[str, Any]:
         "options": engine.options_schema,
         "bots": [
             {"name": name, "options": bot.options_schema}
-            for name, bot in sorted(BOTS.get(engine.slug, {}).items())
+            for name, bot in sorted(bots_of(engine.slug).items())
         ],
     }
 
@@ -36,7 +35,7 @@ class GameListApi(APIView):
 
     @extend_schema(responses={200: GameOutput(many=True)}, tags=["games"])
     def get(self, request: Request) -> Response:
-        return Response([game_resource(engine) for engine in ENGINES.values()])
+        return Response([game_resource(engine) for engine in engines()])
 
 
 class GameDetailApi(APIView):

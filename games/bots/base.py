@@ -2,12 +2,14 @@
 
 A bot receives only its seat's view (the engine's ``view(state, seat)``) and its legal moves,
 never the state; it keeps what it wants to remember between steps in ``memory`` (stored in the
-seat row) and draws on its own random generator, never on the deal stream.
+seat row) and draws on its own random generator, never on the deal stream. All of it comes in
+one ``BotContext``.
 """
 
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -22,6 +24,18 @@ NO_OPTIONS: dict[str, Any] = {
 
 
 @dataclass(frozen=True)
+class BotContext:
+    """What a bot may know when it chooses a move for ``seat``."""
+
+    seat: int
+    view: Mapping[str, Any]
+    legal_moves: list[Move]
+    memory: Mapping[str, Any]
+    options: Mapping[str, Any]
+    rng: random.Random
+
+
+@dataclass(frozen=True)
 class Decision:
     move: Move
     memory: dict[str, Any] = field(default_factory=dict)
@@ -32,35 +46,27 @@ class Bot(Protocol):
     #: JSON Schema of the bot's options, every property with its default.
     options_schema: dict[str, Any]
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision: ...
+    def choose(self, ctx: BotContext) -> Decision: ...
 
 
-class RandomBot:
+class BaseBot(ABC):
+    """The defaults every bot shares: a name (set by each subclass) and no options."""
+
+    name: str
+    options_schema: dict[str, Any] = NO_OPTIONS
+
+    @abstractmethod
+    def choose(self, ctx: BotContext) -> Decision: ...
+
+
+class RandomBot(BaseBot):
     """A uniformly random legal move."""
 
     name = "random"
-    options_schema = NO_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
-        return Decision(move=concrete(rng.choice(legal_moves), rng), memory=dict(memory))
+    def choose(self, ctx: BotContext) -> Decision:
+        move = concrete(ctx.rng.choice(ctx.legal_moves), ctx.rng)
+        return Decision(move=move, memory=dict(ctx.memory))
 
 
 def concrete(move: Move, rng: random.Random) -> Move:

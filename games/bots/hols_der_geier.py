@@ -4,28 +4,17 @@ bid on vultures; under ``history: table_only`` it remembers the spent cards it s
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots.base import NO_OPTIONS, Decision, nearest_card
-from games.engine.protocol import Move
+from games.bots.base import BaseBot, BotContext, Decision, nearest_card
 
 
-class GreedyHolsBot:
+class GreedyHolsBot(BaseBot):
     name = "greedy"
-    options_schema = NO_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
+    def choose(self, ctx: BotContext) -> Decision:
+        view, legal_moves = ctx.view, ctx.legal_moves
         pot = sum(view.get("pot", []))
         # Mice 1..10 map onto bid cards 1..15, a bigger pot deserving a higher card; against
         # vultures bid in the middle-high range, never the lowest card.
@@ -34,7 +23,8 @@ class GreedyHolsBot:
         candidates = legal_moves
         if pot < 0 and len(cards) > 1:
             candidates = [move for move in legal_moves if move["card"] != cards[0]]
-        return Decision(move=nearest_card(candidates, target, rng), memory=_remember(view, memory))
+        move = nearest_card(candidates, target, ctx.rng)
+        return Decision(move=move, memory=_remember(view, ctx.memory))
 
 
 def _remember(view: Mapping[str, Any], memory: Mapping[str, Any]) -> dict[str, Any]:

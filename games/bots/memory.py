@@ -20,8 +20,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots.base import Bot, Decision, RandomBot
-from games.engine.protocol import Move
+from games.bots.base import BaseBot, BotContext, Decision
 
 GREEDY_OPTIONS: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -80,25 +79,17 @@ def _as_int(key: Any) -> int:
         return -1
 
 
-class GreedyMemoryBot:
+class GreedyMemoryBot(BaseBot):
     """Takes a pair it knows of; else flips an unknown card and matches it if it can."""
 
     name = "greedy"
     options_schema = GREEDY_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
-        forgetfulness = float(options.get("forgetfulness", 0) or 0)
-        known = remember(view, memory, forgetfulness, rng)
-        legal = sorted(move["flip"] for move in legal_moves)
+    def choose(self, ctx: BotContext) -> Decision:
+        view, rng = ctx.view, ctx.rng
+        forgetfulness = float(ctx.options.get("forgetfulness", 0) or 0)
+        known = remember(view, ctx.memory, forgetfulness, rng)
+        legal = sorted(move["flip"] for move in ctx.legal_moves)
         flipped: list[int] = list(view.get("flipped", []))
         candidates = {
             position: known[str(position)] for position in legal if str(position) in known
@@ -121,6 +112,3 @@ class GreedyMemoryBot:
         if choice is None:
             choice = rng.choice(unknown or legal)
         return Decision(move={"flip": choice}, memory={"known": known})
-
-
-MEMORY_BOTS: dict[str, Bot] = {"random": RandomBot(), "greedy": GreedyMemoryBot()}

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.base import NO_OPTIONS, Bot, Decision, RandomBot
+from games.bots.base import BaseBot, BotContext, Decision
 from games.engine.protocol import Move
 
 DEFORESTATION = "X"
@@ -63,20 +63,11 @@ def take_gain(collection: Sequence[str], card: str, layout: Sequence[Mapping[str
     return gain
 
 
-class GreedyOldMenBot:
+class GreedyOldMenBot(BaseBot):
     name = "greedy"
-    options_schema = NO_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
+    def choose(self, ctx: BotContext) -> Decision:
+        seat, view, legal_moves, rng = ctx.seat, ctx.view, ctx.legal_moves, ctx.rng
         kind = next(iter(legal_moves[0]))
         if kind == "cash_in":
             move = self._cash_in(view, legal_moves)
@@ -118,6 +109,3 @@ class GreedyOldMenBot:
             return {"play": top}
         low = min(cards, key=lambda card: (_value(card), card[0] != DEFORESTATION))
         return {"play": low}
-
-
-OLD_MEN_BOTS: dict[str, Bot] = {"random": RandomBot(), "greedy": GreedyOldMenBot()}

@@ -29,7 +29,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots.base import Decision
+from games.bots.base import BaseBot, BotContext, Decision
 from games.engine.protocol import Move
 from games.engine.xato import pack
 
@@ -47,8 +47,6 @@ FORGETFUL_OPTIONS: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-NO_OPTIONS: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
-
 
 def _expand(move: Move, rng: random.Random) -> Move:
     """A concrete move from a legal entry: a life template becomes a random choice."""
@@ -58,23 +56,14 @@ def _expand(move: Move, rng: random.Random) -> Move:
     return dict(move)
 
 
-class RandomXatoBot:
+class RandomXatoBot(BaseBot):
     """A uniformly random legal move; life cards chosen uniformly at random."""
 
     name = "random"
-    options_schema = NO_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
-        return Decision(move=_expand(rng.choice(legal_moves), rng), memory=dict(memory))
+    def choose(self, ctx: BotContext) -> Decision:
+        move = _expand(ctx.rng.choice(ctx.legal_moves), ctx.rng)
+        return Decision(move=move, memory=dict(ctx.memory))
 
 
 class _Notebook:
@@ -130,24 +119,16 @@ class _Notebook:
         }
 
 
-class GreedyXatoBot:
+class GreedyXatoBot(BaseBot):
     """Calls what it believes its target holds, from what its seat saw (see the module)."""
 
     name = "greedy"
     options_schema = FORGETFUL_OPTIONS
 
-    def choose(
-        self,
-        *,
-        seat: int,
-        view: Mapping[str, Any],
-        legal_moves: list[Move],
-        memory: Mapping[str, Any],
-        options: Mapping[str, Any],
-        rng: random.Random,
-    ) -> Decision:
-        forget = float(options.get("forgetfulness", 0) or 0)
-        book = _Notebook(memory, forget, rng)
+    def choose(self, ctx: BotContext) -> Decision:
+        seat, view, legal_moves, rng = ctx.seat, ctx.view, ctx.legal_moves, ctx.rng
+        forget = float(ctx.options.get("forgetfulness", 0) or 0)
+        book = _Notebook(ctx.memory, forget, rng)
         _observe(book, seat, view)
         kind = view["phase"]["kind"]
         legal = {json_key(move) for move in legal_moves}
@@ -256,6 +237,3 @@ def _call(book: _Notebook, seat: int, view: Mapping[str, Any], rng: random.Rando
         return {"call": rng.choice(sorted(hand))}
     rest = [c for c in codes if c not in book.life and c not in visible]
     return {"call": rng.choice(rest or codes)}
-
-
-XATO_BOTS: dict[str, Any] = {"random": RandomXatoBot(), "greedy": GreedyXatoBot()}

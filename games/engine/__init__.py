@@ -1,25 +1,3 @@
-"""Pure game rules behind one protocol, found by slug."""
+"""Pure game rules behind one protocol (``games.engine.protocol``), one module per game.
 
-from __future__ import annotations
-
-from games.engine.protocol import Engine
-
-
-def _registry() -> dict[str, Engine]:
-    from games.engine import gops, hols_der_geier, memory, old_men_of_the_forest, xato
-
-    engines: list[Engine] = [
-        gops.ENGINE,
-        hols_der_geier.ENGINE,
-        old_men_of_the_forest.ENGINE,
-        xato.ENGINE,
-        memory.ENGINE,
-    ]
-    return {engine.slug: engine for engine in engines}
-
-
-ENGINES: dict[str, Engine] = _registry()
-
-
-def get_engine(slug: str) -> Engine | None:
-    return ENGINES.get(slug)
+This package imports nothing outside itself; ``games.catalog`` finds an engine by slug."""

@@ -16,7 +16,7 @@ from collections import defaultdict
 from typing import Any
 
 from core.errors import MatchNotFinished, NotFound
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
 from games.signing import public_keys

@@ -13,7 +13,7 @@ from django.db.models import F, Value
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
-from games.bots import BOTS, get_bot
+from games.catalog import bots_of, get_bot
 from games.models import Match, Move, Seat
 from games.services.follow_ups import bots_waiting
 from games.services.moves import move_record
@@ -27,9 +27,7 @@ def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> d
     """The bot's options with defaults filled; ``field`` names the seat in error paths."""
     bot = get_bot(game, name)
     if bot is None:
-        raise ValidationFailed(
-            {f"{field}.bot": [f"One of {', '.join(sorted(BOTS.get(game, {})))}."]}
-        )
+        raise ValidationFailed({f"{field}.bot": [f"One of {', '.join(sorted(bots_of(game)))}."]})
     options = options if options is not None else {}
     validator = jsonschema.Draft202012Validator(bot.options_schema)
     problems = sorted(validator.iter_errors(options), key=lambda e: list(e.path))

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
 from games import events
-from games.bots import BOTS
+from games.catalog import bots_of
 from games.locks import overdue_steps
 from games.models import Match, Move
 from games.services.moves import move_record
@@ -57,8 +57,8 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     if on_timeout not in ON_TIMEOUT:
         errors["time_control.on_timeout"] = [f"One of {', '.join(ON_TIMEOUT)}."]
     bot = raw.get("auto_move_bot", "greedy")
-    if bot not in BOTS.get(game, {}):
-        errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(BOTS.get(game, {})))}."]
+    if bot not in bots_of(game):
+        errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
     if errors:
         raise ValidationFailed(errors)
     return {"per_step_seconds": seconds, "on_timeout": on_timeout, "auto_move_bot": bot}

@@ -18,7 +18,7 @@ from core.errors import (
     ValidationFailed,
 )
 from games import events
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.models import Match, Seat
 from games.services.bots import bot_options_validate

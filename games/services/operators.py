@@ -15,7 +15,7 @@ from typing import Any
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games import events
-from games.bots import BOTS, get_bot
+from games.catalog import bots_of, get_bot
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
 from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
@@ -176,7 +176,7 @@ def seat_replace_with_bot(
                 {"seat": ["This seat has committed in the open step: replace it after it reveals."]}
             )
         if get_bot(match.game, bot) is None:
-            choices = ", ".join(sorted(BOTS.get(match.game, {})))
+            choices = ", ".join(sorted(bots_of(match.game)))
             raise ValidationFailed({"bot": [f"One of {choices}."]})
         options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
         _control(target, Seat.Controller.BOT, bot=bot, options=options)

@@ -15,8 +15,8 @@ from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Su
 
 from accounts.models import User
 from core.errors import NotFound
+from games.catalog import get_engine
 from games.compiled import CompiledSelect
-from games.engine import get_engine
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat

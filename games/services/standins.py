@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots import get_bot
+from games.bots import BotContext
+from games.catalog import get_bot
 from games.engine.protocol import Move as EngineMove
 from games.models import Seat
 from games.services.unit_of_work import MatchChange
@@ -35,12 +36,14 @@ def bot_decide(
     if bot is None or not legal:
         return engine.timeout_move(match.state, seat.index)
     decision = bot.choose(
-        seat=seat.index,
-        view=engine.view(match.state, seat.index),
-        legal_moves=legal,
-        memory=seat.bot_memory or {},
-        options=options or {},
-        rng=_system_random,
+        BotContext(
+            seat=seat.index,
+            view=engine.view(match.state, seat.index),
+            legal_moves=legal,
+            memory=seat.bot_memory or {},
+            options=options or {},
+            rng=_system_random,
+        )
     )
     seat.bot_memory = decision.memory  # written with the change, if it differs
     return decision.move

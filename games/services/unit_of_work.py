@@ -32,7 +32,7 @@ from django.db.models import Q
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import match_lock_with_seats

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from games.bots.base import concrete
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.rng import DealRng
 from games.models import Match
 from games.services.bots import bot_moves_play

@@ -10,8 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from games.bots.base import Bot
-from games.bots.memory import MEMORY_BOTS, GreedyMemoryBot, remember
+from games.bots.base import Bot, BotContext
+from games.bots.memory import GreedyMemoryBot, remember
+from games.catalog import bots_of
 from games.engine.memory import ENGINE
 from games.engine.protocol import State
 from games.engine.rng import DealRng
@@ -36,15 +37,17 @@ def play(
     rngs = [random.Random(number * 10 + seat) for seat in range(players)]
     while (acting := ENGINE.to_act(state)) is not None:
         seat = acting.seats[0]
-        bot: Bot = MEMORY_BOTS[names[seat]]
+        bot: Bot = bots_of("memory")[names[seat]]
         legal = ENGINE.legal_moves(state, seat)
         decision = bot.choose(
-            seat=seat,
-            view=ENGINE.view(state, seat),
-            legal_moves=legal,
-            memory=memories[seat],
-            options=bot_options[seat],
-            rng=rngs[seat],
+            BotContext(
+                seat=seat,
+                view=ENGINE.view(state, seat),
+                legal_moves=legal,
+                memory=memories[seat],
+                options=bot_options[seat],
+                rng=rngs[seat],
+            )
         )
         assert decision.move in legal
         assert json.loads(json.dumps(decision.memory)) == decision.memory
@@ -77,7 +80,7 @@ def test_bots_always_move_legally(options: dict[str, Any]) -> None:
 
 
 def test_schemas() -> None:
-    for bot in MEMORY_BOTS.values():
+    for bot in bots_of("memory").values():
         jsonschema.Draft202012Validator.check_schema(bot.options_schema)
     prop = GreedyMemoryBot.options_schema["properties"]["forgetfulness"]
     assert prop["default"] == 0
@@ -85,7 +88,7 @@ def test_schemas() -> None:
     validator = jsonschema.Draft202012Validator(GreedyMemoryBot.options_schema)
     assert validator.is_valid({"forgetfulness": 0.25})
     assert not validator.is_valid({"forgetfulness": 1.5})
-    assert set(MEMORY_BOTS) == {"random", "greedy"}
+    assert set(bots_of("memory")) == {"random", "greedy"}
 
 
 def head_to_head(games: int, options: dict[str, Any], forgetfulness: float) -> tuple[int, int]:
@@ -128,7 +131,7 @@ def test_greedy_remembers_and_takes_a_known_pair() -> None:
     grid[2], grid[7] = "7H", "KC"  # the last miss, still showing
     legal = [{"flip": p} for p in range(12)]
     decision = bot.choose(
-        seat=0, view=view_with(grid), legal_moves=legal, memory={}, options={}, rng=rng
+        BotContext(seat=0, view=view_with(grid), legal_moves=legal, memory={}, options={}, rng=rng)
     )
     assert decision.memory == {"known": {"2": "7H", "7": "KC"}}
     # Later it flips a 7 elsewhere and knows where the match lies.
@@ -136,19 +139,28 @@ def test_greedy_remembers_and_takes_a_known_pair() -> None:
     grid[5] = "7S"
     legal = [{"flip": p} for p in range(12) if p != 5]
     decision = bot.choose(
-        seat=0,
-        view=view_with(grid, [5]),
-        legal_moves=legal,
-        memory=decision.memory,
-        options={},
-        rng=rng,
+        BotContext(
+            seat=0,
+            view=view_with(grid, [5]),
+            legal_moves=legal,
+            memory=decision.memory,
+            options={},
+            rng=rng,
+        )
     )
     assert decision.move == {"flip": 2}
     # A known pair among face-down cards is taken at once.
     memory = {"known": {"1": "QD", "9": "QS", "4": "2C"}}
     legal = [{"flip": p} for p in range(12)]
     decision = bot.choose(
-        seat=0, view=view_with([None] * 12), legal_moves=legal, memory=memory, options={}, rng=rng
+        BotContext(
+            seat=0,
+            view=view_with([None] * 12),
+            legal_moves=legal,
+            memory=memory,
+            options={},
+            rng=rng,
+        )
     )
     assert decision.move["flip"] in (1, 9)
 
@@ -161,12 +173,14 @@ def test_greedy_second_flip_avoids_known_non_matches() -> None:
     legal = [{"flip": p} for p in range(1, 6)]
     for seed in range(5):
         decision = bot.choose(
-            seat=0,
-            view=view_with(grid, [0]),
-            legal_moves=legal,
-            memory=memory,
-            options={},
-            rng=random.Random(seed),
+            BotContext(
+                seat=0,
+                view=view_with(grid, [0]),
+                legal_moves=legal,
+                memory=memory,
+                options={},
+                rng=random.Random(seed),
+            )
         )
         assert decision.move == {"flip": 5}
 

@@ -7,11 +7,14 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import Bot
-from games.bots.old_men_of_the_forest import OLD_MEN_BOTS, GreedyOldMenBot, reach, take_gain
+from games.bots.base import Bot, BotContext
+from games.bots.old_men_of_the_forest import GreedyOldMenBot, reach, take_gain
+from games.catalog import bots_of
 from games.engine.old_men_of_the_forest import ENGINE, ORANGUTANS
 from games.engine.protocol import State
 from games.engine.rng import DealRng
+
+OLD_MEN_BOTS = bots_of("old-men-of-the-forest")
 
 
 def deal_rng(number: int, players: int) -> DealRng:
@@ -29,12 +32,14 @@ def play_game(bots: list[Bot], number: int, options: dict[str, Any] | None = Non
         (seat,) = to_act.seats
         legal = ENGINE.legal_moves(state, seat)
         decision = bots[seat].choose(
-            seat=seat,
-            view=ENGINE.view(state, seat),
-            legal_moves=legal,
-            memory=memories[seat],
-            options={},
-            rng=rngs[seat],
+            BotContext(
+                seat=seat,
+                view=ENGINE.view(state, seat),
+                legal_moves=legal,
+                memory=memories[seat],
+                options={},
+                rng=rngs[seat],
+            )
         )
         assert decision.move in legal
         ENGINE.check_move(state, seat, decision.move)
@@ -105,21 +110,21 @@ def test_greedy_decisions() -> None:
         {"cash_in": {"orangutan": "OU05"}},
     ]
     assert bot.choose(
-        seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng
+        BotContext(seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng)
     ).move == {"cash_in": {"orangutan": "OU05"}}
     # take the card that completes a requirement, never a deforestation card if avoidable
     moves = [{"take": "X10"}, {"take": "R9"}, {"take": "Y3"}]
     assert bot.choose(
-        seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng
+        BotContext(seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng)
     ).move == {"take": "Y3"}
     assert take_gain(["Y2"], "X10", layout) < take_gain(["Y2"], "R9", layout)
     assert reach(["Y2", "Y3"], layout) == 7
     # a useful card on the table: play high; nothing useful: play low, deforestation first
     moves = [{"play": "R2"}, {"play": "X2"}, {"play": "B10"}]
     assert bot.choose(
-        seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng
+        BotContext(seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng)
     ).move == {"play": "B10"}
     view["trick"] = [{"seat": 1, "card": "X7", "taken_by": None}]
     assert bot.choose(
-        seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng
+        BotContext(seat=0, view=view, legal_moves=moves, memory={}, options={}, rng=rng)
     ).move == {"play": "X2"}

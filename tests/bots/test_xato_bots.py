@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
-from games.bots.xato import XATO_BOTS
+from games.bots.base import BotContext
+from games.catalog import bots_of
 from games.engine.protocol import State
 from games.engine.rng import DealRng
 from games.engine.xato import ENGINE
 
+XATO_BOTS = bots_of("xato")
 RANDOM = XATO_BOTS["random"]
 GREEDY = XATO_BOTS["greedy"]
 
@@ -47,12 +49,14 @@ def play(
         for seat in to_act.seats:
             bot, bot_options = seats[seat]
             decision = bot.choose(
-                seat=seat,
-                view=ENGINE.view(state, seat),
-                legal_moves=ENGINE.legal_moves(state, seat),
-                memory=game.memories[seat],
-                options=bot_options,
-                rng=rngs[seat],
+                BotContext(
+                    seat=seat,
+                    view=ENGINE.view(state, seat),
+                    legal_moves=ENGINE.legal_moves(state, seat),
+                    memory=game.memories[seat],
+                    options=bot_options,
+                    rng=rngs[seat],
+                )
             )
             ENGINE.check_move(state, seat, decision.move)
             assert json.loads(json.dumps(decision.memory)) == decision.memory
@@ -202,12 +206,14 @@ def test_random_bot_expands_the_life_template() -> None:
     rng = random.Random(1)
     for seat in range(4):
         decision = RANDOM.choose(
-            seat=seat,
-            view=ENGINE.view(state, seat),
-            legal_moves=ENGINE.legal_moves(state, seat),
-            memory={},
-            options={},
-            rng=rng,
+            BotContext(
+                seat=seat,
+                view=ENGINE.view(state, seat),
+                legal_moves=ENGINE.legal_moves(state, seat),
+                memory={},
+                options={},
+                rng=rng,
+            )
         )
         assert len(decision.move["life"]) == 4
         ENGINE.check_move(state, seat, decision.move)

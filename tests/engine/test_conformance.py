@@ -1,58 +1,36 @@
-"""The protocol's invariants over random legal playouts of every registered game.
+"""The protocol's invariants over random legal playouts of every game in the catalogue.
 
 Each playout picks its seat count and options from the engine's schema (every enum value,
 integer bounds and the default), moves at random among the legal moves, and checks at every
 step: JSON round trips, to_act against legal_moves, timeout moves, that apply leaves its input
 alone, that no view carries a value hidden from its reader (a view is unchanged when everything
 hidden from that reader is redrawn), that scores match the prizes taken and the public history,
-and at the end that the outcome is consistent, with and without forfeited seats.
+and at the end that the outcome is consistent, with and without forfeited seats. What differs
+per game (playouts, step bounds, option grids, score invariants) comes from its record's
+``ConformanceHints``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from games.bots.base import concrete
-from games.engine import ENGINES
+from games.catalog import GAMES
+from games.catalog.record import ConformanceHints
 from games.engine.protocol import Engine, IllegalMove, InvalidOptions, Outcome, State
 from games.engine.rng import DealRng
 
-PLAYOUTS_PER_GAME = 200
-# Longer games play fewer random playouts here; their own engine tests add more.
-PLAYOUTS = {"old-men-of-the-forest": 100, "memory": 100, "xato": 60}
 CHUNKS = 4  # playouts run in chunks so that pytest-xdist can spread them
 MAX_STEPS = 500
 
-# Per game: the scores implied by the prize cards each seat holds, and the total every prize
-# card ends up in (a seat's pile, the pot, the stock, or out of play).
-PRIZES_TAKEN: dict[str, Callable[[State], list[int]]] = {
-    "gops": lambda state: [sum(cards) for cards in state["won"]],
-    "hols-der-geier": lambda state: [sum(cards) for cards in state["taken"]],
-}
-STEP_BOUND: dict[str, Callable[[State], int]] = {
-    "gops": lambda state: int(state["options"]["num_cards"]),
-    "hols-der-geier": lambda state: int(state["deals"]) * int(state["turns"]),
-    # random flipping has no hard bound; 40 flips per card is far beyond what seeds reach
-    "memory": lambda state: 40 * len(state["cards"]),
-    # per deal: the draft, the life step, every call with its claim step, and the sacrifices
-    "xato": lambda state: (
-        int(state["deals"]) * (54 + 1 + 2 * int(state["max_calls"]) + int(state["players"]))
-    ),
-}
-# Option values tried instead of a schema's bounds, where the full range is slow to play out
-# at random (the engine tests cover the full ranges).
-OPTION_CHOICES: dict[str, dict[str, list[Any]]] = {
-    "memory": {"pairs": [6, 8, 10]},
-    "xato": {"max_calls": [8, 20], "deals": [1, 2]},
-}
-# Games whose views follow the sealed-bid card layout of docs/api.md ("Read").
-SEALED_BID_VIEW = {"gops", "hols-der-geier"}
+
+def hints(engine: Engine) -> ConformanceHints:
+    return GAMES[engine.slug].conformance
 
 
 def option_choices(schema: dict[str, Any]) -> dict[str, list[Any]]:
@@ -73,7 +51,9 @@ def option_choices(schema: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 def random_setup(engine: Engine, chooser: random.Random) -> tuple[int, dict[str, Any]]:
-    choices = option_choices(engine.options_schema) | OPTION_CHOICES.get(engine.slug, {})
+    choices = option_choices(engine.options_schema) | {
+        name: list(values) for name, values in hints(engine).option_choices.items()
+    }
     while True:
         players = chooser.randint(engine.min_players, engine.max_players)
         options = {name: chooser.choice(values) for name, values in choices.items()}
@@ -109,7 +89,7 @@ def check_views(engine: Engine, state: State, shuffler: DealRng, tally: Tally) -
         assert engine.view(hidden, seat) == view, f"view of seat {seat} shows hidden values"
         tally.shuffles += 1
         tally.changed += hidden != state
-        if engine.slug in SEALED_BID_VIEW:
+        if hints(engine).sealed_bid_view:
             for key in ("pot", "remaining_prizes", "history", "scores"):
                 assert key in view
             assert view["remaining_prizes"] == sorted(view["remaining_prizes"])
@@ -151,13 +131,14 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
     assert state == engine.initial_state(players, options, deal_rng(number, players))
     shuffler = deal_rng(number + 10**6, players)
     transcript: list[dict[int, Any]] = []
-    bound = STEP_BOUND[engine.slug](state) if engine.slug in STEP_BOUND else MAX_STEPS
+    step_bound, prizes_taken = hints(engine).step_bound, hints(engine).prizes_taken
+    bound = step_bound(state) if step_bound else MAX_STEPS
     while True:
         roundtrip(state)
         assert state["step"] == len(transcript) + 1
         check_views(engine, state, shuffler, tally)
-        if engine.slug in PRIZES_TAKEN:
-            assert engine.scores(state) == PRIZES_TAKEN[engine.slug](state)
+        if prizes_taken:
+            assert engine.scores(state) == prizes_taken(state)
         to_act = engine.to_act(state)
         if to_act is None:
             break
@@ -190,7 +171,7 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
         with pytest.raises(IllegalMove):
             engine.check_move(state, seat, {"card": 1})
     check_outcome(engine, state, chooser, tally)
-    if engine.history_mode(state["options"]) == "full" and engine.slug in SEALED_BID_VIEW:
+    if engine.history_mode(state["options"]) == "full" and hints(engine).sealed_bid_view:
         replayed = [0] * players
         for entry in engine.view(state, None)["history"]:
             if entry["winner"] is not None:
@@ -200,22 +181,21 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("slug", sorted(ENGINES))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_random_playouts(slug: str, chunk: int) -> None:
-    engine = ENGINES[slug]
+    engine = GAMES[slug].engine
     tally = Tally()
-    for number in range(chunk, PLAYOUTS.get(slug, PLAYOUTS_PER_GAME), CHUNKS):
+    for number in range(chunk, hints(engine).playouts, CHUNKS):
         playout(engine, number, tally)
-    # Hidden information is genuinely redrawn most of the time (in Xato's public draft, and
-    # under its full history, there is little to redraw).
-    assert tally.changed > tally.shuffles // (3 if slug == "xato" else 2)
+    # Hidden information is genuinely redrawn most of the time.
+    assert tally.changed > tally.shuffles // hints(engine).redrawn_one_in
     # Playouts end in decided games as well as shared wins or draws.
     assert any(len(outcome.winners) == 1 for outcome in tally.outcomes)
 
 
-@pytest.mark.parametrize("slug", sorted(ENGINES))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_same_seed_and_entropy_give_the_same_game(slug: str) -> None:
-    engine = ENGINES[slug]
+    engine = GAMES[slug].engine
     for number in range(5):
         first, transcript = playout(engine, number, Tally())
         chooser = random.Random(number)
@@ -226,9 +206,9 @@ def test_same_seed_and_entropy_give_the_same_game(slug: str) -> None:
         assert state == first
 
 
-@pytest.mark.parametrize("slug", sorted(ENGINES))
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_metadata(slug: str) -> None:
-    engine = ENGINES[slug]
+    engine = GAMES[slug].engine
     assert engine.slug == slug
     assert engine.name
     assert 1 <= engine.min_players <= engine.max_players

@@ -14,7 +14,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from games import verify
-from games.engine import get_engine
+from games.catalog import get_engine
 from games.engine.rng import DealRng
 from games.signing import key_from_hex
 from games.signing import signature_message as server_signature_message

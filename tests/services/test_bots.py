@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.bots import BOTS, Decision
+from games.bots import BotContext, Decision
 from games.bots.base import RandomBot
-from games.engine import ENGINES
+from games.catalog import bots_of, get_engine
 from games.models import Match, Move, Seat
 from games.services.bots import bot_moves_play, stalled_bots_sweep
 from tests.players import Player
@@ -68,21 +68,22 @@ def test_a_bot_sees_only_its_seats_view(alice: Player, bob: Player, monkeypatch)
     handed: list[dict[str, Any]] = []
 
     class SpyBot(RandomBot):
-        def choose(self, **kwargs: Any) -> Decision:
-            handed.append(kwargs)
-            return super().choose(**kwargs)
+        def choose(self, ctx: BotContext) -> Decision:
+            handed.append(ctx)
+            return super().choose(ctx)
 
-    monkeypatch.setitem(BOTS["hols-der-geier"], "spy", SpyBot())
+    monkeypatch.setitem(bots_of("hols-der-geier"), "spy", SpyBot())
     match_id = _bot_match(alice, "hols-der-geier", ["spy"], options={"history": "table_only"})
     bot_moves_play(match_id=match_id, step=1)
-    (call,) = handed
-    assert set(call) == {"seat", "view", "legal_moves", "memory", "options", "rng"}
+    (ctx,) = handed
+    assert isinstance(ctx, BotContext) and ctx.seat == 1
     state = Match.objects.get(pk=match_id).state
-    engine = ENGINES["hols-der-geier"]
-    assert call["view"] == engine.view(state, 1)
-    assert call["legal_moves"] == engine.legal_moves(state, 1)
-    assert "stock" not in call["view"] and "hands" not in call["view"]
-    assert state["stock"] not in call["view"].values()
+    engine = get_engine("hols-der-geier")
+    assert engine is not None
+    assert ctx.view == engine.view(state, 1)
+    assert ctx.legal_moves == engine.legal_moves(state, 1)
+    assert "stock" not in ctx.view and "hands" not in ctx.view
+    assert state["stock"] not in ctx.view.values()
 
 
 def test_greedy_remembers_only_in_the_seat_row(alice: Player):
@@ -135,11 +136,11 @@ def test_a_forfeited_seats_stand_in_decides_once_per_step(alice, bob, carol, mon
     calls: list[int] = []
 
     class CountingBot(RandomBot):
-        def choose(self, **kwargs: Any) -> Decision:
-            calls.append(kwargs["seat"])
-            return super().choose(**kwargs)
+        def choose(self, ctx: BotContext) -> Decision:
+            calls.append(ctx.seat)
+            return super().choose(ctx)
 
-    monkeypatch.setitem(BOTS["gops"], "greedy", CountingBot())
+    monkeypatch.setitem(bots_of("gops"), "greedy", CountingBot())
     match_id = start_match("gops", [alice, bob, carol], options={"num_cards": 4})
     carol.post(f"/matches/{match_id}/resign")
     assert calls == []  # nobody has moved yet: the stand-in is asked when the step resolves

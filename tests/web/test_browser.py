@@ -150,6 +150,9 @@ def test_two_humans_never_see_each_others_card_before_the_reveal(
     alice.wait_for_url(f"**/matches/{match_id}")
     for page in (alice, bob):
         expect(page.locator("#status-line")).to_have_text("Your move: pick a card.")
+    # Drawn as its catalogue record says: prize cards are mice or vultures, the pot names its rule.
+    expect(alice.locator(".pot .card.mouse, .pot .card.vulture")).to_have_count(1)
+    expect(alice.locator(".pot h3")).to_contain_text(re.compile(r"(mice|vulture): the"))
 
     a_card = click_first_card(alice)
     expect(alice.locator("#status-line")).to_contain_text("Waiting for bob")

@@ -3,11 +3,15 @@ session, the client's assets are served in every run mode."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from games.catalog import GAMES, web_drawings
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +77,20 @@ def test_assets_are_served_without_collectstatic(client: Client) -> None:
         assert answer.status_code == 200 and kind in answer.headers["Content-Type"]
         assert answer.headers["Cache-Control"] == "no-cache"
     assert client.get("/assets/../views.py").status_code in (400, 404)
+
+
+def test_the_match_page_embeds_how_each_game_is_drawn(client: Client) -> None:
+    user = User.objects.create_user(username="gus", password=PASSWORD)
+    client.force_login(user)
+    page = client.get("/matches/3f2b8c1e-0000-4000-8000-000000000000")
+    embedded = re.search(
+        r'<script id="game-drawings" type="application/json">(.*?)</script>', page.content.decode()
+    )
+    assert embedded is not None
+    assert json.loads(embedded.group(1)) == web_drawings()
+    assert set(web_drawings()) == set(GAMES)
+    assert web_drawings()["hols-der-geier"] == {
+        "layout": "cards",
+        "prize_faces": "mice_and_vultures",
+    }
+    assert web_drawings()["memory"]["layout"] == "generic"

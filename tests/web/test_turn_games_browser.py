@@ -25,7 +25,7 @@ def _finish_through_the_services(match_id: str, player: User) -> None:
     import time
 
     from core.errors import FacedownError
-    from games.engine import get_engine
+    from games.catalog import get_engine
     from games.services.moves import move_submit
 
     engine = get_engine("memory")

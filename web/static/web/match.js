@@ -11,7 +11,9 @@
   const put = (node, ...kids) => node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
   const root = $("match");
   const matchId = root.dataset.matchId;
-  const CARD_GAMES = new Set(["gops", "hols-der-geier"]);
+  // How each game is drawn, from its record in the catalogue: {slug: {layout, prize_faces}}.
+  const DRAWINGS = JSON.parse($("game-drawings").textContent);
+  const GENERIC = { layout: "generic", prize_faces: "plain" };
   const STORE_PREFIX = `facedown:commit:${matchId}:`;
 
   let match = null;
@@ -95,7 +97,9 @@
     const s = match.seats[seat];
     return s ? (seat === match.you ? `${seatName(s)} (you)` : seatName(s)) : `seat ${seat + 1}`;
   };
-  const isCardGame = () => CARD_GAMES.has(match.game);
+  const drawing = () => DRAWINGS[match.game] || GENERIC;
+  const isCardGame = () => drawing().layout === "cards";
+  const miceAndVultures = () => drawing().prize_faces === "mice_and_vultures";
   const resolvedEvents = () => events.filter((e) => e && e.type === "step_resolved");
 
   function stored(step) {
@@ -115,7 +119,7 @@
   /** A face-up card. kind: "bid" | "prize" | "mouse" | "vulture". */
   function cardFace(value, kind = "bid", label) {
     let k = kind;
-    if (kind === "prize" && match.game === "hols-der-geier") k = value < 0 ? "vulture" : "mouse";
+    if (kind === "prize" && miceAndVultures()) k = value < 0 ? "vulture" : "mouse";
     const symbol = { mouse: "mouse", vulture: "vulture", prize: "♦", bid: "" }[k] || "";
     return el("span", { class: `card face ${k}`, role: "img",
       "aria-label": label || `${k === "bid" ? "card" : k} ${value}` },
@@ -302,7 +306,7 @@
     const v = match.view;
     // The pot and what is still to come.
     if (match.status === "active") {
-      const potLabel = match.game === "hols-der-geier" && v.mode ?
+      const potLabel = miceAndVultures() && v.mode ?
         `Pot — ${v.mode === "vulture" ? "vulture: the lowest unique bid takes it" : "mice: the highest unique bid takes it"}` :
         "Pot — the highest bid takes it";
       prize.append(el("div", { class: "pot", "aria-label": "Pot" },

@@ -1,0 +1,70 @@
+"""Every game, registered once: its engine, its bots, its conformance hints and how the web
+client draws it (``GameRecord``). The layer above ``games.engine`` and ``games.bots``; neither
+imports it.
+
+Adding a game: its engine and bot modules, a module here holding its ``RECORD``, and one line
+in ``RECORDS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from games.bots.base import Bot
+from games.catalog import gops, hols_der_geier, memory, old_men_of_the_forest, xato
+from games.catalog.record import ConformanceHints, GameRecord, WebDrawing
+from games.engine.protocol import Engine
+
+#: In the order ``GET /games`` lists them.
+RECORDS: tuple[GameRecord, ...] = (
+    gops.RECORD,
+    hols_der_geier.RECORD,
+    old_men_of_the_forest.RECORD,
+    xato.RECORD,
+    memory.RECORD,
+)
+
+GAMES: Mapping[str, GameRecord] = {record.slug: record for record in RECORDS}
+
+
+def get_record(slug: str) -> GameRecord | None:
+    return GAMES.get(slug)
+
+
+def get_engine(slug: str) -> Engine | None:
+    record = GAMES.get(slug)
+    return record.engine if record else None
+
+
+def engines() -> list[Engine]:
+    return [record.engine for record in RECORDS]
+
+
+def bots_of(game: str) -> Mapping[str, Bot]:
+    """The bots of a game by name; none for an unknown game."""
+    record = GAMES.get(game)
+    return record.bots if record else {}
+
+
+def get_bot(game: str, name: str) -> Bot | None:
+    return bots_of(game).get(name)
+
+
+def web_drawings() -> dict[str, dict[str, str]]:
+    """How the web client draws each game, by slug (JSON for the match page)."""
+    return {record.slug: record.web.as_json() for record in RECORDS}
+
+
+__all__ = [
+    "GAMES",
+    "RECORDS",
+    "ConformanceHints",
+    "GameRecord",
+    "WebDrawing",
+    "bots_of",
+    "engines",
+    "get_bot",
+    "get_engine",
+    "get_record",
+    "web_drawings",
+]

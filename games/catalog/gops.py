@@ -1,0 +1,19 @@
+"""GOPS: the sealed-bid card table, a random and a greedy bot."""
+
+from __future__ import annotations
+
+from games.bots.base import RandomBot
+from games.bots.gops import GreedyGopsBot
+from games.catalog.record import ConformanceHints, GameRecord, WebDrawing, bots_by_name
+from games.engine.gops import ENGINE
+
+RECORD = GameRecord(
+    engine=ENGINE,
+    bots=bots_by_name(RandomBot(), GreedyGopsBot()),
+    conformance=ConformanceHints(
+        step_bound=lambda state: int(state["options"]["num_cards"]),
+        prizes_taken=lambda state: [sum(cards) for cards in state["won"]],
+        sealed_bid_view=True,
+    ),
+    web=WebDrawing(layout="cards"),
+)

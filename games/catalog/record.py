@@ -1,0 +1,68 @@
+"""What the project knows about one game, written once: a ``GameRecord``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from games.bots.base import Bot
+from games.engine.protocol import Engine, State
+
+#: ``cards``: the sealed-bid card table (pot, hands of numbered cards, bids revealed per step);
+#: ``generic``: the page that draws any view and any legal move.
+Layout = Literal["cards", "generic"]
+#: ``mice_and_vultures``: prize cards are mice (positive) or vultures (negative), and the pot
+#: says which bid takes it (the view's ``mode``); ``plain``: numbered prize cards.
+PrizeFaces = Literal["plain", "mice_and_vultures"]
+
+
+@dataclass(frozen=True)
+class ConformanceHints:
+    """What the conformance test (tests/engine/test_conformance.py) needs to know per game."""
+
+    #: Random playouts; longer games play fewer (their own engine tests add more).
+    playouts: int = 200
+    #: The most steps a game with this initial state may take; None: the test's own bound.
+    step_bound: Callable[[State], int] | None = None
+    #: Option values tried instead of a schema's bounds, where the full range is slow to play
+    #: out at random (the engine tests cover the full ranges).
+    option_choices: Mapping[str, Sequence[Any]] = field(default_factory=dict)
+    #: The scores implied by the prize cards each seat holds, when the game scores that way.
+    prizes_taken: Callable[[State], list[int]] | None = None
+    #: Views follow the sealed-bid card layout of docs/api.md ("Read").
+    sealed_bid_view: bool = False
+    #: Hidden values are redrawn in more than one of this many view checks (a mostly public
+    #: game has little to redraw).
+    redrawn_one_in: int = 2
+
+
+@dataclass(frozen=True)
+class WebDrawing:
+    """How the browser client (web/static/web/match.js) draws the game's match page."""
+
+    layout: Layout = "generic"
+    prize_faces: PrizeFaces = "plain"
+
+    def as_json(self) -> dict[str, str]:
+        return {"layout": self.layout, "prize_faces": self.prize_faces}
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    engine: Engine
+    #: The bots that can play it, by name (see ``bots_by_name``).
+    bots: Mapping[str, Bot]
+    conformance: ConformanceHints = field(default_factory=ConformanceHints)
+    web: WebDrawing = field(default_factory=WebDrawing)
+
+    @property
+    def slug(self) -> str:
+        return self.engine.slug
+
+
+def bots_by_name(*bots: Bot) -> dict[str, Bot]:
+    names = [bot.name for bot in bots]
+    if len(set(names)) != len(names):
+        raise ValueError(f"bot names repeat: {names}")
+    return {bot.name: bot for bot in bots}
