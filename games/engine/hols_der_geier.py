@@ -102,9 +102,13 @@ from typing import Any
 
 import jsonschema
 
-from games.engine import scoring
+from games.engine.base import check_step_moves, json_moves
+from games.engine.cards import card_moves, card_of
+from games.engine.options import check_options, check_seats, raise_if
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "hols-der-geier"
 
@@ -208,8 +212,8 @@ class HolsDerGeier:
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
-        seat_errors = scoring.check_seats(SLUG, players, self.min_players, self.max_players)
+        filled, errors = check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
+        seat_errors = check_seats(SLUG, players, self.min_players, self.max_players)
         errors.update(seat_errors)
         if (
             not seat_errors
@@ -220,7 +224,7 @@ class HolsDerGeier:
             errors["options.two_player_variant"] = [
                 "the two-player variant needs exactly 2 players"
             ]
-        scoring.raise_if(errors)
+        raise_if(errors)
         return filled
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
@@ -257,14 +261,14 @@ class HolsDerGeier:
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         if state["over"] or not _is_seat(state, seat):
             return []
-        return scoring.card_moves(state["hands"][seat])
+        return json_moves(card_moves(state["hands"][seat]))
 
     def check_move(self, state: State, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
         if not _is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
-        card = scoring.card_of(move)
+        card = card_of(move)
         if card not in BID_CARDS:
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to 15)")
         if card in state["removed_bids"][seat]:
@@ -276,12 +280,12 @@ class HolsDerGeier:
         acting = self.to_act(state)
         if acting is None:
             raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
+        check_step_moves(moves, acting.seats)
         for seat in acting.seats:
             self.check_move(state, seat, moves[seat])
-        new = scoring.clone(state)
+        new = clone(state)
         players: int = new["players"]
-        bids = [scoring.card_of(moves[seat]) for seat in range(players)]
+        bids = [card_of(moves[seat]) for seat in range(players)]
         for seat, card in enumerate(bids):
             new["hands"][seat].remove(card)
         new["piles"] = list(bids)
@@ -396,16 +400,16 @@ class HolsDerGeier:
             return None
         totals = self.scores(state)
         rule: str = state["options"]["final_tiebreak"]
-        keys: list[scoring.SortKey] = [(total,) for total in totals]
+        keys: list[SortKey] = [(total,) for total in totals]
         if rule == "highest_mouse":
             mice = self.highest_mice(state)
             keys = [(total, mouse) for total, mouse in zip(totals, mice, strict=True)]
         if rule == "cancel":
-            winners = scoring.unique_top_seat(totals, forfeited)
-            ranking = scoring.rank(keys, forfeited, leaders=winners)
+            winners = unique_top_seat(totals, forfeited)
+            ranking = rank(keys, forfeited, leaders=winners)
         else:
-            winners = scoring.top_seats(keys, forfeited)
-            ranking = scoring.rank(keys, forfeited)
+            winners = top_seats(keys, forfeited)
+            ranking = rank(keys, forfeited)
         return Outcome(scores=tuple(totals), winners=winners, ranking=ranking)
 
     def timeout_move(self, state: State, seat: int) -> Move:
@@ -422,7 +426,7 @@ class HolsDerGeier:
         the public winners and scores, so they are kept; a test checks that no view shows them.
         The result shares the unchanged ``history`` list with ``state`` (treat both as frozen).
         """
-        new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+        new = clone({key: value for key, value in state.items() if key != "history"})
         new["history"] = state["history"]
         if new["over"]:
             return new

@@ -101,9 +101,12 @@ from typing import Any
 
 import jsonschema
 
-from games.engine import scoring
+from games.engine.base import check_step_moves
+from games.engine.options import validated_options
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.ranking import SortKey, rank, top_seats
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "memory"
 
@@ -181,7 +184,7 @@ class Memory:
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        return scoring.validated_options(
+        return validated_options(
             _VALIDATOR,
             OPTIONS_SCHEMA,
             options,
@@ -244,12 +247,12 @@ class Memory:
         acting = self.to_act(state)
         if acting is None:
             raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
+        check_step_moves(moves, acting.seats)
         seat = acting.seats[0]
         self.check_move(state, seat, moves[seat])
         position = _position_of(moves[seat])
         # History entries are never changed once written: the new state shares them.
-        new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+        new = clone({key: value for key, value in state.items() if key != "history"})
         new["history"] = list(state["history"])
         players: int = new["players"]
         step: int = new["step"]
@@ -361,11 +364,11 @@ class Memory:
         if not state["over"]:
             return None
         totals = self.scores(state)
-        keys: list[scoring.SortKey] = [(total,) for total in totals]
+        keys: list[SortKey] = [(total,) for total in totals]
         return Outcome(
             scores=tuple(totals),
-            winners=scoring.top_seats(keys, forfeited),
-            ranking=scoring.rank(keys, forfeited),
+            winners=top_seats(keys, forfeited),
+            ranking=rank(keys, forfeited),
         )
 
     def timeout_move(self, state: State, seat: int) -> Move:

@@ -143,9 +143,12 @@ from typing import Any
 
 import jsonschema
 
-from games.engine import scoring
+from games.engine.base import check_step_moves
+from games.engine.options import check_options, check_seats, raise_if
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.ranking import SortKey, rank, top_seats
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "old-men-of-the-forest"
 TRICKS = 10
@@ -319,7 +322,7 @@ def _draw_game(rng: DealRng, players: int) -> dict[str, Any]:
 
 def _start_game(state: State, drawn: Mapping[str, Any]) -> None:
     players: int = state["players"]
-    state["start"] = scoring.clone(drawn["start"])
+    state["start"] = clone(drawn["start"])
     state["hands"] = [list(hand) for hand in drawn["hands"]]
     state["undealt"] = list(drawn["undealt"])
     state["layout"] = list(drawn["layout"])
@@ -371,8 +374,8 @@ class OldMenOfTheForest:
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
-        seat_errors = scoring.check_seats(SLUG, players, self.min_players, self.max_players)
+        filled, errors = check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
+        seat_errors = check_seats(SLUG, players, self.min_players, self.max_players)
         if (
             not seat_errors
             and players == 5
@@ -381,7 +384,7 @@ class OldMenOfTheForest:
         ):
             seat_errors = {"seats": [f"{SLUG} takes 3 or 4 players; 5 need allow_five: true"]}
         errors.update(seat_errors)
-        scoring.raise_if(errors)
+        raise_if(errors)
         return filled
 
     def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
@@ -506,7 +509,7 @@ class OldMenOfTheForest:
         acting = self.to_act(state)
         if acting is None:
             raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
+        check_step_moves(moves, acting.seats)
         seat = acting.seats[0]
         move = moves[seat]
         self.check_move(state, seat, move)
@@ -567,7 +570,7 @@ class OldMenOfTheForest:
                         "under": under,
                     }
                 )
-            new["cash_ins"].append(scoring.clone(record))
+            new["cash_ins"].append(clone(record))
             public.update({k: v for k, v in record.items() if k != "seat"})
             private = self._next_taker(new, public)
         new["step"] = int(new["step"]) + 1
@@ -645,7 +648,7 @@ class OldMenOfTheForest:
         _start_game(new, new["future"].pop(0))
         public["next_game"] = {
             "game": new["game_number"],
-            "start_draw": scoring.clone(new["start"]),
+            "start_draw": clone(new["start"]),
             "layout": list(new["layout"]),
         }
         return {seat: {"hand": list(new["hands"][seat])} for seat in range(players)}
@@ -682,7 +685,7 @@ class OldMenOfTheForest:
                 for won in state["won"]
             ],
             "discarded": sort_cards(state["discarded"]),
-            "start_draw": scoring.clone(state["start"]),
+            "start_draw": clone(state["start"]),
             "game_results": [
                 {"game": r["game"], "scores": list(r["scores"])} for r in state["results"]
             ],
@@ -724,11 +727,11 @@ class OldMenOfTheForest:
             return None
         totals = self.scores(state)
         points = self.orangutan_points(state)
-        keys: list[scoring.SortKey] = [
+        keys: list[SortKey] = [
             (total, *seat_points) for total, seat_points in zip(totals, points, strict=True)
         ]
-        winners = scoring.top_seats(keys, forfeited)
-        ranking = scoring.rank(keys, forfeited)
+        winners = top_seats(keys, forfeited)
+        ranking = rank(keys, forfeited)
         return Outcome(scores=tuple(totals), winners=winners, ranking=ranking)
 
     def timeout_move(self, state: State, seat: int) -> Move:
@@ -779,7 +782,7 @@ class OldMenOfTheForest:
 def _clone_state(state: State) -> State:
     """A copy safe to change, except that resolved history entries (never changed once
     appended) are shared with ``state``."""
-    new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+    new = clone({key: value for key, value in state.items() if key != "history"})
     new["history"] = list(state["history"])
     return new
 

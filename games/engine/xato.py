@@ -156,9 +156,12 @@ from typing import Any
 
 import jsonschema
 
-from games.engine import scoring
+from games.engine.base import check_step_moves
+from games.engine.options import validated_options
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.ranking import rank, top_seats
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "xato"
 
@@ -325,7 +328,7 @@ class Xato:
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        return scoring.validated_options(
+        return validated_options(
             _VALIDATOR,
             OPTIONS_SCHEMA,
             options,
@@ -435,7 +438,7 @@ class Xato:
         acting = self.to_act(state)
         if acting is None:
             raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
+        check_step_moves(moves, acting.seats)
         for seat in acting.seats:
             self.check_move(state, seat, moves[seat])
         new = _clone(state)
@@ -453,11 +456,11 @@ class Xato:
         else:
             event = _apply_sacrifice(new, moves[new["current"]]["sacrifice"])
         event = {"step": step, "deal": deal, **event}
-        new["history"].append(scoring.clone(event))
+        new["history"].append(clone(event))
         new["step"] = step + 1
         deal_over = None
         if len(new["deal_results"]) >= deal:
-            deal_over = scoring.clone(new["deal_results"][deal - 1])
+            deal_over = clone(new["deal_results"][deal - 1])
         public = {
             **event,
             "scores": list(new["scores"]),
@@ -535,8 +538,8 @@ class Xato:
         keys = [(total,) for total in totals]
         return Outcome(
             scores=tuple(totals),
-            winners=scoring.top_seats(keys, forfeited),
-            ranking=scoring.rank(keys, forfeited),
+            winners=top_seats(keys, forfeited),
+            ranking=rank(keys, forfeited),
         )
 
     def timeout_move(self, state: State, seat: int) -> Move:
