@@ -67,13 +67,13 @@ leader) —, ``scores``, ``next_pot`` (the pot of the step now open; [] when ove
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-import jsonschema
-
-from games.engine import scoring
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
+from games.engine.cards import CardMove, card_moves, card_of
+from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "gops"
 
@@ -115,34 +115,51 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+TieOutcome = Literal["won", "third_player", "carried", "discarded", "to_game_winner"]
 
 
-class Gops:
-    slug: str = SLUG
-    name: str = "GOPS"
-    min_players: int = 2
-    max_players: int = 3
-    rules_version: str = "gops-1"
-    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+class GopsOptions(TypedDict):
+    tie_rule: Literal["penguin", "carry", "discard"]
+    final_tie: Literal["discard", "to_game_winner"]
+    prize_order: Literal["random", "ascending", "descending"]
+    num_cards: int
+
+
+class Turn(TypedDict):
+    """One resolved turn, as kept in ``history``."""
+
+    step: int
+    pot: list[int]
+    bids: list[int]
+    winner: int | None
+    outcome: TieOutcome
+
+
+class GopsState(SeatedState):
+    game: str
+    options: GopsOptions
+    stock: list[int]
+    pot: list[int]
+    hands: list[list[int]]
+    won: list[list[int]]
+    discarded: list[int]
+    history: list[Turn]
+
+
+class Gops(BaseEngine[GopsState]):
+    slug = SLUG
+    name = "GOPS"
+    min_players = 2
+    max_players = 3
+    rules_version = "gops-1"
+    options_schema = OPTIONS_SCHEMA
 
     # --- setup ---------------------------------------------------------------------------------
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        return scoring.validated_options(
-            _VALIDATOR,
-            OPTIONS_SCHEMA,
-            options,
-            slug=SLUG,
-            players=players,
-            low=self.min_players,
-            high=self.max_players,
-        )
-
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
-        opts = self.validate_options(options, players)
-        n: int = opts["num_cards"]
-        order: str = opts["prize_order"]
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> GopsState:
+        opts = cast(GopsOptions, self.validate_options(options, players))
+        n = opts["num_cards"]
+        order = opts["prize_order"]
         if order == "random":
             stock = rng.shuffled(list(range(1, n + 1)))
         elif order == "ascending":
@@ -165,42 +182,37 @@ class Gops:
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: GopsState) -> ToAct | None:
         if state["over"]:
             return None
         return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if state["over"] or not _is_seat(state, seat):
+    def legal_moves(self, state: GopsState, seat: int) -> list[Move]:
+        if state["over"] or not is_seat(state, seat):
             return []
-        return scoring.card_moves(state["hands"][seat])
+        return json_moves(card_moves(state["hands"][seat]))
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: GopsState, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
-        if not _is_seat(state, seat):
+        if not is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
-        card = scoring.card_of(move)
+        card = card_of(move)
         n = state["options"]["num_cards"]
         if not 1 <= card <= n:
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to {n})")
         if card not in state["hands"][seat]:
             raise IllegalMove(f"card {card} has already been played")
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
-        acting = self.to_act(state)
-        if acting is None:
-            raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
-        for seat in acting.seats:
-            self.check_move(state, seat, moves[seat])
-        new = scoring.clone(state)
-        players: int = new["players"]
-        bids = [scoring.card_of(moves[seat]) for seat in range(players)]
+    def apply(self, state: GopsState, moves: Mapping[int, Move]) -> Resolution[GopsState]:
+        self.checked_step(state, moves)
+        new = clone(state)
+        players = new["players"]
+        bids = [card_of(moves[seat]) for seat in range(players)]
         for seat, card in enumerate(bids):
             new["hands"][seat].remove(card)
         last_turn = not new["hands"][0]
-        pot: list[int] = list(new["pot"])
+        pot = list(new["pot"])
         winner, result = self._resolve(new, bids, last_turn)
         if winner is not None:
             new["won"][winner].extend(pot)
@@ -208,7 +220,7 @@ class Gops:
         elif result == "discarded":
             new["discarded"].extend(pot)
             new["pot"] = []
-        step: int = new["step"]
+        step = new["step"]
         new["history"].append(
             {"step": step, "pot": pot, "bids": bids, "winner": winner, "outcome": result}
         )
@@ -229,13 +241,15 @@ class Gops:
         }
         return Resolution(state=new, public=public)
 
-    def _resolve(self, state: State, bids: list[int], last_turn: bool) -> tuple[int | None, str]:
+    def _resolve(
+        self, state: GopsState, bids: list[int], last_turn: bool
+    ) -> tuple[int | None, TieOutcome]:
         """Who takes the pot and why, from the bids (before anything moves)."""
         top = max(bids)
         leaders = [seat for seat, card in enumerate(bids) if card == top]
         if len(leaders) == 1:
             return leaders[0], "won"
-        rule: str = state["options"]["tie_rule"]
+        rule = state["options"]["tie_rule"]
         if rule == "discard":
             return None, "discarded"
         if rule == "penguin" and len(bids) == 3 and len(leaders) == 2:
@@ -252,8 +266,8 @@ class Gops:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        n: int = state["options"]["num_cards"]
+    def view(self, state: GopsState, seat: int | None) -> dict[str, Any]:
+        n = state["options"]["num_cards"]
         result: dict[str, Any] = {
             "pot": list(state["pot"]),
             "remaining_prizes": sorted(state["stock"]),
@@ -275,44 +289,24 @@ class Gops:
             "scores": self.scores(state),
             "over": state["over"],
         }
-        if seat is not None and _is_seat(state, seat):
+        if seat is not None and is_seat(state, seat):
             result["hand"] = sorted(state["hands"][seat])
         return result
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: GopsState) -> list[int]:
         return [sum(cards) for cards in state["won"]]
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
-        if not state["over"]:
-            return None
-        totals = self.scores(state)
-        keys = [(total,) for total in totals]
-        return Outcome(
-            scores=tuple(totals),
-            winners=scoring.top_seats(keys, forfeited),
-            ranking=scoring.rank(keys, forfeited),
-        )
-
-    def timeout_move(self, state: State, seat: int) -> Move:
-        hand: list[int] = state["hands"][seat]
+    def timeout_move(self, state: GopsState, seat: int) -> Move:
+        hand = state["hands"][seat]
         if state["over"] or not hand:
             raise IllegalMove("no move is due")
-        return {"card": min(hand)}
+        move: CardMove = {"card": min(hand)}
+        return dict(move)
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
-        new = scoring.clone(state)
+    def shuffle_hidden(self, state: GopsState, seat: int | None, rng: DealRng) -> GopsState:
+        new = clone(state)
         rng.shuffle(new["stock"])
         return new
-
-    def echoes(self, state: State, move: Move) -> bool:
-        return True
-
-    def history_mode(self, options: Mapping[str, Any]) -> str:
-        return "full"
-
-
-def _is_seat(state: State, seat: object) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
 
 
 ENGINE = Gops()

@@ -98,13 +98,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-import jsonschema
-
-from games.engine import scoring
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
+from games.engine.cards import CardMove, card_moves, card_of
+from games.engine.options import check_options, check_seats, raise_if
+from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
+from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
 from games.engine.rng import DealRng
+from games.engine.states import clone, without_history
 
 SLUG = "hols-der-geier"
 
@@ -154,10 +156,57 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+Mode = Literal["mouse", "vulture"]
 
 
-def _draw_deal(rng: DealRng, players: int, variant: bool) -> dict[str, Any]:
+class HolsOptions(TypedDict):
+    two_player_variant: bool | None
+    final_tiebreak: Literal["cancel", "highest_mouse", "shared"]
+    deals: int
+    history: Literal["full", "table_only"]
+
+
+class Deal(TypedDict):
+    """One deal's draws: its point deck in turn-up order and, in the variant, what is removed."""
+
+    deck: list[int]
+    removed_points: list[int]
+    removed_bids: list[list[int]]
+
+
+class Turn(TypedDict):
+    """One resolved turn, as kept in ``history``."""
+
+    step: int
+    deal: int
+    pot: list[int]
+    bids: list[int]
+    winner: int | None
+    mode: Mode
+    outcome: Literal["won", "cancelled", "removed"]
+
+
+class HolsState(SeatedState):
+    game: str
+    options: HolsOptions
+    variant: bool
+    deals: int
+    deal: int
+    turns: int
+    future: list[Deal]
+    taken: list[list[int]]
+    removed: list[int]
+    history: list[Turn]
+    # The open deal (set by ``_start_deal``).
+    pot: list[int]
+    stock: list[int]
+    removed_points: list[int]
+    removed_bids: list[list[int]]
+    hands: list[list[int]]
+    piles: list[int | None]
+
+
+def _draw_deal(rng: DealRng, players: int, variant: bool) -> Deal:
     """One deal's draws, in the documented order."""
     deck = rng.shuffled(list(POINT_CARDS))
     removed_points: list[int] = []
@@ -170,8 +219,8 @@ def _draw_deal(rng: DealRng, players: int, variant: bool) -> dict[str, Any]:
     return {"deck": deck, "removed_points": removed_points, "removed_bids": removed_bids}
 
 
-def _start_deal(state: State, drawn: Mapping[str, Any]) -> None:
-    deck: list[int] = list(drawn["deck"])
+def _start_deal(state: HolsState, drawn: Deal) -> None:
+    deck = list(drawn["deck"])
     state["pot"] = deck[:1]
     state["stock"] = deck[1:]
     state["removed_points"] = list(drawn["removed_points"])
@@ -182,7 +231,7 @@ def _start_deal(state: State, drawn: Mapping[str, Any]) -> None:
     state["piles"] = [None] * state["players"]
 
 
-def pot_mode(pot: list[int]) -> str:
+def pot_mode(pot: list[int]) -> Mode:
     """``mouse`` when the pot sums to 0 or more, else ``vulture``."""
     return "mouse" if sum(pot) >= 0 else "vulture"
 
@@ -197,19 +246,20 @@ def pot_winner(pot: list[int], bids: list[int]) -> int | None:
     return bids.index(best)
 
 
-class HolsDerGeier:
-    slug: str = SLUG
-    name: str = "Hols der Geier"
-    min_players: int = 2
-    max_players: int = 5
-    rules_version: str = "hols-1"
-    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+class HolsDerGeier(BaseEngine[HolsState]):
+    slug = SLUG
+    name = "Hols der Geier"
+    min_players = 2
+    max_players = 5
+    rules_version = "hols-1"
+    options_schema = OPTIONS_SCHEMA
+    history_default = "full"
 
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
-        seat_errors = scoring.check_seats(SLUG, players, self.min_players, self.max_players)
+        filled, errors = check_options(self.validator, OPTIONS_SCHEMA, options)
+        seat_errors = check_seats(SLUG, players, self.min_players, self.max_players)
         errors.update(seat_errors)
         if (
             not seat_errors
@@ -220,51 +270,55 @@ class HolsDerGeier:
             errors["options.two_player_variant"] = [
                 "the two-player variant needs exactly 2 players"
             ]
-        scoring.raise_if(errors)
+        raise_if(errors)
         return filled
 
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
-        opts = self.validate_options(options, players)
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> HolsState:
+        opts = cast(HolsOptions, self.validate_options(options, players))
         chosen = opts["two_player_variant"]
         variant = players == 2 if chosen is None else bool(chosen)
-        deals: int = opts["deals"]
+        deals = opts["deals"]
         drawn = [_draw_deal(rng, players, variant) for _ in range(deals)]
-        state: State = {
-            "game": SLUG,
-            "players": players,
-            "options": opts,
-            "variant": variant,
-            "deals": deals,
-            "deal": 1,
-            "turns": len(drawn[0]["deck"]),
-            "step": 1,
-            "over": False,
-            "future": drawn[1:],
-            "taken": [[] for _ in range(players)],
-            "removed": [],
-            "history": [],
-        }
+        # The open deal's keys are set by ``_start_deal`` (after these, as stored).
+        state = cast(
+            HolsState,
+            {
+                "game": SLUG,
+                "players": players,
+                "options": opts,
+                "variant": variant,
+                "deals": deals,
+                "deal": 1,
+                "turns": len(drawn[0]["deck"]),
+                "step": 1,
+                "over": False,
+                "future": drawn[1:],
+                "taken": [[] for _ in range(players)],
+                "removed": [],
+                "history": [],
+            },
+        )
         _start_deal(state, drawn[0])
         return state
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: HolsState) -> ToAct | None:
         if state["over"]:
             return None
         return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if state["over"] or not _is_seat(state, seat):
+    def legal_moves(self, state: HolsState, seat: int) -> list[Move]:
+        if state["over"] or not is_seat(state, seat):
             return []
-        return scoring.card_moves(state["hands"][seat])
+        return json_moves(card_moves(state["hands"][seat]))
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: HolsState, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
-        if not _is_seat(state, seat):
+        if not is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
-        card = scoring.card_of(move)
+        card = card_of(move)
         if card not in BID_CARDS:
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to 15)")
         if card in state["removed_bids"][seat]:
@@ -272,23 +326,19 @@ class HolsDerGeier:
         if card not in state["hands"][seat]:
             raise IllegalMove(f"card {card} has already been played")
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
-        acting = self.to_act(state)
-        if acting is None:
-            raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
-        for seat in acting.seats:
-            self.check_move(state, seat, moves[seat])
-        new = scoring.clone(state)
-        players: int = new["players"]
-        bids = [scoring.card_of(moves[seat]) for seat in range(players)]
+    def apply(self, state: HolsState, moves: Mapping[int, Move]) -> Resolution[HolsState]:
+        self.checked_step(state, moves)
+        new = clone(state)
+        players = new["players"]
+        bids = [card_of(moves[seat]) for seat in range(players)]
         for seat, card in enumerate(bids):
             new["hands"][seat].remove(card)
         new["piles"] = list(bids)
         last_turn = not new["hands"][0]
-        pot: list[int] = list(new["pot"])
+        pot = list(new["pot"])
         mode = pot_mode(pot)
         winner = pot_winner(pot, bids)
+        result: Literal["won", "cancelled", "removed"]
         if winner is not None:
             result = "won"
             new["taken"][winner].extend(pot)
@@ -299,8 +349,8 @@ class HolsDerGeier:
             new["pot"] = []
         else:
             result = "cancelled"
-        step: int = new["step"]
-        deal: int = new["deal"]
+        step = new["step"]
+        deal = new["deal"]
         new["history"].append(
             {
                 "step": step,
@@ -343,9 +393,9 @@ class HolsDerGeier:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: HolsState, seat: int | None) -> dict[str, Any]:
         full = state["options"]["history"] == "full"
-        turns: int = state["turns"]
+        turns = state["turns"]
         left = len(state["hands"][0])
         result: dict[str, Any] = {
             "deal": state["deal"],
@@ -378,43 +428,44 @@ class HolsDerGeier:
             "scores": self.scores(state),
             "over": state["over"],
         }
-        if seat is not None and _is_seat(state, seat):
+        if seat is not None and is_seat(state, seat):
             result["hand"] = sorted(state["hands"][seat])
             if state["variant"]:
                 result["removed_bids"] = sorted(state["removed_bids"][seat])
         return result
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: HolsState) -> list[int]:
         return [sum(cards) for cards in state["taken"]]
 
-    def highest_mice(self, state: State) -> list[int]:
+    def highest_mice(self, state: HolsState) -> list[int]:
         """Per seat, the highest single mouse taken in any deal (0 without one)."""
         return [max([card for card in cards if card > 0], default=0) for cards in state["taken"]]
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
+    def outcome(self, state: HolsState, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
         if not state["over"]:
             return None
         totals = self.scores(state)
-        rule: str = state["options"]["final_tiebreak"]
-        keys: list[scoring.SortKey] = [(total,) for total in totals]
+        rule = state["options"]["final_tiebreak"]
+        keys: list[SortKey] = [(total,) for total in totals]
         if rule == "highest_mouse":
             mice = self.highest_mice(state)
             keys = [(total, mouse) for total, mouse in zip(totals, mice, strict=True)]
         if rule == "cancel":
-            winners = scoring.unique_top_seat(totals, forfeited)
-            ranking = scoring.rank(keys, forfeited, leaders=winners)
+            winners = unique_top_seat(totals, forfeited)
+            ranking = rank(keys, forfeited, leaders=winners)
         else:
-            winners = scoring.top_seats(keys, forfeited)
-            ranking = scoring.rank(keys, forfeited)
+            winners = top_seats(keys, forfeited)
+            ranking = rank(keys, forfeited)
         return Outcome(scores=tuple(totals), winners=winners, ranking=ranking)
 
-    def timeout_move(self, state: State, seat: int) -> Move:
-        hand: list[int] = state["hands"][seat]
+    def timeout_move(self, state: HolsState, seat: int) -> Move:
+        hand = state["hands"][seat]
         if state["over"] or not hand:
             raise IllegalMove("no move is due")
-        return {"card": min(hand)}
+        move: CardMove = {"card": min(hand)}
+        return dict(move)
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+    def shuffle_hidden(self, state: HolsState, seat: int | None, rng: DealRng) -> HolsState:
         """Redraw the stock order, the removed point cards (swapped with unturned ones), other
         seats' removed bid cards (among their unplayed cards) and every later deal.
 
@@ -422,11 +473,11 @@ class HolsDerGeier:
         the public winners and scores, so they are kept; a test checks that no view shows them.
         The result shares the unchanged ``history`` list with ``state`` (treat both as frozen).
         """
-        new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+        new = without_history(state)
         new["history"] = state["history"]
         if new["over"]:
             return new
-        pool: list[int] = new["stock"] + new["removed_points"]
+        pool = new["stock"] + new["removed_points"]
         rng.shuffle(pool)
         count = len(new["removed_points"])
         new["removed_points"] = sorted(pool[:count])
@@ -443,16 +494,6 @@ class HolsDerGeier:
             _draw_deal(rng, new["players"], new["variant"]) for _ in range(len(new["future"]))
         ]
         return new
-
-    def echoes(self, state: State, move: Move) -> bool:
-        return True
-
-    def history_mode(self, options: Mapping[str, Any]) -> str:
-        return str(options.get("history", "full"))
-
-
-def _is_seat(state: State, seat: object) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
 
 
 ENGINE = HolsDerGeier()

@@ -97,13 +97,12 @@ Resolution
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-import jsonschema
-
-from games.engine import scoring
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
+from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
 from games.engine.rng import DealRng
+from games.engine.states import without_history
 
 SLUG = "memory"
 
@@ -158,7 +157,41 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+
+class MemoryOptions(TypedDict):
+    pairs: int
+    flips_visible_to: Literal["all", "flipper"]
+    another_turn_on_pair: bool
+    scoring: Literal["pairs", "ranks"]
+    history: Literal["full", "table_only"]
+
+
+class Flip(TypedDict):
+    """One flip, as kept in ``history``."""
+
+    step: int
+    seat: int
+    position: int
+    flip: Literal[1, 2]
+    result: Literal["pair", "miss"] | None
+
+
+class MemoryState(SeatedState):
+    game: str
+    options: MemoryOptions
+    cards: list[str]
+    owner: list[int | None]
+    taken: list[list[str]]
+    turn: int | None
+    flipped: list[int]
+    showing: list[int]
+    shown_by: int | None
+    seen: list[list[int]]
+    history: list[Flip]
+
+
+class FlipMove(TypedDict):
+    flip: int
 
 
 def rank_of(card: str) -> int:
@@ -170,29 +203,19 @@ def deck(pairs: int) -> list[str]:
     return list(CARD_ORDER[: 2 * pairs])
 
 
-class Memory:
-    slug: str = SLUG
-    name: str = "Memory"
-    min_players: int = 2
-    max_players: int = 6
-    rules_version: str = "memory-1"
-    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+class Memory(BaseEngine[MemoryState]):
+    slug = SLUG
+    name = "Memory"
+    min_players = 2
+    max_players = 6
+    rules_version = "memory-1"
+    options_schema = OPTIONS_SCHEMA
+    history_default = "table_only"
 
     # --- setup ---------------------------------------------------------------------------------
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        return scoring.validated_options(
-            _VALIDATOR,
-            OPTIONS_SCHEMA,
-            options,
-            slug=SLUG,
-            players=players,
-            low=self.min_players,
-            high=self.max_players,
-        )
-
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
-        opts = self.validate_options(options, players)
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> MemoryState:
+        opts = cast(MemoryOptions, self.validate_options(options, players))
         cards = rng.shuffled(deck(opts["pairs"]))
         start = rng.randbelow(players)
         return {
@@ -214,20 +237,22 @@ class Memory:
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: MemoryState) -> ToAct | None:
         if state["over"]:
             return None
+        assert state["turn"] is not None  # a game not over has a seat to flip
         return ToAct(seats=(state["turn"],), simultaneous=False)
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: MemoryState, seat: int) -> list[Move]:
         if state["over"] or seat != state["turn"]:
             return []
-        return [{"flip": position} for position in _open_positions(state)]
+        moves: list[FlipMove] = [{"flip": position} for position in _open_positions(state)]
+        return json_moves(moves)
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: MemoryState, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
-        if not _is_seat(state, seat):
+        if not is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
         if seat != state["turn"]:
             raise IllegalMove(f"it is seat {state['turn']}'s turn, not seat {seat}'s")
@@ -240,38 +265,33 @@ class Memory:
         if position in state["flipped"]:
             raise IllegalMove(f"position {position} is already flipped this turn")
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
-        acting = self.to_act(state)
-        if acting is None:
-            raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
-        seat = acting.seats[0]
-        self.check_move(state, seat, moves[seat])
+    def apply(self, state: MemoryState, moves: Mapping[int, Move]) -> Resolution[MemoryState]:
+        (seat,) = self.checked_step(state, moves)
         position = _position_of(moves[seat])
         # History entries are never changed once written: the new state shares them.
-        new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+        new = without_history(state)
         new["history"] = list(state["history"])
-        players: int = new["players"]
-        step: int = new["step"]
+        players = new["players"]
+        step = new["step"]
         everyone = new["options"]["flips_visible_to"] == "all"
-        card: str = new["cards"][position]
+        card = new["cards"][position]
         new["seen"][position] = (
             list(range(players)) if everyone else sorted({*new["seen"][position], seat})
         )
         turned_down: list[int] = []
         first: int | None = None
-        result: str | None = None
+        result: Literal["pair", "miss"] | None = None
         pair: list[str] | None = None
         if not new["flipped"]:
             turned_down = list(new["showing"])
             new["showing"] = []
             new["shown_by"] = None
             new["flipped"] = [position]
-            flip = 1
+            flip: Literal[1, 2] = 1
         else:
             flip = 2
-            first = int(new["flipped"][0])
-            first_card: str = new["cards"][first]
+            first = new["flipped"][0]
+            first_card = new["cards"][first]
             new["flipped"] = []
             if rank_of(first_card) == rank_of(card):
                 result = "pair"
@@ -313,8 +333,8 @@ class Memory:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        viewer = seat if seat is not None and _is_seat(state, seat) else None
+    def view(self, state: MemoryState, seat: int | None) -> dict[str, Any]:
+        viewer = seat if seat is not None and is_seat(state, seat) else None
         grid: list[str | None] = []
         for position, card in enumerate(state["cards"]):
             if state["owner"][position] is not None:
@@ -352,29 +372,18 @@ class Memory:
             "over": state["over"],
         }
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: MemoryState) -> list[int]:
         if state["options"]["scoring"] == "ranks":
             return [sum(rank_of(card) for card in cards[0::2]) for cards in state["taken"]]
         return [len(cards) // 2 for cards in state["taken"]]
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
-        if not state["over"]:
-            return None
-        totals = self.scores(state)
-        keys: list[scoring.SortKey] = [(total,) for total in totals]
-        return Outcome(
-            scores=tuple(totals),
-            winners=scoring.top_seats(keys, forfeited),
-            ranking=scoring.rank(keys, forfeited),
-        )
-
-    def timeout_move(self, state: State, seat: int) -> Move:
+    def timeout_move(self, state: MemoryState, seat: int) -> Move:
         moves = self.legal_moves(state, seat)
         if not moves:
             raise IllegalMove("no move is due")
         return moves[0]
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+    def shuffle_hidden(self, state: MemoryState, seat: int | None, rng: DealRng) -> MemoryState:
         """Permute the cards of every face-down position whose card ``seat`` cannot know.
 
         Kept in place: taken positions, positions face up now and visible to ``seat``, and with
@@ -383,9 +392,9 @@ class Memory:
         too. Only ``cards`` is copied: the result shares every other value with ``state`` (treat
         both as frozen).
         """
-        new = dict(state)
+        new = state.copy()
         new["cards"] = list(state["cards"])
-        viewer = seat if seat is not None and _is_seat(state, seat) else None
+        viewer = seat if seat is not None and is_seat(state, seat) else None
         full = state["options"]["history"] == "full"
         free = [
             position
@@ -399,18 +408,8 @@ class Memory:
             new["cards"][position] = card
         return new
 
-    def echoes(self, state: State, move: Move) -> bool:
-        return True
 
-    def history_mode(self, options: Mapping[str, Any]) -> str:
-        return str(options.get("history", "table_only"))
-
-
-def _is_seat(state: State, seat: object) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
-
-
-def _position_of(move: Any) -> int:
+def _position_of(move: object) -> int:
     if not isinstance(move, Mapping) or set(move) != {"flip"}:
         raise IllegalMove('a move must be exactly {"flip": <position>}')
     position = move["flip"]
@@ -419,7 +418,7 @@ def _position_of(move: Any) -> int:
     return position
 
 
-def _open_positions(state: State) -> list[int]:
+def _open_positions(state: MemoryState) -> list[int]:
     """Positions that count as face down for the next flip."""
     return [
         position
@@ -428,24 +427,24 @@ def _open_positions(state: State) -> list[int]:
     ]
 
 
-def _pairs_left(state: State) -> int:
+def _pairs_left(state: MemoryState) -> int:
     return sum(1 for owner in state["owner"] if owner is None) // 2
 
 
-def _visible_now(state: State, position: int, viewer: int | None) -> bool:
+def _visible_now(state: MemoryState, position: int, viewer: int | None) -> bool:
     """Whether the face-up card at ``position`` (if any) shows to ``viewer`` now."""
-    everyone: bool = state["options"]["flips_visible_to"] == "all"
+    everyone = state["options"]["flips_visible_to"] == "all"
     if position in state["flipped"]:
-        return everyone or viewer == int(state["turn"])
+        return everyone or viewer == state["turn"]
     if position in state["showing"]:
-        return everyone or viewer == int(state["shown_by"])
+        return everyone or viewer == state["shown_by"]
     return False
 
 
-def _has_seen(state: State, position: int, viewer: int | None) -> bool:
+def _has_seen(state: MemoryState, position: int, viewer: int | None) -> bool:
     """Whether ``viewer`` has ever seen the card at ``position`` (spectators: under ``all``,
     every flipped card)."""
-    seen: list[int] = state["seen"][position]
+    seen = state["seen"][position]
     if viewer is None:
         return state["options"]["flips_visible_to"] == "all" and bool(seen)
     return viewer in seen

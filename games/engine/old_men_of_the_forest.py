@@ -137,15 +137,16 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-import jsonschema
-
-from games.engine import scoring
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.base import BaseEngine, SeatedState, is_seat
+from games.engine.options import check_options, check_seats, raise_if
+from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
+from games.engine.ranking import SortKey, rank, top_seats
 from games.engine.rng import DealRng
+from games.engine.states import clone, without_history
 
 SLUG = "old-men-of-the-forest"
 TRICKS = 10
@@ -220,7 +221,74 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+Phase = Literal["play", "take", "cash_in", "over"]
+
+
+class OmfOptions(TypedDict):
+    allow_five: bool
+    deforestation_penalty: Literal["additional", "replace"]
+    games: int
+
+
+class StartDraw(TypedDict):
+    """The start player's draw: the rounds of cards drawn and the seat it gave."""
+
+    rounds: list[list[dict[str, Any]]]
+    seat: int
+
+
+class DrawnGame(TypedDict):
+    """One game's draws, in the documented order."""
+
+    start: StartDraw
+    hands: list[list[str]]
+    undealt: list[str]
+    layout: list[str]
+    deck: list[str]
+
+
+class TrickCard(TypedDict):
+    seat: int
+    card: str
+    taken_by: int | None
+
+
+class WonOrangutan(TypedDict):
+    orangutan: str
+    under: list[str]
+
+
+class GameResult(TypedDict):
+    game: int
+    scores: list[int]
+    won: list[list[str]]
+
+
+class OmfState(SeatedState):
+    game: str
+    options: OmfOptions
+    games: int
+    game_number: int
+    future: list[DrawnGame]
+    results: list[GameResult]
+    history: list[dict[str, Any]]
+    # The open game (set by ``_start_game``).
+    start: StartDraw
+    hands: list[list[str]]
+    undealt: list[str]
+    layout: list[str]
+    deck: list[str]
+    leader: int
+    current: int | None
+    phase: Phase
+    trick_number: int
+    trick: list[TrickCard]
+    ranked: list[int]
+    takers: list[int]
+    cash_ins: list[dict[str, Any]]
+    collections: list[list[str]]
+    won: list[list[WonOrangutan]]
+    discarded: list[str]
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -260,10 +328,10 @@ def default_give(collection: Iterable[str], orangutan: str) -> list[str]:
     return sort_cards(give)
 
 
-def rank_trick(trick: list[dict[str, Any]]) -> list[int]:
+def rank_trick(trick: Sequence[TrickCard]) -> list[int]:
     """Seats of the played cards, best first: higher value, then earlier play."""
     order = sorted(range(len(trick)), key=lambda i: (-value_of(trick[i]["card"]), i))
-    return [int(trick[i]["seat"]) for i in order]
+    return [trick[i]["seat"] for i in order]
 
 
 def card_penalty(card: str, penalty: str) -> int:
@@ -294,7 +362,7 @@ def draw_start_player(
             return rounds, contenders[0]
 
 
-def _draw_game(rng: DealRng, players: int) -> dict[str, Any]:
+def _draw_game(rng: DealRng, players: int) -> DrawnGame:
     """One game's draws, in the documented order."""
     pile: list[str] = []
 
@@ -317,9 +385,9 @@ def _draw_game(rng: DealRng, players: int) -> dict[str, Any]:
     }
 
 
-def _start_game(state: State, drawn: Mapping[str, Any]) -> None:
-    players: int = state["players"]
-    state["start"] = scoring.clone(drawn["start"])
+def _start_game(state: OmfState, drawn: DrawnGame) -> None:
+    players = state["players"]
+    state["start"] = clone(drawn["start"])
     state["hands"] = [list(hand) for hand in drawn["hands"]]
     state["undealt"] = list(drawn["undealt"])
     state["layout"] = list(drawn["layout"])
@@ -337,8 +405,8 @@ def _start_game(state: State, drawn: Mapping[str, Any]) -> None:
     state["discarded"] = []
 
 
-def _game_scores(state: State) -> list[int]:
-    penalty: str = state["options"]["deforestation_penalty"]
+def _game_scores(state: OmfState) -> list[int]:
+    penalty = state["options"]["deforestation_penalty"]
     totals: list[int] = []
     for seat in range(state["players"]):
         total = 0
@@ -360,19 +428,19 @@ def _orangutan_public(ident: str) -> dict[str, Any]:
     }
 
 
-class OldMenOfTheForest:
-    slug: str = SLUG
-    name: str = "Old Men of the Forest"
-    min_players: int = 3
-    max_players: int = 5
-    rules_version: str = "omf-1"
-    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+class OldMenOfTheForest(BaseEngine[OmfState]):
+    slug = SLUG
+    name = "Old Men of the Forest"
+    min_players = 3
+    max_players = 5
+    rules_version = "omf-1"
+    options_schema = OPTIONS_SCHEMA
 
     # --- setup ---------------------------------------------------------------------------------
 
     def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        filled, errors = scoring.check_options(_VALIDATOR, OPTIONS_SCHEMA, options)
-        seat_errors = scoring.check_seats(SLUG, players, self.min_players, self.max_players)
+        filled, errors = check_options(self.validator, OPTIONS_SCHEMA, options)
+        seat_errors = check_seats(SLUG, players, self.min_players, self.max_players)
         if (
             not seat_errors
             and players == 5
@@ -381,48 +449,52 @@ class OldMenOfTheForest:
         ):
             seat_errors = {"seats": [f"{SLUG} takes 3 or 4 players; 5 need allow_five: true"]}
         errors.update(seat_errors)
-        scoring.raise_if(errors)
+        raise_if(errors)
         return filled
 
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
-        opts = self.validate_options(options, players)
-        games: int = opts["games"]
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> OmfState:
+        opts = cast(OmfOptions, self.validate_options(options, players))
+        games = opts["games"]
         drawn = [_draw_game(rng, players) for _ in range(games)]
-        state: State = {
-            "game": SLUG,
-            "players": players,
-            "options": opts,
-            "games": games,
-            "game_number": 1,
-            "step": 1,
-            "over": False,
-            "future": drawn[1:],
-            "results": [],
-            "history": [],
-        }
+        # The open game's keys are set by ``_start_game`` (after these, as stored).
+        state = cast(
+            OmfState,
+            {
+                "game": SLUG,
+                "players": players,
+                "options": opts,
+                "games": games,
+                "game_number": 1,
+                "step": 1,
+                "over": False,
+                "future": drawn[1:],
+                "results": [],
+                "history": [],
+            },
+        )
         _start_game(state, drawn[0])
         return state
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: OmfState) -> ToAct | None:
         if state["over"]:
             return None
-        return ToAct(seats=(int(state["current"]),), simultaneous=False)
+        return ToAct(seats=(_on_turn(state),), simultaneous=False)
 
-    def _eligible(self, state: State, seat: int) -> list[str]:
+    def _eligible(self, state: OmfState, seat: int) -> list[str]:
         return sort_cards(
             entry["card"]
             for entry in state["trick"]
             if entry["seat"] != seat and entry["taken_by"] is None
         )
 
-    def _affordable(self, state: State, seat: int) -> list[str]:
-        collection: list[str] = state["collections"][seat]
+    def _affordable(self, state: OmfState, seat: int) -> list[str]:
+        collection = state["collections"][seat]
         return [ident for ident in state["layout"] if affords(collection, ident)]
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
-        if state["over"] or not _is_seat(state, seat) or seat != state["current"]:
+    def legal_moves(self, state: OmfState, seat: int) -> list[Move]:
+        if state["over"] or not is_seat(state, seat) or seat != state["current"]:
             return []
         phase = state["phase"]
         if phase == "play":
@@ -435,14 +507,14 @@ class OldMenOfTheForest:
         )
         return moves
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: OmfState, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
-        if not _is_seat(state, seat):
+        if not is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
         if seat != state["current"]:
             raise IllegalMove(f"it is not your turn: seat {state['current']} is to act")
-        phase: str = state["phase"]
+        phase = state["phase"]
         if not isinstance(move, Mapping) or set(move) != {phase}:
             shapes = {
                 "play": '{"play": "<card>"}',
@@ -471,7 +543,9 @@ class OldMenOfTheForest:
             raise IllegalMove(f"{card} was not played in this trick")
         self._cash_in_plan(state, seat, move["cash_in"])
 
-    def _cash_in_plan(self, state: State, seat: int, choice: Any) -> tuple[str, list[str]] | None:
+    def _cash_in_plan(
+        self, state: OmfState, seat: int, choice: object
+    ) -> tuple[str, list[str]] | None:
         """Validate a cash-in choice; the orang-utan and the cards to discard (None: decline)."""
         if choice is None:
             return None
@@ -483,7 +557,7 @@ class OldMenOfTheForest:
         ident = choice["orangutan"]
         if not isinstance(ident, str) or ident not in state["layout"]:
             raise IllegalMove(f"orang-utan {ident!r} is not in the layout")
-        collection: list[str] = state["collections"][seat]
+        collection = state["collections"][seat]
         if not affords(collection, ident):
             raise IllegalMove(f"your collection does not meet the requirement of {ident}")
         if "give" not in choice:
@@ -502,16 +576,11 @@ class OldMenOfTheForest:
             raise IllegalMove(f"give must meet exactly the requirement of {ident}: {requires}")
         return ident, sort_cards(give)
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
-        acting = self.to_act(state)
-        if acting is None:
-            raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
-        seat = acting.seats[0]
+    def apply(self, state: OmfState, moves: Mapping[int, Move]) -> Resolution[OmfState]:
+        (seat,) = self.checked_step(state, moves)
         move = moves[seat]
-        self.check_move(state, seat, move)
         new = _clone_state(state)
-        phase: str = new["phase"]
+        phase = new["phase"]
         public: dict[str, Any] = {
             "kind": phase,
             "step": new["step"],
@@ -520,7 +589,7 @@ class OldMenOfTheForest:
             "seat": seat,
         }
         private: dict[int, dict[str, Any]] = {}
-        players: int = new["players"]
+        players = new["players"]
         if phase == "play":
             card: str = move["play"]
             new["hands"][seat].remove(card)
@@ -567,17 +636,17 @@ class OldMenOfTheForest:
                         "under": under,
                     }
                 )
-            new["cash_ins"].append(scoring.clone(record))
+            new["cash_ins"].append(clone(record))
             public.update({k: v for k, v in record.items() if k != "seat"})
             private = self._next_taker(new, public)
-        new["step"] = int(new["step"]) + 1
+        new["step"] = new["step"] + 1
         public["scores"] = self.scores(new)
         public["phase"] = new["phase"]
         public["current"] = new["current"]
         public["over"] = new["over"]
         return Resolution(state=new, public=public, private=private)
 
-    def _next_taker(self, new: State, public: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    def _next_taker(self, new: OmfState, public: dict[str, Any]) -> dict[int, dict[str, Any]]:
         """After a take (no cash-in) or a cash-in decision: the next taker, or the trick ends."""
         if new["takers"]:
             new["current"] = new["takers"].pop(0)
@@ -585,10 +654,10 @@ class OldMenOfTheForest:
             return {}
         return self._end_trick(new, public)
 
-    def _end_trick(self, new: State, public: dict[str, Any]) -> dict[int, dict[str, Any]]:
-        players: int = new["players"]
-        trick: list[dict[str, Any]] = new["trick"]
-        ranked: list[int] = new["ranked"]
+    def _end_trick(self, new: OmfState, public: dict[str, Any]) -> dict[int, dict[str, Any]]:
+        players = new["players"]
+        trick = new["trick"]
+        ranked = new["ranked"]
         unclaimed = [entry["card"] for entry in trick if entry["taken_by"] is None]
         new["discarded"].extend(unclaimed)
         refill: list[str] = []
@@ -623,7 +692,7 @@ class OldMenOfTheForest:
         new["cash_ins"] = []
         new["leader"] = leader
         if new["trick_number"] < TRICKS:
-            new["trick_number"] = int(new["trick_number"]) + 1
+            new["trick_number"] = new["trick_number"] + 1
             new["phase"] = "play"
             new["current"] = leader
             return {}
@@ -641,18 +710,18 @@ class OldMenOfTheForest:
             new["phase"] = "over"
             new["current"] = None
             return {}
-        new["game_number"] = int(new["game_number"]) + 1
+        new["game_number"] = new["game_number"] + 1
         _start_game(new, new["future"].pop(0))
         public["next_game"] = {
             "game": new["game_number"],
-            "start_draw": scoring.clone(new["start"]),
+            "start_draw": clone(new["start"]),
             "layout": list(new["layout"]),
         }
         return {seat: {"hand": list(new["hands"][seat])} for seat in range(players)}
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: OmfState, seat: int | None) -> dict[str, Any]:
         result: dict[str, Any] = {
             "game": state["game_number"],
             "games": state["games"],
@@ -682,7 +751,7 @@ class OldMenOfTheForest:
                 for won in state["won"]
             ],
             "discarded": sort_cards(state["discarded"]),
-            "start_draw": scoring.clone(state["start"]),
+            "start_draw": clone(state["start"]),
             "game_results": [
                 {"game": r["game"], "scores": list(r["scores"])} for r in state["results"]
             ],
@@ -692,52 +761,52 @@ class OldMenOfTheForest:
             "history": json.loads(json.dumps(state["history"])),
             "over": state["over"],
         }
-        if seat is not None and _is_seat(state, seat):
+        if seat is not None and is_seat(state, seat):
             result["hand"] = sort_cards(state["hands"][seat])
         return result
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: OmfState) -> list[int]:
         """Match totals: completed games plus the current game as if it ended now."""
-        totals = [0] * int(state["players"])
+        totals = [0] * state["players"]
         for result in state["results"]:
             totals = [a + b for a, b in zip(totals, result["scores"], strict=True)]
         if not state["over"]:
             totals = [a + b for a, b in zip(totals, _game_scores(state), strict=True)]
         return totals
 
-    def orangutan_points(self, state: State) -> list[list[int]]:
+    def orangutan_points(self, state: OmfState) -> list[list[int]]:
         """Per seat, the points of every orang-utan won in the match, highest first."""
         ids: list[list[str]] = [[] for _ in range(state["players"])]
         for result in state["results"]:
             for seat, won in enumerate(result["won"]):
                 ids[seat].extend(won)
         if not state["over"]:
-            for seat, won in enumerate(state["won"]):
-                ids[seat].extend(entry["orangutan"] for entry in won)
+            for seat, taken in enumerate(state["won"]):
+                ids[seat].extend(entry["orangutan"] for entry in taken)
         return [
             sorted((int(ORANGUTANS[i]["points"]) for i in seat_ids), reverse=True)
             for seat_ids in ids
         ]
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
+    def outcome(self, state: OmfState, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
         if not state["over"]:
             return None
         totals = self.scores(state)
         points = self.orangutan_points(state)
-        keys: list[scoring.SortKey] = [
+        keys: list[SortKey] = [
             (total, *seat_points) for total, seat_points in zip(totals, points, strict=True)
         ]
-        winners = scoring.top_seats(keys, forfeited)
-        ranking = scoring.rank(keys, forfeited)
+        winners = top_seats(keys, forfeited)
+        ranking = rank(keys, forfeited)
         return Outcome(scores=tuple(totals), winners=winners, ranking=ranking)
 
-    def timeout_move(self, state: State, seat: int) -> Move:
+    def timeout_move(self, state: OmfState, seat: int) -> Move:
         moves = self.legal_moves(state, seat)
         if not moves:
             raise IllegalMove("no move is due")
         phase = state["phase"]
         if phase == "play":
-            hand: list[str] = state["hands"][seat]
+            hand = state["hands"][seat]
             return {"play": min(hand, key=lambda c: (value_of(c), _CARD_INDEX[c]))}
         if phase == "take":
             eligible = self._eligible(state, seat)
@@ -750,13 +819,13 @@ class OldMenOfTheForest:
         best_ou = max(affordable, key=lambda i: int(ORANGUTANS[i]["points"]))
         return {"cash_in": {"orangutan": best_ou}}
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+    def shuffle_hidden(self, state: OmfState, seat: int | None, rng: DealRng) -> OmfState:
         """Redraw the other seats' hands among every card unseen by ``seat`` (their hands and
         the undealt cards), the orang-utan deck order, and every later game's draws."""
         new = _clone_state(state)
-        players: int = new["players"]
+        players = new["players"]
         others = [s for s in range(players) if s != seat]
-        pool: list[str] = list(new["undealt"])
+        pool = list(new["undealt"])
         for other in others:
             pool.extend(new["hands"][other])
         rng.shuffle(pool)
@@ -769,23 +838,19 @@ class OldMenOfTheForest:
         new["future"] = [_draw_game(rng, players) for _ in range(len(new["future"]))]
         return new
 
-    def echoes(self, state: State, move: Move) -> bool:
-        return True
 
-    def history_mode(self, options: Mapping[str, Any]) -> str:
-        return "full"
-
-
-def _clone_state(state: State) -> State:
+def _clone_state(state: OmfState) -> OmfState:
     """A copy safe to change, except that resolved history entries (never changed once
     appended) are shared with ``state``."""
-    new = scoring.clone({key: value for key, value in state.items() if key != "history"})
+    new = without_history(state)
     new["history"] = list(state["history"])
     return new
 
 
-def _is_seat(state: State, seat: object) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
+def _on_turn(state: OmfState) -> int:
+    seat = state["current"]
+    assert seat is not None  # only a finished match has nobody on turn
+    return seat
 
 
 ENGINE = OldMenOfTheForest()

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol
+
+from typing_extensions import TypeVar
 
 from games.engine.rng import DealRng
 
 JSON = Any
+#: A state as stored: a JSON object. Each engine reads it as its own ``TypedDict``.
 State = dict[str, Any]
+#: A move as a client sends it: any JSON object until ``check_move`` has accepted it.
 Move = dict[str, Any]
+
+#: The state type an engine works on. Callers outside the engine see ``Engine`` (the default,
+#: ``Any``) and pass the JSON they stored; each engine checks its rules on its own TypedDict.
+StateT = TypeVar("StateT", default=Any)
 
 
 class EngineError(Exception):
@@ -49,13 +57,13 @@ class ToAct:
 
 
 @dataclass(frozen=True)
-class Resolution:
+class Resolution(Generic[StateT]):
     """The result of applying one step: the next state and what the rules reveal.
 
     ``public`` is readable by every viewer; ``private`` adds data for single seats.
     """
 
-    state: State
+    state: StateT
     public: dict[str, Any]
     private: dict[int, dict[str, Any]] = field(default_factory=dict)
 
@@ -67,7 +75,7 @@ class Outcome:
     ranking: tuple[tuple[int, ...], ...]
 
 
-class Engine(Protocol):
+class Engine(Protocol[StateT]):
     slug: str
     name: str
     min_players: int
@@ -80,48 +88,48 @@ class Engine(Protocol):
         """Return the options with defaults filled, or raise InvalidOptions."""
         ...
 
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> StateT:
         """Draw everything the match will ever need from ``rng``; nothing draws later."""
         ...
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: StateT) -> ToAct | None:
         """Who must act now, or None when the game is over."""
         ...
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: StateT, seat: int) -> list[Move]:
         """The seat's legal moves now ([] when it is not to act); choose-k moves as templates."""
         ...
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: StateT, seat: int, move: Move) -> None:
         """Raise IllegalMove unless ``move`` is legal for ``seat`` now."""
         ...
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
+    def apply(self, state: StateT, moves: Mapping[int, Move]) -> Resolution[StateT]:
         """Resolve the current step with one move for every acting seat."""
         ...
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: StateT, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) may see; the only way state reaches a client."""
         ...
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: StateT) -> list[int]:
         """Current score per seat."""
         ...
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
+    def outcome(self, state: StateT, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
         """Final scores, winners and ranking once over (forfeited seats last, never winners)."""
         ...
 
-    def timeout_move(self, state: State, seat: int) -> Move:
+    def timeout_move(self, state: StateT, seat: int) -> Move:
         """A legal move made for a seat that did not act (forfeited or timed out)."""
         ...
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+    def shuffle_hidden(self, state: StateT, seat: int | None, rng: DealRng) -> StateT:
         """A state that ``seat`` cannot tell apart from ``state``: every value hidden from it
         redrawn. Tests use it to prove that views carry no hidden information."""
         ...
 
-    def echoes(self, state: State, move: Move) -> bool:
+    def echoes(self, state: StateT, move: Move) -> bool:
         """Whether ``move`` may be shown back to its own seat (``your_move``) and compared with
         a re-post. False for moves the rules keep even from their owner (Xato's life cards)."""
         ...

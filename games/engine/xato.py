@@ -152,13 +152,12 @@ Resolution ``public`` (every kind also has ``step``, ``deal``, ``kind``, ``score
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal, TypedDict, cast
 
-import jsonschema
-
-from games.engine import scoring
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, State, ToAct
+from games.engine.base import BaseEngine, SeatedState, is_seat
+from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
 from games.engine.rng import DealRng
+from games.engine.states import clone
 
 SLUG = "xato"
 
@@ -238,7 +237,61 @@ OPTIONS_SCHEMA: dict[str, Any] = {
     },
 }
 
-_VALIDATOR = jsonschema.Draft202012Validator(OPTIONS_SCHEMA)
+Phase = Literal["draft", "life", "hunt", "claim", "sacrifice", "over"]
+#: A public event (``take``, ``life``, ``call``, ``claim``, ``sacrifice``) as kept in history.
+Event = dict[str, Any]
+
+
+class XatoOptions(TypedDict):
+    life_cards: int
+    turn_direction: Literal["clockwise", "counterclockwise"]
+    strict_memory: bool
+    history: Literal["full", "table_only"]
+    max_calls: int | None
+    deals: int
+
+
+class DealResult(TypedDict):
+    deal: int
+    points: list[int]
+    reason: Literal["max_calls", "no_cards", "one_active"]
+
+
+class PendingCall(TypedDict):
+    """A call waiting for the claim step."""
+
+    caller: int
+    card: str
+    target: int
+
+
+class XatoState(SeatedState):
+    game: str
+    options: XatoOptions
+    deals: int
+    deal: int
+    phase: Phase
+    hand_size: int
+    starting_hand: int
+    max_calls: int
+    starts: list[int]
+    scores: list[int]
+    deal_results: list[DealResult]
+    history: list[Event]
+    # The open deal (set by ``_start_deal``).
+    current: int | None
+    pool: list[str]
+    hands: list[list[str]]
+    life: list[list[str]]
+    status: list[Literal["active", "deciding", "out"]]
+    sacrificed: list[bool]
+    discard: list[str]
+    exposed: list[str]
+    calls: list[int]
+    total_calls: int
+    points: list[int]
+    pending: PendingCall | None
+    resume: int | None
 
 
 # --- cards -------------------------------------------------------------------------------------
@@ -253,20 +306,16 @@ def sort_cards(cards: Sequence[str]) -> list[str]:
     return sorted(cards, key=ORDER.__getitem__)
 
 
-def _step_dir(state: State) -> int:
+def _step_dir(state: XatoState) -> int:
     return 1 if state["options"]["turn_direction"] == "clockwise" else -1
 
 
-def _is_seat(state: State, seat: object) -> bool:
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
-
-
-def _active(state: State) -> list[int]:
+def _active(state: XatoState) -> list[int]:
     """Seats still in the hunt (a player deciding on a sacrifice counts)."""
     return [s for s in range(state["players"]) if state["status"][s] != "out"]
 
 
-def _next_turn(state: State, seat: int) -> int:
+def _next_turn(state: XatoState, seat: int) -> int:
     """The next active seat after ``seat`` in turn order."""
     n: int = state["players"]
     step = _step_dir(state)
@@ -277,7 +326,7 @@ def _next_turn(state: State, seat: int) -> int:
     raise AssertionError("no active seat")
 
 
-def target_of(state: State, caller: int, call_number: int) -> int:
+def target_of(state: XatoState, caller: int, call_number: int) -> int:
     """The intended target of ``caller``'s ``call_number``-th call (from 1)."""
     n: int = state["players"]
     active = set(_active(state))
@@ -287,7 +336,7 @@ def target_of(state: State, caller: int, call_number: int) -> int:
     return candidates[k - 1]
 
 
-def _locate(state: State, card: str) -> tuple[str, int | None]:
+def _locate(state: XatoState, card: str) -> tuple[str, int | None]:
     for seat, hand in enumerate(state["hands"]):
         if card in hand:
             return "hand", seat
@@ -297,13 +346,13 @@ def _locate(state: State, card: str) -> tuple[str, int | None]:
     return "table", None
 
 
-def _code(move: Any, key: str, shape: str) -> Any:
+def _code(move: object, key: str, shape: str) -> object:
     if not isinstance(move, Mapping) or set(move) != {key}:
         raise IllegalMove(f"a move must be exactly {shape} now")
     return move[key]
 
 
-def _check_code(state: State, card: Any) -> str:
+def _check_code(state: XatoState, card: object) -> str:
     if not isinstance(card, str) or card not in ALL_CODES:
         raise IllegalMove(f"{card!r} is not a card code (rank A23456789TJQK + suit SHDC, RJ, BJ)")
     if card not in pack(state["players"]):
@@ -314,58 +363,52 @@ def _check_code(state: State, card: Any) -> str:
 # --- the engine --------------------------------------------------------------------------------
 
 
-class Xato:
-    slug: str = SLUG
-    name: str = "Xato"
-    min_players: int = 3
-    max_players: int = 6
-    rules_version: str = "xato-1"
-    options_schema: dict[str, Any] = OPTIONS_SCHEMA
+class Xato(BaseEngine[XatoState]):
+    slug = SLUG
+    name = "Xato"
+    min_players = 3
+    max_players = 6
+    rules_version = "xato-1"
+    options_schema = OPTIONS_SCHEMA
+    history_default = "full"
 
     # --- setup ---------------------------------------------------------------------------------
 
-    def validate_options(self, options: Mapping[str, Any], players: int) -> dict[str, Any]:
-        return scoring.validated_options(
-            _VALIDATOR,
-            OPTIONS_SCHEMA,
-            options,
-            slug=SLUG,
-            players=players,
-            low=self.min_players,
-            high=self.max_players,
-        )
-
-    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> State:
-        opts = self.validate_options(options, players)
+    def initial_state(self, players: int, options: Mapping[str, Any], rng: DealRng) -> XatoState:
+        opts = cast(XatoOptions, self.validate_options(options, players))
         first = rng.randbelow(players)
         step = 1 if opts["turn_direction"] == "clockwise" else -1
-        deals: int = opts["deals"]
+        deals = opts["deals"]
         starts = [(first + step * d) % players for d in range(deals)]
         deck = pack(players)
         max_calls = opts["max_calls"] if opts["max_calls"] is not None else 3 * len(deck)
-        state: State = {
-            "game": SLUG,
-            "players": players,
-            "options": opts,
-            "deals": deals,
-            "deal": 1,
-            "step": 1,
-            "over": False,
-            "phase": "draft",
-            "hand_size": HAND_SIZES[players],
-            "starting_hand": HAND_SIZES[players] - opts["life_cards"],
-            "max_calls": max_calls,
-            "starts": starts,
-            "scores": [0] * players,
-            "deal_results": [],
-            "history": [],
-        }
+        # The open deal's keys are set by ``_start_deal`` (after these, as stored).
+        state = cast(
+            XatoState,
+            {
+                "game": SLUG,
+                "players": players,
+                "options": opts,
+                "deals": deals,
+                "deal": 1,
+                "step": 1,
+                "over": False,
+                "phase": "draft",
+                "hand_size": HAND_SIZES[players],
+                "starting_hand": HAND_SIZES[players] - opts["life_cards"],
+                "max_calls": max_calls,
+                "starts": starts,
+                "scores": [0] * players,
+                "deal_results": [],
+                "history": [],
+            },
+        )
         _start_deal(state)
         return state
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: State) -> ToAct | None:
+    def to_act(self, state: XatoState) -> ToAct | None:
         phase = state["phase"]
         if state["over"]:
             return None
@@ -373,9 +416,10 @@ class Xato:
             return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
         if phase == "claim":
             return ToAct(seats=tuple(_active(state)), simultaneous=True)
+        assert state["current"] is not None  # draft, hunt and sacrifice have a seat on turn
         return ToAct(seats=(state["current"],), simultaneous=False)
 
-    def legal_moves(self, state: State, seat: int) -> list[Move]:
+    def legal_moves(self, state: XatoState, seat: int) -> list[Move]:
         acting = self.to_act(state)
         if acting is None or seat not in acting.seats:
             return []
@@ -392,10 +436,10 @@ class Xato:
         hand = sort_cards(state["hands"][seat])
         return [{"sacrifice": card} for card in hand] + [{"sacrifice": None}]
 
-    def check_move(self, state: State, seat: int, move: Move) -> None:
+    def check_move(self, state: XatoState, seat: int, move: Move) -> None:
         if state["over"]:
             raise IllegalMove("the game is over")
-        if not _is_seat(state, seat):
+        if not is_seat(state, seat):
             raise IllegalMove(f"seat {seat} is not in this game")
         acting = self.to_act(state)
         if acting is None or seat not in acting.seats:
@@ -425,39 +469,34 @@ class Xato:
             if not isinstance(claim, bool):
                 raise IllegalMove("claim must be true or false")
         else:
-            card = _code(move, "sacrifice", '{"sacrifice": "<card>" | null}')
-            if card is not None:
-                card = _check_code(state, card)
+            given = _code(move, "sacrifice", '{"sacrifice": "<card>" | null}')
+            if given is not None:
+                card = _check_code(state, given)
                 if card not in state["hands"][seat]:
                     raise IllegalMove(f"{card} is not in your hand")
 
-    def apply(self, state: State, moves: Mapping[int, Move]) -> Resolution:
-        acting = self.to_act(state)
-        if acting is None:
-            raise IllegalMove("the game is over")
-        scoring.check_step_moves(moves, acting.seats)
-        for seat in acting.seats:
-            self.check_move(state, seat, moves[seat])
+    def apply(self, state: XatoState, moves: Mapping[int, Move]) -> Resolution[XatoState]:
+        seats = self.checked_step(state, moves)
         new = _clone(state)
         phase = new["phase"]
-        step: int = new["step"]
-        deal: int = new["deal"]
+        step = new["step"]
+        deal = new["deal"]
         if phase == "draft":
-            event = _apply_take(new, moves[new["current"]]["take"])
+            event = _apply_take(new, moves[seats[0]]["take"])
         elif phase == "life":
             event = _apply_life(new, moves)
         elif phase == "hunt":
-            event = _apply_call(new, moves[new["current"]]["call"])
+            event = _apply_call(new, moves[seats[0]]["call"])
         elif phase == "claim":
             event = _apply_claim(new, {s: bool(m["claim"]) for s, m in moves.items()})
         else:
-            event = _apply_sacrifice(new, moves[new["current"]]["sacrifice"])
+            event = _apply_sacrifice(new, moves[seats[0]]["sacrifice"])
         event = {"step": step, "deal": deal, **event}
-        new["history"].append(scoring.clone(event))
+        new["history"].append(clone(event))
         new["step"] = step + 1
-        deal_over = None
+        deal_over: DealResult | None = None
         if len(new["deal_results"]) >= deal:
-            deal_over = scoring.clone(new["deal_results"][deal - 1])
+            deal_over = clone(new["deal_results"][deal - 1])
         public = {
             **event,
             "scores": list(new["scores"]),
@@ -469,7 +508,7 @@ class Xato:
 
     # --- reading -------------------------------------------------------------------------------
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+    def view(self, state: XatoState, seat: int | None) -> dict[str, Any]:
         full = state["options"]["history"] == "full"
         phase = state["phase"]
         acting = self.to_act(state)
@@ -484,9 +523,11 @@ class Xato:
         pending = state["pending"]
         target: int | None = None
         if phase == "hunt":
-            caller: int = state["current"]
+            caller = state["current"]
+            assert caller is not None
             target = target_of(state, caller, state["calls"][caller] + 1)
         elif phase == "claim":
+            assert pending is not None
             target = pending["target"]
         result: dict[str, Any] = {
             "deal": state["deal"],
@@ -521,31 +562,20 @@ class Xato:
             "finished": [s for s in range(state["players"]) if state["status"][s] == "out"],
             "history": _copy_json(state["history"]) if full else [],
         }
-        if seat is not None and _is_seat(state, seat):
+        if seat is not None and is_seat(state, seat):
             result["hand"] = sort_cards(state["hands"][seat])
         return result
 
-    def scores(self, state: State) -> list[int]:
+    def scores(self, state: XatoState) -> list[int]:
         return list(state["scores"])
 
-    def outcome(self, state: State, forfeited: frozenset[int] = frozenset()) -> Outcome | None:
-        if not state["over"]:
-            return None
-        totals = self.scores(state)
-        keys = [(total,) for total in totals]
-        return Outcome(
-            scores=tuple(totals),
-            winners=scoring.top_seats(keys, forfeited),
-            ranking=scoring.rank(keys, forfeited),
-        )
-
-    def timeout_move(self, state: State, seat: int) -> Move:
+    def timeout_move(self, state: XatoState, seat: int) -> Move:
         legal = self.legal_moves(state, seat)
         if not legal:
             raise IllegalMove("no move is due")
         phase = state["phase"]
         if phase == "life":
-            k: int = state["options"]["life_cards"]
+            k = state["options"]["life_cards"]
             return {"life": sort_cards(state["hands"][seat])[:k]}
         if phase == "hunt":
             # Knowledge-free: the first card not in the seat's own hand and not face up.
@@ -560,7 +590,7 @@ class Xato:
             return {"sacrifice": None}
         return legal[0]
 
-    def shuffle_hidden(self, state: State, seat: int | None, rng: DealRng) -> State:
+    def shuffle_hidden(self, state: XatoState, seat: int | None, rng: DealRng) -> XatoState:
         """Redraw every card position hidden from ``seat``, keeping every count.
 
         ``full``: each other seat's cards are re-split between hand and life areas (the draft
@@ -572,7 +602,7 @@ class Xato:
         The result shares the unchanged ``history`` list with ``state`` (treat both as frozen).
         """
         new = _clone(state, share_history=True)
-        players: int = new["players"]
+        players = new["players"]
         others = [s for s in range(players) if s != seat]
         pinned = {new["pending"]["card"]} if new["pending"] is not None else set()
         below = new["discard"][:-1]
@@ -591,17 +621,15 @@ class Xato:
         new["life"] = [sort_cards(life) for life in new["life"]]
         return new
 
-    def echoes(self, state: State, move: Move) -> bool:
+    def echoes(self, state: XatoState, move: Move) -> bool:
         return not (isinstance(move, Mapping) and ("life" in move or "sacrifice" in move))
 
-    def history_mode(self, options: Mapping[str, Any]) -> str:
-        return str(options.get("history", "full"))
 
-
-def _clone(state: State, share_history: bool = False) -> State:
+def _clone(state: XatoState, share_history: bool = False) -> XatoState:
     """A deep copy of a state (its layout is known: faster than a generic copy)."""
-    new: State = {}
-    for key, value in state.items():
+    new: dict[str, Any] = {}
+    items: Mapping[str, Any] = state
+    for key, value in items.items():
         if key == "history" and share_history:
             new[key] = value
         elif key in ("history", "deal_results"):
@@ -612,10 +640,10 @@ def _clone(state: State, share_history: bool = False) -> State:
             new[key] = dict(value)
         else:
             new[key] = value
-    return new
+    return cast(XatoState, new)
 
 
-def _copy_json(value: list[Any]) -> list[Any]:
+def _copy_json(value: Sequence[Mapping[str, Any]]) -> list[Any]:
     """A deep copy of a list of JSON events (flat dicts whose values may hold lists/dicts)."""
     return [
         {key: _deep(item) if type(item) in (list, dict) else item for key, item in entry.items()}
@@ -623,7 +651,7 @@ def _copy_json(value: list[Any]) -> list[Any]:
     ]
 
 
-def _deep(value: Any) -> Any:
+def _deep(value: object) -> object:
     if type(value) is list:
         return [_deep(item) for item in value]
     if type(value) is dict:
@@ -642,12 +670,19 @@ def _redeal(rng: DealRng, slots: list[list[str]], pinned: set[str]) -> None:
         del free[:take]
 
 
+def _on_turn(state: XatoState) -> int:
+    """The seat on turn in a draft, hunt or sacrifice step."""
+    seat = state["current"]
+    assert seat is not None
+    return seat
+
+
 # --- phases ------------------------------------------------------------------------------------
 
 
-def _start_deal(state: State) -> None:
-    players: int = state["players"]
-    start: int = state["starts"][state["deal"] - 1]
+def _start_deal(state: XatoState) -> None:
+    players = state["players"]
+    start = state["starts"][state["deal"] - 1]
     state.update(
         {
             "phase": "draft",
@@ -668,8 +703,8 @@ def _start_deal(state: State) -> None:
     )
 
 
-def _apply_take(state: State, card: str) -> dict[str, Any]:
-    seat: int = state["current"]
+def _apply_take(state: XatoState, card: str) -> Event:
+    seat = _on_turn(state)
     state["pool"].remove(card)
     state["hands"][seat] = sort_cards([*state["hands"][seat], card])
     event: dict[str, Any] = {"kind": "take", "seat": seat, "card": card, "discard_start": None}
@@ -685,7 +720,7 @@ def _apply_take(state: State, card: str) -> dict[str, Any]:
     return event
 
 
-def _apply_life(state: State, moves: Mapping[int, Move]) -> dict[str, Any]:
+def _apply_life(state: XatoState, moves: Mapping[int, Move]) -> Event:
     for seat in range(state["players"]):
         chosen = set(moves[seat]["life"])
         state["life"][seat] = sort_cards(list(chosen))
@@ -695,8 +730,8 @@ def _apply_life(state: State, moves: Mapping[int, Move]) -> dict[str, Any]:
     return {"kind": "life", "life_counts": [len(life) for life in state["life"]]}
 
 
-def _apply_call(state: State, card: str) -> dict[str, Any]:
-    caller: int = state["current"]
+def _apply_call(state: XatoState, card: str) -> Event:
+    caller = _on_turn(state)
     target = target_of(state, caller, state["calls"][caller] + 1)
     state["calls"][caller] += 1
     state["total_calls"] += 1
@@ -716,11 +751,12 @@ def _apply_call(state: State, card: str) -> dict[str, Any]:
     }
 
 
-def _apply_claim(state: State, claims: Mapping[int, bool]) -> dict[str, Any]:
+def _apply_claim(state: XatoState, claims: Mapping[int, bool]) -> Event:
     pending = state["pending"]
-    caller: int = pending["caller"]
-    card: str = pending["card"]
-    target: int = pending["target"]
+    assert pending is not None  # a claim step always has its call
+    caller = pending["caller"]
+    card = pending["card"]
+    target = pending["target"]
     where, owner = _locate(state, card)
     owner = owner if where == "life" else None
     penalties = [0] * state["players"]
@@ -742,7 +778,7 @@ def _apply_claim(state: State, claims: Mapping[int, bool]) -> dict[str, Any]:
     }
 
 
-def _resolve_call(state: State, caller: int, card: str, target: int) -> dict[str, Any]:
+def _resolve_call(state: XatoState, caller: int, card: str, target: int) -> Event:
     """Score the call, move the card, handle finishing; open the next step."""
     where, holder = _locate(state, card)
     finishing = False
@@ -792,11 +828,11 @@ def _resolve_call(state: State, caller: int, card: str, target: int) -> dict[str
     return result
 
 
-def _may_sacrifice(state: State, seat: int) -> bool:
+def _may_sacrifice(state: XatoState, seat: int) -> bool:
     return not state["sacrificed"][seat] and 2 * len(state["hands"][seat]) > state["starting_hand"]
 
 
-def _finish(state: State, seat: int) -> dict[str, Any]:
+def _finish(state: XatoState, seat: int) -> dict[str, Any]:
     """Seat ``seat`` is totally finished: its hand goes face up to the exposed area."""
     cards = sort_cards(state["hands"][seat])
     state["exposed"] = sort_cards([*state["exposed"], *cards])
@@ -805,8 +841,8 @@ def _finish(state: State, seat: int) -> dict[str, Any]:
     return {"seat": seat, "exposed": cards}
 
 
-def _apply_sacrifice(state: State, card: str | None) -> dict[str, Any]:
-    seat: int = state["current"]
+def _apply_sacrifice(state: XatoState, card: str | None) -> Event:
+    seat = _on_turn(state)
     event: dict[str, Any] = {
         "kind": "sacrifice",
         "seat": seat,
@@ -820,13 +856,14 @@ def _apply_sacrifice(state: State, card: str | None) -> dict[str, Any]:
         state["status"][seat] = "active"
     else:
         event["finished"] = _finish(state, seat)
-    caller: int = state["resume"]
+    caller = state["resume"]
+    assert caller is not None  # a sacrifice step always resumes its caller's turn
     state["resume"] = None
     _continue_hunt(state, caller)
     return event
 
 
-def _continue_hunt(state: State, caller: int) -> None:
+def _continue_hunt(state: XatoState, caller: int) -> None:
     """End the deal if the hunt is over, else give the turn to the next active player."""
     active = _active(state)
     if not any(state["hands"]) and not any(state["life"]):
@@ -838,8 +875,8 @@ def _continue_hunt(state: State, caller: int) -> None:
         state["current"] = _next_turn(state, caller)
 
 
-def _end_deal(state: State, reason: str) -> None:
-    deal: int = state["deal"]
+def _end_deal(state: XatoState, reason: Literal["max_calls", "no_cards", "one_active"]) -> None:
+    deal = state["deal"]
     state["deal_results"].append({"deal": deal, "points": list(state["points"]), "reason": reason})
     if deal < state["deals"]:
         state["deal"] = deal + 1
@@ -870,39 +907,42 @@ def hunt_position(
     starting_hand: int | None = None,
     total_calls: int = 0,
     options: Mapping[str, Any] | None = None,
-) -> State:
+) -> XatoState:
     """A hunt position built directly (engine tests only; never reached through the API).
 
     Cards named nowhere lie at the bottom of the discard pile (in pack order), below
     ``discard`` (bottom to top). Seats in ``out`` are totally finished.
     """
     players = len(hands)
-    opts = ENGINE.validate_options(dict(options or {}), players)
+    opts = cast(XatoOptions, ENGINE.validate_options(dict(options or {}), players))
     deck = pack(players)
     placed = [c for group in (*hands, *life, discard, exposed) for c in group]
     if len(placed) != len(set(placed)) or not set(placed) <= set(deck):
         raise ValueError("every card must be in the pack and in one place")
     rest = [card for card in deck if card not in set(placed)]
     max_calls = opts["max_calls"] if opts["max_calls"] is not None else 3 * len(deck)
-    state: State = {
-        "game": SLUG,
-        "players": players,
-        "options": opts,
-        "deals": opts["deals"],
-        "deal": 1,
-        "step": 1,
-        "over": False,
-        "phase": "hunt",
-        "hand_size": HAND_SIZES[players],
-        "starting_hand": (
-            HAND_SIZES[players] - opts["life_cards"] if starting_hand is None else starting_hand
-        ),
-        "max_calls": max_calls,
-        "starts": [(start + d) % players for d in range(opts["deals"])],
-        "scores": list(scores) if scores is not None else [0] * players,
-        "deal_results": [],
-        "history": [],
-    }
+    state = cast(
+        XatoState,
+        {
+            "game": SLUG,
+            "players": players,
+            "options": opts,
+            "deals": opts["deals"],
+            "deal": 1,
+            "step": 1,
+            "over": False,
+            "phase": "hunt",
+            "hand_size": HAND_SIZES[players],
+            "starting_hand": (
+                HAND_SIZES[players] - opts["life_cards"] if starting_hand is None else starting_hand
+            ),
+            "max_calls": max_calls,
+            "starts": [(start + d) % players for d in range(opts["deals"])],
+            "scores": list(scores) if scores is not None else [0] * players,
+            "deal_results": [],
+            "history": [],
+        },
+    )
     _start_deal(state)
     state.update(
         {

@@ -1,0 +1,75 @@
+"""Option validation: the JSON Schema of a game's options, its defaults and its seat count.
+
+Errors are keyed ``options.<field>`` (``options`` for the whole object) or ``seats``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+from games.engine.protocol import InvalidOptions
+
+
+def check_options(
+    validator: jsonschema.Draft202012Validator,
+    schema: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """Validate ``options`` against ``schema`` and fill the defaults.
+
+    Returns the filled options and the errors found, keyed ``options.<field>`` (``options`` for
+    an error about the whole object). Integers given as integral floats become ints.
+    """
+    raw: object = {} if options is None else options
+    if isinstance(raw, Mapping):
+        raw = dict(raw)
+    errors: dict[str, list[str]] = {}
+    properties: Mapping[str, Any] = schema["properties"]
+    for error in validator.iter_errors(raw):
+        if error.validator == "additionalProperties" and isinstance(raw, dict):
+            for key in sorted(str(k) for k in raw if k not in properties):
+                errors.setdefault(f"options.{key}", []).append("unknown option")
+            continue
+        path = "".join(f".{part}" for part in error.absolute_path)
+        errors.setdefault(f"options{path}", []).append(error.message)
+    if not isinstance(raw, dict):
+        return {}, errors or {"options": ["options must be an object"]}
+    filled: dict[str, Any] = {}
+    for key, prop in properties.items():
+        value = raw.get(key, prop["default"])
+        if prop.get("type") == "integer" and isinstance(value, float) and value.is_integer():
+            value = int(value)
+        filled[key] = value
+    return filled, errors
+
+
+def check_seats(slug: str, players: int, low: int, high: int) -> dict[str, list[str]]:
+    """An error for ``seats`` unless ``low <= players <= high``."""
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        return {"seats": [f"{slug} takes {low} to {high} players"]}
+    return {}
+
+
+def validated_options(
+    validator: jsonschema.Draft202012Validator,
+    schema: Mapping[str, Any],
+    options: Mapping[str, Any] | None,
+    *,
+    slug: str,
+    players: int,
+    low: int,
+    high: int,
+) -> dict[str, Any]:
+    """The filled options of a game whose only checks are its schema and its seat count."""
+    filled, errors = check_options(validator, schema, options)
+    errors.update(check_seats(slug, players, low, high))
+    raise_if(errors)
+    return filled
+
+
+def raise_if(errors: Mapping[str, list[str]]) -> None:
+    if errors:
+        raise InvalidOptions(errors)
