@@ -80,6 +80,10 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
                 "description": "validation_error only: messages by field path.",
             },
             "recorded": {"type": "boolean", "description": "stale_step only."},
+            "forfeited": {
+                "type": "boolean",
+                "description": "illegal_move of a reveal only: the seat is forfeited.",
+            },
         },
         "required": ["type", "title", "status", "detail", "code"],
     }
