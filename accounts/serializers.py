@@ -1,5 +1,6 @@
 from django.contrib.auth import password_validation
 from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import User
@@ -38,7 +39,18 @@ class TokenOutput(serializers.Serializer):
     token = serializers.CharField()
 
 
+@extend_schema_field(
+    {
+        "type": "string",
+        "anyOf": [{"format": "email"}, {"maxLength": 0}],
+        "description": "The address given at registration, or an empty string if none was.",
+    }
+)
+class OptionalEmailField(serializers.CharField):
+    """An address or "": registration makes it optional, and accounts keep "" for none."""
+
+
 class MeOutput(serializers.Serializer):
     username = serializers.CharField()
-    email = serializers.EmailField()
+    email = OptionalEmailField()
     date_joined = serializers.DateTimeField()

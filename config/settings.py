@@ -156,6 +156,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.problem_schema",
+        "games.api.schema.nullable_refs",
     ],
 }
 

@@ -1,10 +1,29 @@
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
+from django.test.client import Client
 
 from tests.players import Player, make_player
+from tests.schema_guard import session_guard
+
+
+@pytest.fixture(autouse=True, scope="session")
+def responses_match_schema() -> Iterator[None]:
+    """Every response of the test clients (Django's and DRF's) on a documented API path must
+    match the OpenAPI schema; a stray one fails the test that received it."""
+    received = Client.request
+
+    def request(self: Client, **request: Any) -> Any:
+        response = received(self, **request)
+        session_guard().check(request["REQUEST_METHOD"], request["PATH_INFO"], response)
+        return response
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Client, "request", request)
+        yield
 
 
 @pytest.fixture

@@ -78,7 +78,10 @@ class MatchListApi(APIView):
             OpenApiParameter("awaiting_me", bool),
             OpenApiParameter("game", str),
         ],
-        responses={200: s.MatchPageOutput},
+        responses={
+            200: s.MatchPageOutput,
+            404: OpenApiResponse(description="not_found: an invalid cursor."),
+        },
         tags=["matches"],
     )
     def get(self, request: Request) -> Response:
@@ -215,7 +218,13 @@ class MatchRevealsApi(APIView):
     @extend_schema(
         request=s.RevealInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={202: s.MoveOutput, 409: PROBLEM},
+        responses={
+            202: s.MoveOutput,
+            200: OpenApiResponse(
+                s.MoveOutput, description="An identical re-post: the original receipt."
+            ),
+            409: PROBLEM,
+        },
         tags=["matches"],
         description="Commit-reveal matches only; a sealed match answers 409 wrong_phase.",
     )
@@ -238,7 +247,7 @@ class MatchRevealsApi(APIView):
 class MatchEventsApi(APIView):
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Exclusive; default 0.")],
-        responses={200: s.EventPageOutput, 404: PROBLEM},
+        responses={200: s.EventPageOutput, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:

@@ -1,4 +1,5 @@
-"""OpenAPI additions: the problem+json document and every error code a client may meet."""
+"""OpenAPI additions: the problem+json document, every error code a client may meet, and the
+error statuses each operation may answer."""
 
 from __future__ import annotations
 
@@ -30,8 +31,33 @@ already_submitted → commitment_reused → commitment_mismatch → illegal_move
 """
 
 
+PROBLEM_REF = {"$ref": "#/components/schemas/Problem"}
+PROBLEM_CONTENT = "application/problem+json"
+
+#: Errors any operation may answer, whatever its own handler raises.
+_ALWAYS = {
+    "429": "throttled: too many requests (see Retry-After).",
+    "500": "server_error: the server failed to answer.",
+}
+_AUTHENTICATED = {
+    "401": "not_authenticated: no valid token.",
+    "403": "permission_denied: e.g. a session without its CSRF token.",
+}
+_WITH_BODY = {
+    "400": "parse_error or validation_error (with `errors`).",
+    "415": "unsupported_media_type: the body must be JSON.",
+}
+_IDEMPOTENT = {
+    "400": "validation_error: a malformed Idempotency-Key.",
+    "409": "idempotency_in_progress: a request with this key is still being processed.",
+    "422": "idempotency_key_reused: the key was used with a different body.",
+}
+_WITH_PATH_PARAMETERS = {"404": "not_found."}
+
+
 def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook."""
+    """drf-spectacular postprocessing hook: the Problem component, the error table, and
+    problem+json bodies on every error response."""
     rows = "\n".join(
         f"| {status} | `{code}` |"
         for code, status in sorted(ERROR_CODES.items(), key=lambda item: (item[1], item[0]))
@@ -54,7 +80,64 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
                 "description": "validation_error only: messages by field path.",
             },
             "recorded": {"type": "boolean", "description": "stale_step only."},
+            "forfeited": {
+                "type": "boolean",
+                "description": "illegal_move of a reveal only: the seat is forfeited.",
+            },
         },
         "required": ["type", "title", "status", "detail", "code"],
     }
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            _document_errors(operation)
     return result
+
+
+def _document_errors(operation: dict[str, Any]) -> None:
+    """Every error status the operation may answer, each with a problem+json body."""
+    responses = operation.setdefault("responses", {})
+    parameters = operation.get("parameters", [])
+    expected = dict(_ALWAYS)
+    if {} not in operation.get("security", [{}]):
+        expected.update(_AUTHENTICATED)
+    if "requestBody" in operation:
+        expected.update(_WITH_BODY)
+    if any(p["in"] == "header" and p["name"] == "Idempotency-Key" for p in parameters):
+        expected.update(_IDEMPOTENT)
+    if any(p["in"] == "path" for p in parameters):
+        expected.update(_WITH_PATH_PARAMETERS)
+    for status, description in expected.items():
+        responses.setdefault(status, {"description": description})
+    for status, response in responses.items():
+        if status.isdigit() and int(status) >= 400:
+            response["content"] = {PROBLEM_CONTENT: {"schema": PROBLEM_REF}}
+    operation["responses"] = dict(sorted(responses.items()))
+
+
+def nullable_refs(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    """drf-spectacular postprocessing hook: a nullable nested object as OpenAPI 3.0.3 means it.
+
+    drf-spectacular writes ``{"allOf": [{"$ref": …}], "nullable": true}``, but in 3.0.3
+    ``nullable`` only widens a ``type`` in the same schema, so strict validators and client
+    generators refuse the ``null`` the server sends (e.g. ``result`` before a match ends).
+    """
+    _rewrite_nullable_refs(result)
+    return result
+
+
+_NULL = {"type": "object", "nullable": True, "enum": [None]}
+
+
+def _rewrite_nullable_refs(node: Any) -> None:
+    if isinstance(node, list):
+        for item in node:
+            _rewrite_nullable_refs(item)
+        return
+    if not isinstance(node, dict):
+        return
+    for value in node.values():
+        _rewrite_nullable_refs(value)
+    all_of = node.get("allOf")
+    if node.get("nullable") is True and isinstance(all_of, list) and len(all_of) == 1:
+        del node["allOf"], node["nullable"]
+        node["oneOf"] = [all_of[0], _NULL]

@@ -194,6 +194,11 @@ class ReceiptOutput(serializers.Serializer):
     sig = serializers.CharField(
         help_text="Ed25519 signature, 128 hex characters (docs/fairness.md gives the message)."
     )
+    kind = serializers.ChoiceField(
+        choices=["move", "commitment", "reveal"],
+        required=False,
+        help_text="What was signed; absent means a move (docs/fairness.md).",
+    )
 
 
 class MoveOutput(serializers.Serializer):
