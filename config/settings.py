@@ -157,6 +157,7 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.problem_schema",
         "games.api.schema.nullable_refs",
+        "games.api.event_schema.event_catalogue",
     ],
 }
 

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.test import APIClient
 
 from games.api import games as games_api
+from games.events import CATALOGUE
 from games.services import reads
 from tests.players import Player, start_match
 from tests.schema_guard import ResponseDrift, session_guard
@@ -99,3 +100,45 @@ def test_the_guard_checks_against_the_served_schema(db: None) -> None:
     served = APIClient().get("/api/schema/", {"format": "json"})
     assert served.status_code == 200
     assert served.json() == session_guard().spec
+
+
+def _events_with(change: dict[str, Any]) -> Any:
+    events_for_viewer = reads.events_for_viewer
+
+    def patched(*args: Any, **kwargs: Any) -> tuple[list[dict[str, Any]], bool]:
+        rows, more = events_for_viewer(*args, **kwargs)
+        return [{**row, **change} if row["type"] == "match_started" else row for row in rows], more
+
+    return patched
+
+
+def test_event_data_follows_the_catalogue(
+    alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert alice.events(match_id)["results"][0]["type"] == "match_created"
+    monkeypatch.setattr(reads, "events_for_viewer", _events_with({"data": {"seats": "all"}}))
+    with pytest.raises(ResponseDrift, match="events"):
+        alice.events(match_id)
+
+
+def test_an_event_type_outside_the_catalogue_fails(
+    alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reads, "events_for_viewer", _events_with({"type": "seat_danced"}))
+    with pytest.raises(ResponseDrift):
+        alice.events(match_id)
+
+
+def test_the_published_schema_documents_every_event_type() -> None:
+    schema = APIClient().get("/api/schema/?format=json").json()
+    union = schema["components"]["schemas"]["EventOutput"]
+    assert sorted(union["discriminator"]["mapping"]) == sorted(CATALOGUE)
+    forfeited = schema["components"]["schemas"]["EventSeatForfeited"]
+    assert forfeited["properties"]["data"]["properties"]["reason"]["enum"] == [
+        "resigned",
+        "timeout",
+        "illegal_reveal",
+    ]
+    assert forfeited["description"].startswith("A seat forfeited")
+    aborted = schema["components"]["schemas"]["EventMatchAborted"]["properties"]["data"]
+    assert aborted["properties"]["seat"] == {"type": "integer", "nullable": True}
