@@ -44,7 +44,8 @@ class BaseEngine(ABC, Generic[GameStateT]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        cls.validator = jsonschema.Draft202012Validator(cls.options_schema)
+        if hasattr(cls, "options_schema"):  # not on families such as SealedBidEngine
+            cls.validator = jsonschema.Draft202012Validator(cls.options_schema)
 
     # --- setup ---------------------------------------------------------------------------------
 

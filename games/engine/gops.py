@@ -69,10 +69,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
-from games.engine.cards import CardMove, card_moves, card_of
-from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
+from games.engine.base import is_seat
+from games.engine.cards import card_of
+from games.engine.protocol import IllegalMove, Move, Resolution
 from games.engine.rng import DealRng
+from games.engine.sealed_bids import HandsState, SealedBidEngine
 from games.engine.states import clone
 
 SLUG = "gops"
@@ -135,18 +136,17 @@ class Turn(TypedDict):
     outcome: TieOutcome
 
 
-class GopsState(SeatedState):
+class GopsState(HandsState):
     game: str
     options: GopsOptions
     stock: list[int]
     pot: list[int]
-    hands: list[list[int]]
     won: list[list[int]]
     discarded: list[int]
     history: list[Turn]
 
 
-class Gops(BaseEngine[GopsState]):
+class Gops(SealedBidEngine[GopsState]):
     slug = SLUG
     name = "GOPS"
     min_players = 2
@@ -182,27 +182,10 @@ class Gops(BaseEngine[GopsState]):
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: GopsState) -> ToAct | None:
-        if state["over"]:
-            return None
-        return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
-
-    def legal_moves(self, state: GopsState, seat: int) -> list[Move]:
-        if state["over"] or not is_seat(state, seat):
-            return []
-        return json_moves(card_moves(state["hands"][seat]))
-
-    def check_move(self, state: GopsState, seat: int, move: Move) -> None:
-        if state["over"]:
-            raise IllegalMove("the game is over")
-        if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
-        card = card_of(move)
+    def check_card(self, state: GopsState, seat: int, card: int) -> None:
         n = state["options"]["num_cards"]
         if not 1 <= card <= n:
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to {n})")
-        if card not in state["hands"][seat]:
-            raise IllegalMove(f"card {card} has already been played")
 
     def apply(self, state: GopsState, moves: Mapping[int, Move]) -> Resolution[GopsState]:
         self.checked_step(state, moves)
@@ -295,13 +278,6 @@ class Gops(BaseEngine[GopsState]):
 
     def scores(self, state: GopsState) -> list[int]:
         return [sum(cards) for cards in state["won"]]
-
-    def timeout_move(self, state: GopsState, seat: int) -> Move:
-        hand = state["hands"][seat]
-        if state["over"] or not hand:
-            raise IllegalMove("no move is due")
-        move: CardMove = {"card": min(hand)}
-        return dict(move)
 
     def shuffle_hidden(self, state: GopsState, seat: int | None, rng: DealRng) -> GopsState:
         new = clone(state)

@@ -100,12 +100,13 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
-from games.engine.cards import CardMove, card_moves, card_of
+from games.engine.base import is_seat
+from games.engine.cards import card_of
 from games.engine.options import check_options, check_seats, raise_if
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
+from games.engine.protocol import IllegalMove, Move, Outcome, Resolution
 from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
 from games.engine.rng import DealRng
+from games.engine.sealed_bids import HandsState, SealedBidEngine
 from games.engine.states import clone, without_history
 
 SLUG = "hols-der-geier"
@@ -186,7 +187,7 @@ class Turn(TypedDict):
     outcome: Literal["won", "cancelled", "removed"]
 
 
-class HolsState(SeatedState):
+class HolsState(HandsState):
     game: str
     options: HolsOptions
     variant: bool
@@ -202,7 +203,6 @@ class HolsState(SeatedState):
     stock: list[int]
     removed_points: list[int]
     removed_bids: list[list[int]]
-    hands: list[list[int]]
     piles: list[int | None]
 
 
@@ -246,7 +246,7 @@ def pot_winner(pot: list[int], bids: list[int]) -> int | None:
     return bids.index(best)
 
 
-class HolsDerGeier(BaseEngine[HolsState]):
+class HolsDerGeier(SealedBidEngine[HolsState]):
     slug = SLUG
     name = "Hols der Geier"
     min_players = 2
@@ -303,28 +303,11 @@ class HolsDerGeier(BaseEngine[HolsState]):
 
     # --- acting --------------------------------------------------------------------------------
 
-    def to_act(self, state: HolsState) -> ToAct | None:
-        if state["over"]:
-            return None
-        return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
-
-    def legal_moves(self, state: HolsState, seat: int) -> list[Move]:
-        if state["over"] or not is_seat(state, seat):
-            return []
-        return json_moves(card_moves(state["hands"][seat]))
-
-    def check_move(self, state: HolsState, seat: int, move: Move) -> None:
-        if state["over"]:
-            raise IllegalMove("the game is over")
-        if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
-        card = card_of(move)
+    def check_card(self, state: HolsState, seat: int, card: int) -> None:
         if card not in BID_CARDS:
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to 15)")
         if card in state["removed_bids"][seat]:
             raise IllegalMove(f"card {card} was removed before the deal")
-        if card not in state["hands"][seat]:
-            raise IllegalMove(f"card {card} has already been played")
 
     def apply(self, state: HolsState, moves: Mapping[int, Move]) -> Resolution[HolsState]:
         self.checked_step(state, moves)
@@ -457,13 +440,6 @@ class HolsDerGeier(BaseEngine[HolsState]):
             winners = top_seats(keys, forfeited)
             ranking = rank(keys, forfeited)
         return Outcome(scores=tuple(totals), winners=winners, ranking=ranking)
-
-    def timeout_move(self, state: HolsState, seat: int) -> Move:
-        hand = state["hands"][seat]
-        if state["over"] or not hand:
-            raise IllegalMove("no move is due")
-        move: CardMove = {"card": min(hand)}
-        return dict(move)
 
     def shuffle_hidden(self, state: HolsState, seat: int | None, rng: DealRng) -> HolsState:
         """Redraw the stock order, the removed point cards (swapped with unturned ones), other

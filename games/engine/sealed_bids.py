@@ -1,0 +1,55 @@
+"""Games where every seat bids one card of its hand at once, every step (GOPS, Hols der Geier).
+
+What those engines share: who acts (everyone, simultaneously), the legal moves (the cards in
+hand), the checks of a bid, and the timeout move (the lowest card). Each game adds its own
+check of which cards exist (``check_card``) and everything about prizes and scoring.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import TypeVar
+
+from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
+from games.engine.cards import CardMove, card_moves, card_of
+from games.engine.protocol import IllegalMove, Move, ToAct
+
+
+class HandsState(SeatedState):
+    hands: list[list[int]]
+
+
+HandsStateT = TypeVar("HandsStateT", bound=HandsState)
+
+
+class SealedBidEngine(BaseEngine[HandsStateT]):
+    def to_act(self, state: HandsStateT) -> ToAct | None:
+        if state["over"]:
+            return None
+        return ToAct(seats=tuple(range(state["players"])), simultaneous=True)
+
+    def legal_moves(self, state: HandsStateT, seat: int) -> list[Move]:
+        if state["over"] or not is_seat(state, seat):
+            return []
+        return json_moves(card_moves(state["hands"][seat]))
+
+    def check_move(self, state: HandsStateT, seat: int, move: Move) -> None:
+        if state["over"]:
+            raise IllegalMove("the game is over")
+        if not is_seat(state, seat):
+            raise IllegalMove(f"seat {seat} is not in this game")
+        card = card_of(move)
+        self.check_card(state, seat, card)
+        if card not in state["hands"][seat]:
+            raise IllegalMove(f"card {card} has already been played")
+
+    @abstractmethod
+    def check_card(self, state: HandsStateT, seat: int, card: int) -> None:
+        """IllegalMove unless ``card`` is a card this seat could ever hold in this game."""
+
+    def timeout_move(self, state: HandsStateT, seat: int) -> Move:
+        hand = state["hands"][seat]
+        if state["over"] or not hand:
+            raise IllegalMove("no move is due")
+        move: CardMove = {"card": min(hand)}
+        return dict(move)
