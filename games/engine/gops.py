@@ -70,7 +70,6 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
 from games.engine.base import is_seat
-from games.engine.cards import card_of
 from games.engine.protocol import IllegalMove, Move, Resolution
 from games.engine.rng import DealRng
 from games.engine.sealed_bids import HandsState, SealedBidEngine
@@ -188,12 +187,7 @@ class Gops(SealedBidEngine[GopsState]):
             raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to {n})")
 
     def apply(self, state: GopsState, moves: Mapping[int, Move]) -> Resolution[GopsState]:
-        self.checked_step(state, moves)
-        new = clone(state)
-        players = new["players"]
-        bids = [card_of(moves[seat]) for seat in range(players)]
-        for seat, card in enumerate(bids):
-            new["hands"][seat].remove(card)
+        new, bids = self.bids_played(state, moves)
         last_turn = not new["hands"][0]
         pot = list(new["pot"])
         winner, result = self._resolve(new, bids, last_turn)

@@ -101,13 +101,12 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
 from games.engine.base import is_seat
-from games.engine.cards import card_of
 from games.engine.options import check_options, check_seats, raise_if
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution
 from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
 from games.engine.rng import DealRng
 from games.engine.sealed_bids import HandsState, SealedBidEngine
-from games.engine.states import clone, without_history
+from games.engine.states import without_history
 
 SLUG = "hols-der-geier"
 
@@ -310,12 +309,8 @@ class HolsDerGeier(SealedBidEngine[HolsState]):
             raise IllegalMove(f"card {card} was removed before the deal")
 
     def apply(self, state: HolsState, moves: Mapping[int, Move]) -> Resolution[HolsState]:
-        self.checked_step(state, moves)
-        new = clone(state)
+        new, bids = self.bids_played(state, moves)
         players = new["players"]
-        bids = [card_of(moves[seat]) for seat in range(players)]
-        for seat, card in enumerate(bids):
-            new["hands"][seat].remove(card)
         new["piles"] = list(bids)
         last_turn = not new["hands"][0]
         pot = list(new["pot"])

@@ -8,11 +8,13 @@ check of which cards exist (``check_card``) and everything about prizes and scor
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from typing import TypeVar
 
 from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
 from games.engine.cards import CardMove, card_moves, card_of
 from games.engine.protocol import IllegalMove, Move, ToAct
+from games.engine.states import clone
 
 
 class HandsState(SeatedState):
@@ -46,6 +48,17 @@ class SealedBidEngine(BaseEngine[HandsStateT]):
     @abstractmethod
     def check_card(self, state: HandsStateT, seat: int, card: int) -> None:
         """IllegalMove unless ``card`` is a card this seat could ever hold in this game."""
+
+    def bids_played(
+        self, state: HandsStateT, moves: Mapping[int, Move]
+    ) -> tuple[HandsStateT, list[int]]:
+        """The state after every seat's bid left its hand (a copy), and the bids by seat."""
+        self.checked_step(state, moves)
+        new = clone(state)
+        bids = [card_of(moves[seat]) for seat in range(new["players"])]
+        for seat, card in enumerate(bids):
+            new["hands"][seat].remove(card)
+        return new, bids
 
     def timeout_move(self, state: HandsStateT, seat: int) -> Move:
         hand = state["hands"][seat]
