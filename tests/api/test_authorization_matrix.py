@@ -9,8 +9,8 @@ Actors (docs/api.md, "Auth"):
 - ``other_seat``: seat 1 of the same match (in the open match, an invitee who has not accepted);
 - ``spectator``: a logged-in user with no seat anywhere (any user may read any match);
 - ``operator``: a staff superuser through the API, where staff has no extra power: it reads
-  and acts as any other user without a seat. Its console side is in ``tests/admin/``'s
-  ``test_console_authorization.py``.
+  and acts as any other user without a seat. The console's side of the matrix is
+  ``tests/admin/test_console_authorization.py``.
 
 States: ``open`` (creator seated, one invitation pending, one open seat), ``active`` (step 1
 resolved, step 2 open, the creator's bid sealed, the other seat to act) and ``finished``. Rows
@@ -19,12 +19,13 @@ that do not name a match run once, in state ``-``.
 Every endpoint is found by walking the URL patterns under ``/api/`` (and the OpenAPI schema):
 an endpoint without a row fails ``test_every_api_endpoint_has_a_row``. Each cell is one
 subtest named ``METHOD route | actor | state``; every request that changes something runs in a
-savepoint rolled back afterwards, so the cells share one set of matches per actor. A refused
-request must leave the database as it was.
+savepoint rolled back afterwards, so every cell shares one set of matches. A refused request
+must leave the database as it was.
 
-Leaks: each actor's run is played in two alternative worlds (``tests.leaks.alternatives``) that
-differ only in what that actor may not know: the creator's sealed bid in the active match and
-everything ``engine.shuffle_hidden`` redraws for the actor's seat (the prize order). Every read
+Leaks: every read and refusal is sent again in a second world (``tests.leaks.alternatives``,
+one per group of actors who see the same) that differs only in what those actors may not know:
+the creator's sealed bid in the active match and everything ``engine.shuffle_hidden`` redraws
+for their seat (the prize order). Every read
 and every refusal must answer byte for byte the same in both worlds; a 2xx body must hold no
 receipt of another seat and no raw state key.
 """
