@@ -152,6 +152,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema and the docs are public, like /games: they read no credentials, so a stale or
+    # deactivated token cannot turn them into a 401 (which their YAML and HTML renderers would
+    # send as a body that is not problem+json).
+    "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

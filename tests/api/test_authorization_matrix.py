@@ -1,0 +1,546 @@
+"""The authorization matrix: every API endpoint, every kind of requester, every match state.
+
+Actors (docs/api.md, "Auth"):
+
+- ``anonymous``: no credentials;
+- ``deactivated``: the token of a user whose account was deactivated;
+- ``other_user``: a logged-in user who plays matches of their own, not this one;
+- ``seated``: the match's creator, seat 0 (in the active match, the seat whose bid is sealed);
+- ``other_seat``: seat 1 of the same match (in the open match, an invitee who has not accepted);
+- ``spectator``: a logged-in user with no seat anywhere (any user may read any match);
+- ``operator``: a staff superuser through the API, where staff has no extra power: it reads
+  and acts as any other user without a seat. The console's side of the matrix is
+  ``tests/admin/test_console_authorization.py``.
+
+States: ``open`` (creator seated, one invitation pending, one open seat), ``active`` (step 1
+resolved, step 2 open, the creator's bid sealed, the other seat to act) and ``finished``. Rows
+that do not name a match run once, in state ``-``.
+
+Every endpoint is found by walking the URL patterns under ``/api/`` (and the OpenAPI schema):
+an endpoint without a row fails ``test_every_api_endpoint_has_a_row``. Each cell is one
+subtest named ``METHOD route | actor | state``; every request that changes something runs in a
+savepoint rolled back afterwards, so every cell shares one set of matches. A refused request
+must leave the database as it was.
+
+Leaks: every read and refusal is sent again in a second world (``tests.leaks.alternatives``,
+one per group of actors who see the same) that differs only in what those actors may not know:
+the creator's sealed bid in the active match and everything ``engine.shuffle_hidden`` redraws
+for their seat (the prize order). Every read
+and every refusal must answer byte for byte the same in both worlds; a 2xx body must hold no
+receipt of another seat and no raw state key.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection, transaction
+from django.urls import URLPattern, URLResolver, get_resolver
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from accounts.models import User
+from games.models import Match, MatchEvent, Move, Seat
+from tests.leaks import RECEIPT_KEYS, alternatives, keys_in, shuffled_state, state_of, state_set
+from tests.players import Player, make_player, play_to_end, start_match
+from tests.schema_guard import session_guard
+
+ANONYMOUS = "anonymous"
+DEACTIVATED = "deactivated"
+OTHER_USER = "other_user"
+SEATED = "seated"
+OTHER_SEAT = "other_seat"
+SPECTATOR = "spectator"
+OPERATOR = "operator"
+ACTORS = (ANONYMOUS, DEACTIVATED, OTHER_USER, SEATED, OTHER_SEAT, SPECTATOR, OPERATOR)
+#: Logged-in users without a seat in the matrix's matches: the API treats them all alike.
+OUTSIDERS = (OTHER_USER, SPECTATOR, OPERATOR)
+SEAT_OF = {SEATED: 0, OTHER_SEAT: 1}
+
+NO_MATCH = "-"
+STATES = ("open", "active", "finished")
+PASSWORD = "correct-horse-battery"
+#: Keys of the raw engine state and of stored moves: never in any answer during play.
+SECRET_KEYS = frozenset({"state", "stock", "hands", "payload", "commitment", "salt", "seed_raw"})
+#: The creator's sealed bid in the active match, one per alternative world.
+WORLD_BIDS = (3, 4)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: int
+    code: str | None = None
+
+    def __str__(self) -> str:
+        return f"{self.status} {self.code}" if self.code else str(self.status)
+
+
+OK, CREATED, ACCEPTED = Outcome(200), Outcome(201), Outcome(202)
+UNAUTHENTICATED = Outcome(401, "not_authenticated")
+NOT_SEATED = Outcome(403, "not_seated")
+PERMISSION_DENIED = Outcome(403, "permission_denied")
+NOT_ACTIVE = Outcome(409, "match_not_active")
+NOT_FINISHED = Outcome(409, "match_not_finished")
+ALREADY_SEATED = Outcome(409, "already_seated")
+WRONG_PHASE = Outcome(409, "wrong_phase")
+INVALID = Outcome(400, "validation_error")
+
+
+def table(default: Outcome, **cells: Outcome) -> Callable[[str, str], Outcome]:
+    """An expectation by actor: ``cells`` by actor name, else ``default``."""
+    unknown = set(cells) - set(ACTORS)
+    assert not unknown, unknown
+
+    def expect(actor: str, state: str) -> Outcome:
+        return cells.get(actor, default)
+
+    return expect
+
+
+def by_state(**states: Callable[[str, str], Outcome]) -> Callable[[str, str], Outcome]:
+    """An expectation by match state, each an actor ``table``."""
+    assert set(states) == set(STATES), states
+
+    def expect(actor: str, state: str) -> Outcome:
+        return states[state](actor, state)
+
+    return expect
+
+
+def authenticated(default: Outcome, **cells: Outcome) -> Callable[[str, str], Outcome]:
+    """Anonymous and deactivated requesters get 401 ``not_authenticated``; the others as given."""
+    return table(default, anonymous=UNAUTHENTICATED, deactivated=UNAUTHENTICATED, **cells)
+
+
+# --- the world: one set of matches, built once per actor ---------------------------------------
+
+
+@dataclass
+class World:
+    players: dict[str, Player]
+    anonymous: APIClient
+    matches: dict[str, str]
+    usernames: dict[str, str]
+    #: The creator's sealed bid in the active match, in the world being played.
+    bid: int = WORLD_BIDS[0]
+    fresh: Iterator[int] = field(default_factory=lambda: iter(range(1, 10_000)))
+
+    def client(self, actor: str) -> APIClient:
+        return self.anonymous if actor == ANONYMOUS else self.players[actor].client
+
+    def step(self, state: str) -> int:
+        return max(1, Match.objects.values_list("step", flat=True).get(pk=self.matches[state]))
+
+
+def build_world() -> World:
+    """Users for every actor and the three matches of the creator (seat 0) and seat 1."""
+    players = {
+        SEATED: make_player(),
+        OTHER_SEAT: make_player(),
+        OTHER_USER: make_player(),
+        SPECTATOR: make_player(),
+    }
+    operator = User.objects.create_superuser("operator1", "op@example.com", PASSWORD)
+    players[OPERATOR] = Player(user=operator, token=Token.objects.create(user=operator).key)
+    gone = make_player()
+    User.objects.filter(pk=gone.user.pk).update(is_active=False)
+    players[DEACTIVATED] = gone
+    seated, other_seat = players[SEATED], players[OTHER_SEAT]
+
+    # The other user plays a match of their own (it must never show up as theirs here).
+    start_match("gops", [players[OTHER_USER], make_player()], options={"num_cards": 3})
+
+    created = seated.create("gops", ["me", {"user": other_seat.name}, "open"])
+    assert created.status_code == 201, created.content
+    timed = {"per_step_seconds": 3600, "on_timeout": "auto_move"}
+    active = start_match("gops", [seated, other_seat], options={"num_cards": 6}, time_control=timed)
+    for who, card in ((seated, 1), (other_seat, 2)):
+        assert who.move(active, 1, {"card": card}).status_code == 202
+    finished = start_match("gops", [seated, other_seat], options={"num_cards": 3})
+    assert play_to_end(finished, [seated, other_seat])["status"] == "finished"
+    return World(
+        players=players,
+        anonymous=APIClient(),
+        matches={"open": created.json()["id"], "active": active, "finished": finished},
+        usernames={actor: player.name for actor, player in players.items()},
+    )
+
+
+# --- the rows: one per endpoint -----------------------------------------------------------------
+
+Body = Callable[[World, str, str], Any]
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    route: str
+    expect: Callable[[str, str], Outcome]
+    body: Body | None = None
+    states: tuple[str, ...] = (NO_MATCH,)
+
+    @property
+    def name(self) -> str:
+        return f"{self.method} {self.route}"
+
+    def path(self, world: World, state: str) -> str:
+        match_id = world.matches.get(state, "")
+        return self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+
+
+def _register(world: World, actor: str, state: str) -> Any:
+    return {"username": f"newcomer{next(world.fresh)}", "password": PASSWORD}
+
+
+def _login(world: World, actor: str, state: str) -> Any:
+    username = world.usernames.get(actor, "nobody-at-all")
+    return {"username": username, "password": PASSWORD}
+
+
+def _create(world: World, actor: str, state: str) -> Any:
+    return {"game": "gops", "seats": ["me", "open"]}
+
+
+def _move(world: World, actor: str, state: str) -> Any:
+    # The creator re-posts its sealed bid (in the world's ``bid``); everyone else bids 5.
+    card = world.bid if actor == SEATED and state == "active" else 5
+    return {"step": world.step(state), "move": {"card": card}}
+
+
+def _reveal(world: World, actor: str, state: str) -> Any:
+    return {"step": world.step(state), "move": {"card": 5}, "salt": "0" * 32}
+
+
+def _nothing(world: World, actor: str, state: str) -> Any:
+    return {}
+
+
+#: Public endpoints read no credentials at all: a stale or deactivated token changes nothing.
+PUBLIC = table(OK)
+MATCH = ("open", "active", "finished")
+
+ROWS: tuple[Row, ...] = (
+    # Public.
+    Row("GET", "/api/schema/", PUBLIC),
+    Row("GET", "/api/docs/", PUBLIC),
+    Row("GET", "/api/v1/games", PUBLIC),
+    Row("GET", "/api/v1/games/{slug}", PUBLIC),
+    Row("GET", "/api/v1/fairness/key", PUBLIC),
+    # Accounts: register and token take no credentials; a deactivated account gets no token.
+    Row("POST", "/api/v1/accounts/register", table(CREATED), _register),
+    Row(
+        "POST",
+        "/api/v1/accounts/token",
+        table(OK, anonymous=INVALID, deactivated=INVALID),
+        _login,
+    ),
+    Row("GET", "/api/v1/accounts/me", authenticated(OK)),
+    # Matches: any logged-in user may list, create and read; only seats act.
+    Row("GET", "/api/v1/matches", authenticated(OK)),
+    Row("POST", "/api/v1/matches", authenticated(CREATED), _create),
+    Row("GET", "/api/v1/matches/{match_id}", authenticated(OK), states=MATCH),
+    Row("GET", "/api/v1/matches/{match_id}/events", authenticated(OK), states=MATCH),
+    Row(
+        "GET",
+        "/api/v1/matches/{match_id}/audit",
+        by_state(
+            open=authenticated(NOT_FINISHED),
+            active=authenticated(NOT_FINISHED),
+            finished=authenticated(OK),
+        ),
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/join",
+        by_state(
+            # The creator is seated and ready; the invitee accepts; anyone takes the open seat.
+            open=authenticated(OK, seated=ALREADY_SEATED),
+            active=authenticated(NOT_ACTIVE),
+            finished=authenticated(NOT_ACTIVE),
+        ),
+        _nothing,
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/decline",
+        by_state(
+            # Only an invitee who has not accepted may decline.
+            open=authenticated(NOT_SEATED, seated=PERMISSION_DENIED, other_seat=OK),
+            active=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+            finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+        ),
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/resign",
+        by_state(
+            open=authenticated(NOT_SEATED, seated=OK, other_seat=OK),
+            active=authenticated(NOT_SEATED, seated=OK, other_seat=OK),
+            finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+        ),
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/moves",
+        by_state(
+            open=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+            # The creator's identical re-post answers 200 with its receipt; seat 1 bids.
+            active=authenticated(NOT_SEATED, seated=OK, other_seat=ACCEPTED),
+            finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+        ),
+        _move,
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/reveals",
+        by_state(
+            # A sealed match has no reveal phase.
+            open=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+            active=authenticated(NOT_SEATED, seated=WRONG_PHASE, other_seat=WRONG_PHASE),
+            finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+        ),
+        _reveal,
+        states=MATCH,
+    ),
+)
+ROW_NAMES = {row.name for row in ROWS}
+
+
+# --- which endpoints exist ----------------------------------------------------------------------
+
+_CONVERTER = re.compile(r"<(?:\w+:)?(\w+)>")
+_SKIPPED_METHODS = {"options", "head"}
+
+
+def _walk(patterns: list[Any], prefix: str = "") -> Iterator[tuple[str, Any]]:
+    for pattern in patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            yield from _walk(pattern.url_patterns, route)
+        elif isinstance(pattern, URLPattern):
+            yield route, pattern.callback
+
+
+def api_endpoints() -> set[str]:
+    """``METHOD /route`` of every view under ``/api/``, from the URL patterns."""
+    found: set[str] = set()
+    for route, callback in _walk(get_resolver().url_patterns):
+        if not route.startswith("api/"):
+            continue
+        view_class = getattr(callback, "view_class", None) or getattr(callback, "cls", None)
+        assert view_class is not None, route
+        template = "/" + _CONVERTER.sub(r"{\1}", route)
+        for method in view_class.http_method_names:
+            if method not in _SKIPPED_METHODS and hasattr(view_class, method):
+                found.add(f"{method.upper()} {template}")
+    return found
+
+
+def test_every_api_endpoint_has_a_row() -> None:
+    endpoints = api_endpoints()
+    assert endpoints - ROW_NAMES == set(), "endpoints without a row in the matrix"
+    assert ROW_NAMES - endpoints == set(), "rows for endpoints that no longer exist"
+    schema = session_guard().spec["paths"]
+    documented = {
+        f"{method.upper()} {template}"
+        for template, operations in schema.items()
+        for method in operations
+        if method in {"get", "post", "put", "patch", "delete"}
+    }
+    assert documented <= ROW_NAMES, "documented operations without a row"
+
+
+# --- running the cells -------------------------------------------------------------------------
+
+
+class _Rollback(Exception):
+    pass
+
+
+_TABLES = (Match, Seat, Move, MatchEvent, User, Token)
+
+
+def fingerprint() -> str:
+    """A digest of every row a request could change, in one query (compared around a cell)."""
+    parts = ", ".join(
+        f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) "
+        f"FROM {model._meta.db_table} t)"
+        for model in _TABLES
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT concat_ws('|', {parts})")
+        row = cursor.fetchone()
+    assert row is not None
+    return str(row[0])
+
+
+@dataclass
+class Answer:
+    status: int
+    content_type: str
+    body: Any
+    etag: str | None
+
+    @property
+    def code(self) -> str | None:
+        return self.body.get("code") if isinstance(self.body, dict) else None
+
+
+def call(world: World, row: Row, actor: str, state: str, *, watch: bool) -> tuple[Answer, bool]:
+    """Send the cell's request in a savepoint that is rolled back; the answer, and (``watch``)
+    whether the database changed."""
+    client = world.client(actor)
+    path = row.path(world, state)
+    box: list[tuple[Answer, bool]] = []
+    try:
+        with transaction.atomic():
+            before = fingerprint() if watch else ""
+            if row.method == "GET":
+                response = client.get(path)
+            else:
+                body = row.body(world, actor, state) if row.body else None
+                response = client.post(path, body, format="json")
+            content_type = response.get("Content-Type", "").split(";")[0]
+            try:
+                parsed: Any = json.loads(response.content)
+            except ValueError:
+                parsed = response.content.decode()
+            answer = Answer(response.status_code, content_type, parsed, response.get("ETag"))
+            box.append((answer, watch and fingerprint() != before))
+            raise _Rollback
+    except _Rollback:
+        pass
+    return box[0]
+
+
+def _check_cell(row: Row, actor: str, state: str, answer: Answer, changed: bool) -> None:
+    expected = row.expect(actor, state)
+    got = Outcome(answer.status, answer.code if answer.status >= 400 else None)
+    assert got == expected, f"expected {expected}, got {got}: {answer.body!r:.300}"
+    if answer.status >= 400:
+        assert answer.content_type == "application/problem+json"
+        assert isinstance(answer.body, dict) and answer.body["status"] == answer.status
+        assert not changed, "a refused request changed the database"
+    elif row.method == "GET":
+        assert not changed, "a read changed the database"
+    if 200 <= answer.status < 300 and isinstance(answer.body, (dict, list)):
+        _check_body(row, actor, state, answer.body)
+
+
+def _check_body(row: Row, actor: str, state: str, body: Any) -> None:
+    """No raw state, no stored move, and no receipt but the requester's own, in a 2xx body."""
+    keys = keys_in(body)
+    if row.route.endswith("/audit"):
+        return  # the transcript of a match that is over: everything is public by design
+    assert not keys & SECRET_KEYS, sorted(keys & SECRET_KEYS)
+    own_receipt = row.route.endswith(("/moves", "/reveals")) and actor in SEAT_OF
+    if not own_receipt:
+        assert not keys & RECEIPT_KEYS, sorted(keys & RECEIPT_KEYS)
+    if (
+        isinstance(body, dict)
+        and "fairness" in body
+        and body.get("status")
+        not in (
+            "finished",
+            "aborted",
+        )
+    ):
+        assert body["fairness"]["seed"] is None
+
+
+def _comparable(name: str, answer: Answer) -> bool:
+    """Answers that must not depend on what the actor may not know: every JSON read and every
+    refusal. (A request that changes the match, e.g. a resignation that ends it, may rightly
+    make public what was hidden, and a receipt is salted afresh each time; the HTML of the
+    interactive docs holds no match at all.)"""
+    if not answer.content_type.endswith("json"):
+        return False
+    return name.startswith("GET ") or answer.status >= 400
+
+
+def run_cells(world: World, actor: str, subtests: Any | None) -> dict[str, Answer]:
+    """Every cell for ``actor``; checked (in subtests) when ``subtests`` is given."""
+    seen: dict[str, Answer] = {}
+    for row in ROWS:
+        for state in row.states:
+            name = f"{row.name} | {actor} | {state}"
+            if subtests is None:
+                expected = row.expect(actor, state)
+                if row.method != "GET" and expected.status < 400:
+                    continue  # not compared (``_comparable``)
+                answer, _ = call(world, row, actor, state, watch=False)
+            else:
+                with subtests.test(msg=name):
+                    answer, changed = call(world, row, actor, state, watch=True)
+                    _check_cell(row, actor, state, answer, changed)
+                    seen[name] = answer
+                continue
+            seen[name] = answer
+    return seen
+
+
+#: The second world redraws what is hidden from these seats; the actors of each group read it.
+GROUPS: dict[int | None, tuple[str, ...]] = {
+    None: (ANONYMOUS, DEACTIVATED, OTHER_USER, SPECTATOR, OPERATOR),
+    1: (OTHER_SEAT,),
+}
+
+
+def in_world(
+    world: World,
+    actors: tuple[str, ...],
+    bid: int,
+    hidden_from: tuple[int | None, int] | None,
+    subtests: Any | None,
+) -> Callable[[], dict[str, Answer]]:
+    """The creator seals ``bid`` in the active match, and (``hidden_from``: a seat and a salt)
+    what that seat may not see is redrawn; then every cell of every actor is run."""
+
+    def run() -> dict[str, Answer]:
+        world.bid = bid
+        active = world.matches["active"]
+        answer = world.players[SEATED].move(active, 2, {"card": bid})
+        assert answer.status_code == 202, answer.content
+        if hidden_from is not None:
+            state_set(active, shuffled_state(active, *hidden_from))
+        seen: dict[str, Answer] = {}
+        for actor in actors:
+            seen.update(run_cells(world, actor, subtests))
+        return seen
+
+    return run
+
+
+def test_authorization_matrix(db: None, subtests: Any, settings: Any) -> None:
+    """Every cell is checked in the first world; each group of actors then reads a second
+    world that differs only in what they may not know, and must read the same answers."""
+    settings.FACEDOWN_TASK_RUNNER = "off"
+    world = build_world()
+    dealt = state_of(world.matches["active"])
+    results = alternatives(
+        in_world(world, ACTORS, WORLD_BIDS[0], None, subtests),
+        *(
+            in_world(world, actors, WORLD_BIDS[1], (seat, 7), None)
+            for seat, actors in GROUPS.items()
+        ),
+    )
+    assert state_of(world.matches["active"]) == dealt
+    checked, others = results[0], results[1:]
+    compared = 0
+    for other in others:
+        for name, answer in other.items():
+            if name not in checked or not _comparable(name, answer):
+                continue
+            compared += 1
+            with subtests.test(msg=f"leak: {name}"):
+                assert checked[name] == answer, "the answer depends on what the actor may not know"
+    assert compared > 100
