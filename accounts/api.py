@@ -157,7 +157,10 @@ class MeApi(APIView):
 
     @extend_schema(
         request=s.AccountDeleteInput,
-        responses={204: OpenApiResponse(description="The account is closed.")},
+        responses={
+            204: OpenApiResponse(description="The account is closed."),
+            400: OpenApiResponse(description="validation_error: the password is not correct."),
+        },
         tags=["accounts"],
         description="Closes the account (needs the password): open matches are left, active "
         "ones forfeited; finished matches keep the seat under a placeholder name; the token "

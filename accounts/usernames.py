@@ -6,10 +6,12 @@ regardless of case. Login is case-insensitive too (``accounts.backends``).
 
 Restricting names to ASCII after NFKC already refuses mixed-script look-alikes ("alice" with a
 Cyrillic first letter). What ASCII itself confuses is caught by a *skeleton*, in the spirit of
-Unicode UTS #39: capital ``I`` and the digit ``1`` read as ``l``, the digit ``0`` as ``o``,
-``rn`` as ``m`` and ``vv`` as ``w``; the rest is case-folded. A new name whose skeleton equals
-an existing name's is refused. The same mapping is written once as a database expression so the
-check is one query.
+Unicode UTS #39, over the case-folded name (uniqueness ignores case, so the skeleton must too):
+``i``, ``l`` and ``1`` read alike (capital I and small l are one glyph in many fonts), the
+digit ``0`` reads as ``o``, ``rn`` as ``m`` and ``vv`` as ``w``. This refuses a few honest
+names ("all" once "ali" exists), the price of refusing every "a1ice" and "AL1CE". A new name
+whose skeleton equals an existing name's is refused. The same mapping is written once as a
+database expression so the check is one query.
 """
 
 from __future__ import annotations
@@ -22,10 +24,14 @@ from django.db.models.functions import Lower, Replace
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 
-# Before case-folding: only the capital I is confusable with l.
-_BEFORE_FOLD: tuple[tuple[str, str], ...] = (("I", "l"),)
-# After case-folding, in this order.
-_AFTER_FOLD: tuple[tuple[str, str], ...] = (("rn", "m"), ("vv", "w"), ("1", "l"), ("0", "o"))
+# Applied to the case-folded name, in this order.
+_CONFUSABLE: tuple[tuple[str, str], ...] = (
+    ("rn", "m"),
+    ("vv", "w"),
+    ("1", "l"),
+    ("i", "l"),
+    ("0", "o"),
+)
 
 
 def username_normalise(raw: str) -> str:
@@ -33,24 +39,15 @@ def username_normalise(raw: str) -> str:
 
 
 def username_skeleton(name: str) -> str:
-    for old, new in _BEFORE_FOLD:
-        name = name.replace(old, new)
     name = name.lower()
-    for old, new in _AFTER_FOLD:
+    for old, new in _CONFUSABLE:
         name = name.replace(old, new)
     return name
 
 
 def username_skeleton_expression(field: str = "username") -> Func:
     """``username_skeleton`` of a column, as a database expression."""
-    expression: Func | Lower = Lower(_replace_all(field, _BEFORE_FOLD))
-    for old, new in _AFTER_FOLD:
+    expression: Func = Lower(F(field))
+    for old, new in _CONFUSABLE:
         expression = Replace(expression, Value(old), Value(new))
     return expression
-
-
-def _replace_all(field: str, pairs: tuple[tuple[str, str], ...]) -> Func:
-    expression: Func | F = F(field)
-    for old, new in pairs:
-        expression = Replace(expression, Value(old), Value(new))
-    return expression  # type: ignore[return-value]

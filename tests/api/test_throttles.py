@@ -38,15 +38,11 @@ def test_a_new_forwarded_for_per_request_does_not_escape_the_login_throttle(db, 
     settings.FACEDOWN_TRUSTED_PROXY_HOPS = 0
     rates(login="3/hour")
     client = APIClient()
-    answers = [
-        login(client, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code for n in range(5)
-    ]
+    answers = [login(client, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code for n in range(5)]
     assert answers == [400, 400, 400, 429, 429]
 
 
-def test_with_one_trusted_proxy_the_rightmost_forwarded_address_is_the_client(
-    db, rates, settings
-):
+def test_with_one_trusted_proxy_the_rightmost_forwarded_address_is_the_client(db, rates, settings):
     settings.FACEDOWN_TRUSTED_PROXY_HOPS = 1
     rates(login="2/hour")
     client = APIClient()
