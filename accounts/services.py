@@ -13,7 +13,7 @@ from django.contrib.auth import authenticate, password_validation
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
 from rest_framework.authtoken.models import Token
@@ -24,6 +24,7 @@ from accounts.lockout import login_failure_record, login_failures_forget, login_
 from accounts.models import User
 from core.errors import InvalidCredentials, ValidationFailed
 
+USERNAME_TAKEN = "This username is taken."
 WRONG_PASSWORD = "The password is not correct."
 BAD_RESET_LINK = "The reset link is invalid or has expired."
 DELETED_PREFIX = "deleted-"
@@ -53,9 +54,12 @@ def _tokens_revoked() -> None:
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:
     password_validate(password=password, user=User(username=username, email=email))
-    with transaction.atomic():
-        user = User.objects.create_user(username=username, password=password, email=email)
-        token = Token.objects.create(user=user)
+    try:
+        with transaction.atomic():
+            user = User.objects.create_user(username=username, password=password, email=email)
+            token = Token.objects.create(user=user)
+    except IntegrityError:  # the same name, in another case, registered a moment earlier
+        raise ValidationFailed({"username": [USERNAME_TAKEN]}) from None
     return user, token.key
 
 
