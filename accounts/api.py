@@ -1,4 +1,8 @@
-from drf_spectacular.utils import extend_schema
+"""Account endpoints: each view validates its input, calls one service, and answers."""
+
+from typing import cast
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -6,38 +10,175 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import serializers as s
-from accounts.services import token_obtain, user_register
-from core.throttling import ScopedRateThrottle
+from accounts.models import User
+from accounts.services import (
+    account_delete,
+    account_export,
+    password_change,
+    password_reset_confirm,
+    password_reset_request,
+    token_obtain,
+    token_revoke,
+    token_rotate,
+    user_register,
+)
+
+RESET_ACCEPTED = (
+    "If an active account has this address, a reset link is on its way; "
+    "it works once, for a limited time."
+)
+
+
+def _input(serializer_class: type, request: Request) -> dict:
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def _user(request: Request) -> User:
+    return cast(User, request.user)
 
 
 class RegisterApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
     throttle_scope = "register"
 
     @extend_schema(request=s.RegisterInput, responses={201: s.RegisterOutput}, tags=["accounts"])
     def post(self, request: Request) -> Response:
-        data = s.RegisterInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        user, token = user_register(**data.validated_data)
+        user, token = user_register(**_input(s.RegisterInput, request))
         return Response({"username": user.username, "token": token}, status=status.HTTP_201_CREATED)
 
 
 class TokenApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=s.TokenInput,
+        responses={200: s.TokenOutput},
+        tags=["accounts"],
+        description="Log in. Repeated failures for one username lock it for a growing delay "
+        "(429 `throttled` with `Retry-After`), whether or not the account exists.",
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"token": token_obtain(**_input(s.TokenInput, request))})
+
+
+class TokenRotateApi(APIView):
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=None,
+        responses={200: s.TokenOutput},
+        tags=["accounts"],
+        description="A new token; the one used for this request stops working.",
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"token": token_rotate(user=_user(request))})
+
+
+class LogoutApi(APIView):
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=None,
+        responses={204: OpenApiResponse(description="The token no longer works.")},
+        tags=["accounts"],
+    )
+    def post(self, request: Request) -> Response:
+        token_revoke(user=_user(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class PasswordChangeApi(APIView):
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=s.PasswordChangeInput,
+        responses={200: s.TokenOutput},
+        tags=["accounts"],
+        description="Needs the current password; every token is revoked and a fresh one returned.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(s.PasswordChangeInput, request)
+        key = password_change(
+            user=_user(request),
+            current_password=data["current_password"],
+            new_password=data["password"],
+        )
+        return Response({"token": key})
+
+
+class PasswordResetApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
     throttle_scope = "register"
 
-    @extend_schema(request=s.TokenInput, responses={200: s.TokenOutput}, tags=["accounts"])
+    @extend_schema(
+        request=s.PasswordResetInput,
+        responses={202: s.AcceptedOutput},
+        tags=["accounts"],
+        description="Mails a signed, expiring reset link to an active account with this "
+        "address. The answer is the same whether or not one has it.",
+    )
     def post(self, request: Request) -> Response:
-        data = s.TokenInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        return Response({"token": token_obtain(**data.validated_data)})
+        password_reset_request(**_input(s.PasswordResetInput, request))
+        return Response({"detail": RESET_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
+
+
+class PasswordResetConfirmApi(APIView):
+    authentication_classes: list = []
+    permission_classes = [AllowAny]
+    throttle_scope = "login"
+
+    @extend_schema(
+        request=s.PasswordResetConfirmInput,
+        responses={200: s.TokenOutput},
+        tags=["accounts"],
+        description="Sets the new password from a reset link's `uid` and `token`; every token "
+        "is revoked and a fresh one returned.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(s.PasswordResetConfirmInput, request)
+        key = password_reset_confirm(
+            uid=data["uid"], token=data["token"], new_password=data["password"]
+        )
+        return Response({"token": key})
 
 
 class MeApi(APIView):
+    throttle_scope = {"GET": "reads", "DELETE": "login"}
+
     @extend_schema(responses={200: s.MeOutput}, tags=["accounts"])
     def get(self, request: Request) -> Response:
         return Response(s.MeOutput(request.user).data)
+
+    @extend_schema(
+        request=s.AccountDeleteInput,
+        responses={
+            204: OpenApiResponse(description="The account is closed."),
+            400: OpenApiResponse(description="validation_error: the password is not correct."),
+        },
+        tags=["accounts"],
+        description="Closes the account (needs the password): open matches are left, active "
+        "ones forfeited; finished matches keep the seat under a placeholder name; the token "
+        "stops working.",
+    )
+    def delete(self, request: Request) -> Response:
+        account_delete(user=_user(request), **_input(s.AccountDeleteInput, request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ExportApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.ExportOutput},
+        tags=["accounts"],
+        description="Your own data as JSON: the account, your matches and your seat's moves "
+        "(a move's content once its match is over).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(account_export(user=_user(request)))

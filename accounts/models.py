@@ -1,4 +1,6 @@
 from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models.functions import Lower
 
 
 class User(AbstractUser):
@@ -6,3 +8,7 @@ class User(AbstractUser):
 
     class Meta:
         db_table = "accounts_user"
+        constraints = [
+            # Names are unique regardless of case (accounts/usernames.py), even under a race.
+            models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+        ]

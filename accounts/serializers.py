@@ -1,28 +1,52 @@
-from django.contrib.auth import password_validation
-from django.core.exceptions import ValidationError as DjangoValidationError
+from typing import Any
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import User
+from accounts.usernames import (
+    USERNAME_PATTERN,
+    username_normalise,
+    username_skeleton,
+    username_skeleton_expression,
+)
+
+TAKEN = "This username is taken."
+LOOKS_ALIKE = "This username looks too much like an existing one."
+BAD_USERNAME = "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-'."
+RESERVED = "Usernames starting with 'deleted-' are reserved."
 
 
-class RegisterInput(serializers.Serializer):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
-    password = serializers.CharField(write_only=True, max_length=128)
+class StrictInput(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error rather than a silent default."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            errors = {key: ["Unknown field."] for key in data if key not in self.fields}
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class RegisterInput(StrictInput):
+    username = serializers.CharField(max_length=60, trim_whitespace=False)
+    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
-        if User.objects.filter(username__iexact=value).exists():
-            raise serializers.ValidationError("This username is taken.")
-        return value
-
-    def validate(self, attrs: dict) -> dict:
-        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
-        try:
-            password_validation.validate_password(attrs["password"], candidate)
-        except DjangoValidationError as exc:
-            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
-        return attrs
+        name = username_normalise(value)
+        if not USERNAME_PATTERN.fullmatch(name):
+            raise serializers.ValidationError(BAD_USERNAME)
+        if name.casefold().startswith("deleted-"):
+            raise serializers.ValidationError(RESERVED)
+        if User.objects.filter(username__iexact=name).exists():
+            raise serializers.ValidationError(TAKEN)
+        lookalike = User.objects.annotate(skeleton=username_skeleton_expression()).filter(
+            skeleton=username_skeleton(name)
+        )
+        if lookalike.exists():
+            raise serializers.ValidationError(LOOKS_ALIKE)
+        return name
 
 
 class RegisterOutput(serializers.Serializer):
@@ -30,13 +54,36 @@ class RegisterOutput(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenInput(serializers.Serializer):
+class TokenInput(StrictInput):
     username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
 class TokenOutput(serializers.Serializer):
     token = serializers.CharField()
+
+
+class PasswordChangeInput(StrictInput):
+    current_password = serializers.CharField(max_length=128, trim_whitespace=False)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class PasswordResetInput(StrictInput):
+    email = serializers.EmailField()
+
+
+class PasswordResetConfirmInput(StrictInput):
+    uid = serializers.CharField(max_length=64)
+    token = serializers.CharField(max_length=128)
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class AccountDeleteInput(StrictInput):
+    password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class AcceptedOutput(serializers.Serializer):
+    detail = serializers.CharField()
 
 
 @extend_schema_field(
@@ -54,3 +101,38 @@ class MeOutput(serializers.Serializer):
     username = serializers.CharField()
     email = OptionalEmailField()
     date_joined = serializers.DateTimeField()
+
+
+class ExportMoveOutput(serializers.Serializer):
+    step = serializers.IntegerField()
+    made_by = serializers.CharField(help_text="player, bot, forced, timeout or forfeit")
+    submitted_at = serializers.DateTimeField()
+    move = serializers.JSONField(
+        allow_null=True, help_text="The move sent, once the match is over; null before."
+    )
+    receipt = serializers.JSONField(allow_null=True)
+
+
+class ExportMatchOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    seat = serializers.IntegerField()
+    forfeited = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    result = serializers.JSONField(allow_null=True)
+    moves = ExportMoveOutput(many=True)
+
+
+class ExportAccountOutput(serializers.Serializer):
+    username = serializers.CharField()
+    email = OptionalEmailField()
+    date_joined = serializers.DateTimeField()
+    last_login = serializers.DateTimeField(allow_null=True)
+
+
+class ExportOutput(serializers.Serializer):
+    format = serializers.CharField()
+    account = ExportAccountOutput()
+    matches = ExportMatchOutput(many=True)

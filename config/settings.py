@@ -97,12 +97,29 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {
         "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
-        "OPTIONS": {"min_length": 8},
+        "OPTIONS": {"min_length": int(os.environ.get("FACEDOWN_PASSWORD_MIN_LENGTH", "10"))},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Usernames log in regardless of case (accounts/backends.py). Django's own backend stays listed
+# because the browser sign-up logs the new user in through it by name.
+AUTHENTICATION_BACKENDS = [
+    "accounts.backends.CaseInsensitiveModelBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Password reset by e-mail: the link's lifetime, its address (``{uid}`` and ``{token}`` are
+# filled in), and how mail leaves (the console backend prints it unless told otherwise).
+PASSWORD_RESET_TIMEOUT = int(os.environ.get("FACEDOWN_PASSWORD_RESET_SECONDS", "3600"))
+FACEDOWN_PASSWORD_RESET_URL = os.environ.get(
+    "FACEDOWN_PASSWORD_RESET_URL", "http://127.0.0.1:8000/reset-password?uid={uid}&token={token}"
+)
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "facedown@localhost")
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -135,11 +152,17 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_CLASSES": [
         "core.throttling.AnonRateThrottle",
         "core.throttling.UserRateThrottle",
+        "core.throttling.ScopedRateThrottle",
     ],
+    # Per user (or per client address when anonymous) and window; docs/design.md, "Abuse".
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("FACEDOWN_THROTTLE_ANON", "120/min"),
         "user": os.environ.get("FACEDOWN_THROTTLE_USER", "6000/min"),
-        "register": os.environ.get("FACEDOWN_THROTTLE_REGISTER", "30/hour"),
+        "login": os.environ.get("FACEDOWN_THROTTLE_LOGIN", "60/hour"),
+        "register": os.environ.get("FACEDOWN_THROTTLE_REGISTER", "20/hour"),
+        "match_create": os.environ.get("FACEDOWN_THROTTLE_MATCH_CREATE", "120/hour"),
+        "moves": os.environ.get("FACEDOWN_THROTTLE_MOVES", "600/min"),
+        "reads": os.environ.get("FACEDOWN_THROTTLE_READS", "3000/min"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -164,6 +187,19 @@ SPECTACULAR_SETTINGS = {
         "games.api.event_schema.event_catalogue",
     ],
 }
+
+# How many reverse proxies in front of the web processes append to X-Forwarded-For
+# (core/client_address.py). 0: the header is ignored and the socket's address is the client.
+FACEDOWN_TRUSTED_PROXY_HOPS = int(os.environ.get("FACEDOWN_TRUSTED_PROXY_HOPS", "0"))
+
+# Per-account login lockout (accounts/lockout.py): from the FAILURES-th failed login for one
+# username on, each failure locks it for a delay that starts at FACEDOWN_LOGIN_LOCKOUT_BASE
+# seconds and doubles, up to FACEDOWN_LOGIN_LOCKOUT_MAX. Failures are forgotten
+# FACEDOWN_LOGIN_LOCKOUT_WINDOW seconds after the first one, and on a successful login.
+FACEDOWN_LOGIN_LOCKOUT_FAILURES = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_FAILURES", "5"))
+FACEDOWN_LOGIN_LOCKOUT_BASE = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_BASE", "1"))
+FACEDOWN_LOGIN_LOCKOUT_MAX = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_MAX", "900"))
+FACEDOWN_LOGIN_LOCKOUT_WINDOW = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_WINDOW", "86400"))
 
 # Seconds a token lookup is cached per process; a reset token stops working within this time.
 FACEDOWN_TOKEN_CACHE_SECONDS = int(os.environ.get("FACEDOWN_TOKEN_CACHE_SECONDS", "30"))

@@ -9,10 +9,11 @@ from config.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
-    "anon": "100000/min",
-    "user": "100000/min",
-    "register": "100000/min",
+    scope: "100000/min"
+    for scope in ("anon", "user", "login", "register", "match_create", "moves", "reads")
 }
+# Reset mail stays in django.core.mail.outbox.
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
 # Tests that count round trips or revoke tokens must see every lookup.
 FACEDOWN_TOKEN_CACHE_SECONDS = 0
 # A fixed receipt-signing key, so no test writes a key file into the repository's var/.
@@ -24,3 +25,6 @@ FACEDOWN_MIN_STEP_SECONDS = 1
 
 # Every emitted event is checked against the event catalogue.
 FACEDOWN_CHECK_EVENTS = True
+
+# Failed logins are counted in the shared Redis across runs; the lockout tests lower this.
+FACEDOWN_LOGIN_LOCKOUT_FAILURES = 1000

@@ -1,26 +1,111 @@
-"""DRF's rate throttles, counting requests in fixed windows.
+"""DRF's rate throttles, counting requests in fixed windows, failing open to this process.
 
 DRF's ``SimpleRateThrottle`` keeps every request's timestamp in one cache entry, which grows to
 the size of the rate (thousands for a busy player) and is read, pickled and written back on
-every request. These subclasses keep DRF's rates, scopes, identification and ``Retry-After``,
-but store one counter per window, bumped with a single atomic increment. A fixed window lets a
-client send up to twice the rate across a window boundary, a fair price for one cheap round
-trip per request.
+every request. These subclasses keep DRF's rates, scopes and ``Retry-After``, but store one
+counter per window, bumped with a single atomic increment. A fixed window lets a client send up
+to twice the rate across a window boundary, a fair price for one cheap round trip per request.
+
+Two departures from DRF:
+
+- **The client's address** is ``core.client_address.client_address``: ``X-Forwarded-For`` is
+  trusted only as far as ``FACEDOWN_TRUSTED_PROXY_HOPS`` says, never by itself.
+- **The shared cache is not a single point of failure.** When it cannot be reached (Redis down),
+  counting falls back to a per-process in-memory cache (``counters``), with one warning logged
+  per minute and process: the limits then hold per process instead of across processes, and no
+  request fails because of the throttle.
+
+Scopes (``throttle_scope`` on a view, or a mapping of HTTP method to scope): ``login``,
+``register``, ``match_create``, ``moves`` and ``reads``, each with its own rate
+(``FACEDOWN_THROTTLE_<SCOPE>``), counted per user, or per client address when anonymous.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
+from django.core.cache import cache as shared_cache
+from django.core.cache.backends.locmem import LocMemCache
 from rest_framework import throttling
+
+from core.client_address import client_address
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: How often (seconds) a process logs that the shared cache is unreachable.
+WARNING_INTERVAL = 60.0
+
+
+class FailSafeCounters:
+    """Counters and small values in the shared cache, or in this process while it is down."""
+
+    def __init__(self) -> None:
+        self.fallback = LocMemCache("facedown-throttle-fallback", {"MAX_ENTRIES": 50_000})
+        self._last_warning = 0.0
+        self._lock = threading.Lock()
+
+    def _call(self, what: str, shared: Callable[[Any], T]) -> T:
+        try:
+            return shared(shared_cache)
+        except Exception as exc:  # any cache or connection error: count here instead
+            self._warn(what, exc)
+            return shared(self.fallback)
+
+    def _warn(self, what: str, exc: Exception) -> None:
+        now = time.monotonic()
+        with self._lock:
+            if self._last_warning and now - self._last_warning < WARNING_INTERVAL:
+                return
+            self._last_warning = now
+        logger.warning(
+            "Shared cache unreachable while %s (%s: %s); counting in this process instead.",
+            what,
+            type(exc).__name__,
+            exc,
+        )
+
+    def incr(self, key: str, timeout: int) -> int:
+        """Add one to ``key`` (created with ``timeout`` seconds to live) and return the count."""
+
+        def bump(cache: Any) -> int:
+            try:
+                return int(cache.incr(key))
+            except ValueError:  # the key's first use
+                if cache.add(key, 1, timeout):
+                    return 1
+                return int(cache.incr(key))
+
+        return self._call("counting", bump)
+
+    def get(self, key: str) -> Any:
+        return self._call("reading", lambda cache: cache.get(key))
+
+    def set(self, key: str, value: Any, timeout: int) -> None:
+        self._call("writing", lambda cache: cache.set(key, value, timeout))
+
+    def delete_many(self, keys: list[str]) -> None:
+        self._call("deleting", lambda cache: cache.delete_many(keys))
+        # Also forget what was counted here during an outage.
+        self.fallback.delete_many(keys)
+
+
+counters = FailSafeCounters()
 
 
 class WindowCounterMixin:
     rate: str | None
     num_requests: int
     duration: int
-    cache: Any
     timer: Any
+
+    def get_ident(self, request: Any) -> str:
+        return client_address(request.META)
 
     def allow_request(self, request: Any, view: Any) -> bool:
         if self.rate is None:
@@ -31,12 +116,8 @@ class WindowCounterMixin:
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        counter = f"{key}:{window}"
-        try:
-            count = self.cache.incr(counter)
-        except ValueError:  # the window's first request
-            count = 1 if self.cache.add(counter, 1, self.duration + 1) else self.cache.incr(counter)
-        return bool(count <= self.num_requests)
+        count = counters.incr(f"{key}:{window}", self.duration + 1)
+        return count <= self.num_requests
 
     def wait(self) -> float:
         return float(max(1.0, self.window_ends - self.now))
@@ -50,12 +131,22 @@ class UserRateThrottle(WindowCounterMixin, throttling.UserRateThrottle):
     pass
 
 
+def view_scope(view: Any, method: str) -> str | None:
+    """The throttle scope of a view for a method: ``throttle_scope`` is a scope, or a mapping
+    of HTTP method to scope (a view that both lists and creates)."""
+    scope = getattr(view, "throttle_scope", None)
+    if isinstance(scope, Mapping):
+        scope = scope.get(method)
+    return scope if isinstance(scope, str) and scope else None
+
+
 class ScopedRateThrottle(WindowCounterMixin, throttling.ScopedRateThrottle):
     def allow_request(self, request: Any, view: Any) -> bool:
         # DRF's scoped throttle learns its rate from the view here, before counting.
-        self.scope = getattr(view, self.scope_attr, None)
-        if not self.scope:
+        scope = view_scope(view, request.method)
+        if scope is None:
             return True
+        self.scope = scope
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)  # type: ignore[assignment]
         return super().allow_request(request, view)

@@ -19,6 +19,7 @@ _KEY = {
 
 
 class FairnessKeyApi(APIView):
+    throttle_scope = "reads"
     authentication_classes: list = []
     permission_classes = [AllowAny]
 

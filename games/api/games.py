@@ -30,6 +30,7 @@ def game_resource(engine: Engine) -> dict[str, Any]:
 
 
 class GameListApi(APIView):
+    throttle_scope = "reads"
     authentication_classes: list = []
     permission_classes = [AllowAny]
 
@@ -39,6 +40,7 @@ class GameListApi(APIView):
 
 
 class GameDetailApi(APIView):
+    throttle_scope = "reads"
     authentication_classes: list = []
     permission_classes = [AllowAny]
 

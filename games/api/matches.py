@@ -71,6 +71,8 @@ class MatchPagination(CursorPagination):
 
 
 class MatchListApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "match_create"}
+
     @extend_schema(
         parameters=[
             OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
@@ -117,6 +119,8 @@ class MatchListApi(APIView):
 
 
 class MatchDetailApi(APIView):
+    throttle_scope = "reads"
+
     @extend_schema(
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
         responses={200: s.MatchOutput, 304: None, 404: PROBLEM},
@@ -142,6 +146,8 @@ def _etag_matches(header: str | None, etag: str) -> bool:
 
 
 class MatchJoinApi(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         request=s.JoinInput,
         parameters=[IDEMPOTENCY_HEADER],
@@ -156,6 +162,8 @@ class MatchJoinApi(APIView):
 
 
 class MatchDeclineApi(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
@@ -169,6 +177,8 @@ class MatchDeclineApi(APIView):
 
 
 class MatchResignApi(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
@@ -182,6 +192,8 @@ class MatchResignApi(APIView):
 
 
 class MatchMovesApi(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         request=s.MoveInput,
         parameters=[IDEMPOTENCY_HEADER],
@@ -215,6 +227,8 @@ class MatchMovesApi(APIView):
 
 
 class MatchRevealsApi(APIView):
+    throttle_scope = "moves"
+
     @extend_schema(
         request=s.RevealInput,
         parameters=[IDEMPOTENCY_HEADER],
@@ -245,6 +259,8 @@ class MatchRevealsApi(APIView):
 
 
 class MatchEventsApi(APIView):
+    throttle_scope = "reads"
+
     @extend_schema(
         parameters=[OpenApiParameter("after", int, description="Exclusive; default 0.")],
         responses={200: s.EventPageOutput, 400: PROBLEM, 404: PROBLEM},
@@ -264,6 +280,8 @@ class MatchEventsApi(APIView):
 
 
 class MatchAuditApi(APIView):
+    throttle_scope = "reads"
+
     @extend_schema(
         responses={
             200: OpenApiResponse(

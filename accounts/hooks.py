@@ -1,0 +1,33 @@
+"""How apps above ``accounts`` take part in closing and exporting an account.
+
+An app registers one ``AccountHooks`` at start-up (``AppConfig.ready``); ``accounts.services``
+runs every registered hook, in registration order, without importing the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from accounts.models import User
+
+
+@dataclass(frozen=True)
+class AccountHooks:
+    #: ``close(user)`` runs before an account is anonymised (e.g. forfeit its live seats).
+    close: Callable[[User], None]
+    #: ``export(user)`` returns sections of the account's data export, merged into it.
+    export: Callable[[User], dict[str, Any]]
+
+
+_hooks: list[AccountHooks] = []
+
+
+def account_hook_register(hooks: AccountHooks) -> None:
+    if hooks not in _hooks:
+        _hooks.append(hooks)
+
+
+def account_hooks() -> tuple[AccountHooks, ...]:
+    return tuple(_hooks)

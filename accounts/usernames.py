@@ -1,0 +1,53 @@
+"""Usernames: one spelling per name, and no name that reads like another.
+
+A username is normalised to Unicode NFKC before anything else (so "alice" typed in full-width
+letters is "alice"), must then be 3 to 30 characters of ``A-Za-z0-9_.-``, and is unique
+regardless of case. Login is case-insensitive too (``accounts.backends``).
+
+Restricting names to ASCII after NFKC already refuses mixed-script look-alikes ("alice" with a
+Cyrillic first letter). What ASCII itself confuses is caught by a *skeleton*, in the spirit of
+Unicode UTS #39, over the case-folded name (uniqueness ignores case, so the skeleton must too):
+``i``, ``l`` and ``1`` read alike (capital I and small l are one glyph in many fonts), the
+digit ``0`` reads as ``o``, ``rn`` as ``m`` and ``vv`` as ``w``. This refuses a few honest
+names ("all" once "ali" exists), the price of refusing every "a1ice" and "AL1CE". A new name
+whose skeleton equals an existing name's is refused. The same mapping is written once as a
+database expression so the check is one query.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from django.db.models import F, Func, Value
+from django.db.models.functions import Lower, Replace
+
+USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
+
+# Applied to the case-folded name, in this order.
+_CONFUSABLE: tuple[tuple[str, str], ...] = (
+    ("rn", "m"),
+    ("vv", "w"),
+    ("1", "l"),
+    ("i", "l"),
+    ("0", "o"),
+)
+
+
+def username_normalise(raw: str) -> str:
+    return unicodedata.normalize("NFKC", raw).strip()
+
+
+def username_skeleton(name: str) -> str:
+    name = name.lower()
+    for old, new in _CONFUSABLE:
+        name = name.replace(old, new)
+    return name
+
+
+def username_skeleton_expression(field: str = "username") -> Func:
+    """``username_skeleton`` of a column, as a database expression."""
+    expression: Func = Lower(F(field))
+    for old, new in _CONFUSABLE:
+        expression = Replace(expression, Value(old), Value(new))
+    return expression

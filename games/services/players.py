@@ -1,0 +1,69 @@
+"""What the games do when an account closes or exports its data (``accounts.services`` hooks,
+registered in ``games.apps`` through ``accounts.hooks``)."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.db.models import Q
+
+from accounts.models import User
+from core.errors import MatchNotActive
+from games.models import Match, Move, Seat
+from games.services.matches import match_resign
+
+_LIVE = (Match.Status.OPEN, Match.Status.ACTIVE)
+_OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def player_withdraw(user: User) -> None:
+    """Leave every open match and forfeit every active one, through the resign service (each
+    match in its own change). Finished matches keep the seat; the account's new name shows."""
+    seats = Seat.objects.filter(user=user, match__status__in=_LIVE, forfeited=False)
+    for match_id in seats.values_list("match_id", flat=True).order_by("match_id"):
+        # It may have ended (or the seat forfeited) in the meantime.
+        with contextlib.suppress(MatchNotActive):
+            match_resign(match_id=match_id, user=user)
+
+
+def player_export(user: User) -> dict[str, Any]:
+    """The account's matches and its own seat's moves. A move's content is exported only once
+    its match is over (when the audit transcript publishes it anyway): before that, a move the
+    rules keep even from its owner must not come back, and the rest is in the match read."""
+    seats = list(
+        Seat.objects.filter(user=user).select_related("match").order_by("match__created_at")
+    )
+    own = Q(pk__in=[])
+    for seat in seats:
+        own |= Q(match_id=seat.match_id, seat=seat.index)
+    moves: dict[Any, list[Move]] = {}
+    for move in Move.objects.filter(own).order_by("match_id", "step"):
+        moves.setdefault(move.match_id, []).append(move)
+    matches = []
+    for seat in seats:
+        match = seat.match
+        over = match.status in _OVER
+        matches.append(
+            {
+                "id": str(match.id),
+                "game": match.game,
+                "status": match.status,
+                "seat": seat.index,
+                "forfeited": seat.forfeited,
+                "created_at": match.created_at.isoformat(),
+                "finished_at": match.finished_at.isoformat() if match.finished_at else None,
+                "result": match.result if over else None,
+                "moves": [
+                    {
+                        "step": move.step,
+                        "made_by": move.source,
+                        "submitted_at": move.submitted_at.isoformat(),
+                        "move": move.payload if over else None,
+                        "receipt": move.receipt,
+                    }
+                    for move in moves.get(match.id, [])
+                ],
+            }
+        )
+    return {"matches": matches}
