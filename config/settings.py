@@ -75,15 +75,20 @@ DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL", _default_sqlite),
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
-        # A health check costs a round trip per request; off unless asked for.
-        conn_health_checks=_env_bool("DB_CONN_HEALTH_CHECKS", False),
+        # A persistent connection is checked (one `SELECT 1`) before a request's first query,
+        # so one that PostgreSQL dropped (a restart, a failover) is replaced instead of failing
+        # that request: the web processes recover without a restart. docs/reliability.md.
+        conn_health_checks=_env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on every
-    # query, and psycopg prepares the statements a connection runs often.
     DATABASES["default"]["OPTIONS"] = {
-        "server_side_binding": _env_bool("DB_SERVER_SIDE_BINDING", True)
+        # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on
+        # every query, and psycopg prepares the statements a connection runs often.
+        "server_side_binding": _env_bool("DB_SERVER_SIDE_BINDING", True),
+        # A database that does not answer a connection attempt fails it (503, Retry-After)
+        # after this many seconds instead of holding the request.
+        "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),
     }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock at BEGIN so

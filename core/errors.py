@@ -106,6 +106,17 @@ class IdempotencyKeyReused(FacedownError):
     default_detail = "This Idempotency-Key was used with a different request body."
 
 
+class ServiceUnavailable(FacedownError):
+    """The database could not answer: a restart, a failover, a dropped connection, a lock or
+    statement timeout. The request may be sent again after ``retry_after`` seconds (the
+    ``Retry-After`` header): if the connection dropped just as a move committed, the re-sent
+    move answers with its original receipt (or ``stale_step`` with ``recorded: true``)."""
+
+    status, code, title = 503, "service_unavailable", "Service unavailable"
+    default_detail = "The service is briefly unavailable; retry shortly."
+    retry_after: ClassVar[int] = 1
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -128,6 +139,7 @@ ERROR_CODES: dict[str, int] = {
         CommitmentReused,
         IdempotencyInProgress,
         IdempotencyKeyReused,
+        ServiceUnavailable,
     )
 } | {
     "parse_error": 400,

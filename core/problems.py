@@ -2,17 +2,31 @@
 
 ``problem_exception_handler`` is DRF's exception handler; ``not_found_view`` and
 ``server_error_view`` cover what Django answers outside DRF (unknown URLs, crashes).
+
+A database that cannot answer (``OperationalError``, ``InterfaceError``: a restart, a dropped
+connection, a timeout) is ``503 service_unavailable`` with ``Retry-After`` on both paths, never
+a 500: the request did not fail, the service is briefly away. Django drops the broken
+connection when the request ends (the error marks it, ``CONN_HEALTH_CHECKS`` checks it before
+the next request's first query), so the process recovers by itself once PostgreSQL is back.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
-from core.errors import FacedownError
+from core.errors import FacedownError, ServiceUnavailable
+
+logger = logging.getLogger(__name__)
+
+#: Errors of the database connection rather than of the request.
+DATABASE_UNAVAILABLE: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _TYPE_BASE = "https://facedown.invalid/problems/"
@@ -61,13 +75,36 @@ def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        _log_unavailable(exc)
+        exc = ServiceUnavailable()
     if isinstance(exc, FacedownError):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
-        return Response(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
+        headers = _retry_after(exc)
+        return Response(body, status=exc.status, headers=headers, content_type=PROBLEM_CONTENT_TYPE)
     for cls, code, title in _DRF_CODES:
         if isinstance(exc, cls):
             return _drf_problem(exc, code, title)
     return None
+
+
+def _retry_after(exc: FacedownError) -> dict[str, str]:
+    if isinstance(exc, ServiceUnavailable):
+        return {"Retry-After": str(exc.retry_after)}
+    return {}
+
+
+def _log_unavailable(exc: BaseException) -> None:
+    """One line for the operator: the error's class, SQLSTATE and first line. Never the SQL's
+    parameters (they may hold a sealed move) nor the traceback's locals."""
+    cause = exc.__cause__ or exc
+    message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    logger.warning(
+        "database unavailable, answered 503: %s (sqlstate %s): %s",
+        type(cause).__name__,
+        getattr(cause, "sqlstate", None),
+        message,
+    )
 
 
 def _drf_problem(exc: Exception, code: str, title: str) -> Response:
@@ -102,5 +139,14 @@ def not_found_view(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:
+    """Django's ``handler500``: called while the uncaught exception is being handled, so
+    ``sys.exc_info`` names it; a database that cannot answer is a 503, anything else a 500."""
+    exc = sys.exc_info()[1]
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        unavailable = ServiceUnavailable()
+        body = problem_body(503, unavailable.code, unavailable.title, unavailable.detail)
+        response = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
+        response["Retry-After"] = str(unavailable.retry_after)
+        return response
     body = problem_body(500, "server_error", "Server error", "The server failed to answer.")
     return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

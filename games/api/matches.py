@@ -128,12 +128,11 @@ class MatchDetailApi(APIView):
     )
     def get(self, request: Request, match_id: str) -> Response:
         snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
-        etag = snapshot.etag
-        if _etag_matches(request.headers.get("If-None-Match"), etag):
+        if _etag_matches(request.headers.get("If-None-Match"), snapshot.etag):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             response = Response(reads.match_resource(snapshot))
-        response["ETag"] = etag
+        response["ETag"] = snapshot.etag  # after the body: a raced read renews the snapshot
         patch_vary_headers(response, ("Authorization", "Cookie"))
         return response
 

@@ -38,6 +38,16 @@ PROBLEM_CONTENT = "application/problem+json"
 _ALWAYS = {
     "429": "throttled: too many requests (see Retry-After).",
     "500": "server_error: the server failed to answer.",
+    "503": "service_unavailable: the database is briefly away; retry after Retry-After seconds.",
+}
+#: Headers sent with an error status, whatever the operation.
+_ERROR_HEADERS = {
+    "503": {
+        "Retry-After": {
+            "description": "Seconds to wait before sending the request again.",
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
 }
 _AUTHENTICATED = {
     "401": "not_authenticated: no valid token.",
@@ -111,6 +121,8 @@ def _document_errors(operation: dict[str, Any]) -> None:
     for status, response in responses.items():
         if status.isdigit() and int(status) >= 400:
             response["content"] = {PROBLEM_CONTENT: {"schema": PROBLEM_REF}}
+        if status in _ERROR_HEADERS:
+            response.setdefault("headers", {}).update(_ERROR_HEADERS[status])
     operation["responses"] = dict(sorted(responses.items()))
 
 

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import connection, transaction
 from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
 
 from accounts.models import User
@@ -32,6 +33,8 @@ class MatchSnapshot:
     match: Match
     seats: list[Seat]
     you: int | None
+    #: The requester's user id (their seat may be taken between two reads).
+    viewer: int | None = None
 
     @property
     def engine(self) -> Engine:
@@ -72,7 +75,46 @@ def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
         raise NotFound("No match with this id.")
     match = seats[0].match
     you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
-    return MatchSnapshot(match=match, seats=seats, you=you)
+    return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
+
+
+def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:
+    """The engine state with the two columns the ETag is made of, in one query."""
+    return Match.objects.filter(pk=match_id).values_list("state", "version", "submitted_mask").get()
+
+
+def match_state(snapshot: MatchSnapshot) -> Any:
+    """The engine state that belongs to ``snapshot``, so a body and its ETag agree.
+
+    The snapshot (match row and seats, from which the ETag is made) and the engine state are
+    two queries, and a change may commit between them. The state's query also returns
+    ``version`` and ``submitted_mask``, the ETag's inputs; every change a viewer can see moves
+    one of them (``version`` only rises). When they still equal the snapshot's, the state is the
+    snapshot's. Otherwise both are read again in one REPEATABLE READ transaction (on SQLite a
+    transaction is a snapshot already), and ``snapshot`` is updated in place to that read: the
+    caller takes the ETag from it after building the body. This costs nothing unless a change
+    raced the read.
+    """
+    state, version, submitted = _state_read(snapshot.match.pk)
+    if (version, submitted) == (snapshot.match.version, snapshot.match.submitted_mask):
+        return state
+    # Inside a caller's transaction the isolation level is the caller's: the loop then reads
+    # again until the two queries agree. On its own, one REPEATABLE READ pass always agrees.
+    isolate = connection.vendor == "postgresql" and not connection.in_atomic_block
+    while True:
+        with transaction.atomic():
+            if isolate:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            seats = _SNAPSHOT.fetch(snapshot.match.pk)
+            state, version, submitted = _state_read(snapshot.match.pk)
+        match = seats[0].match
+        if (version, submitted) == (match.version, match.submitted_mask):
+            break
+    snapshot.match, snapshot.seats = match, seats
+    viewer = snapshot.viewer
+    snapshot.you = next((s.index for s in seats if viewer and s.user_id == viewer), None)
+    return state
 
 
 def match_list(
@@ -111,7 +153,7 @@ def snapshot_of(match: Match, user: User) -> MatchSnapshot:
     """A snapshot from a match whose seats were prefetched (lists)."""
     seats = list(match.seats.all())
     you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
-    return MatchSnapshot(match=match, seats=seats, you=you)
+    return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
 
 
 def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
@@ -141,7 +183,12 @@ def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
 
 
 def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str, Any]:
-    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer."""
+    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer.
+
+    With ``detail`` the engine state is read too (``match_state``), which may renew
+    ``snapshot`` when a change raced the read: take the ETag from the snapshot afterwards.
+    """
+    state = match_state(snapshot) if detail else None
     match = snapshot.match
     your_move = None
     body: dict[str, Any] = {
@@ -160,20 +207,14 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
         "started_at": timestamp(match.started_at),
         "finished_at": timestamp(match.finished_at),
     }
-    if detail:
-        state = Match.objects.filter(pk=match.pk).values_list("state", flat=True).get()
-        if snapshot.own_submitted and snapshot.you is not None:
-            recorded = (
-                Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
-                .values_list("payload", flat=True)
-                .first()
-            )
-            if (
-                recorded is not None
-                and state is not None
-                and snapshot.engine.echoes(state, recorded)
-            ):
-                your_move = recorded
+    if detail and snapshot.own_submitted and snapshot.you is not None:
+        recorded = (
+            Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
+            .values_list("payload", flat=True)
+            .first()
+        )
+        if recorded is not None and state is not None and snapshot.engine.echoes(state, recorded):
+            your_move = recorded
     body["phase"] = _phase(snapshot, your_move)
     if detail:
         body["legal_moves"] = _legal_moves(snapshot, state)

@@ -133,15 +133,19 @@ def test_round_trips_with_the_token_cache_off(settings: Any) -> None:
 
 def test_round_trips_as_in_production(settings: Any) -> None:
     """Through the real handler's ``request_started``: persistent connections are kept and,
-    with health checks off (the default), no ``SELECT 1`` precedes each request."""
+    with health checks on (the default: a connection PostgreSQL dropped is replaced before it
+    fails a request, docs/reliability.md), exactly one ``SELECT 1`` precedes each request."""
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]
     alice, bob, match_id = _two_players()
     raw = connection.connection
     counts = _play_and_read(alice, bob, match_id, production=True)
     _report("token cache on, with request_started's health check (production)", counts)
     assert connection.connection is raw  # persistent connection kept across requests
     for trips in counts.values():
-        assert '"SELECT 1"' not in trips.messages, trips
+        assert trips.messages.count('"SELECT 1"') == 1, trips
+    # the health check's round trip on top of the test client's exact counts
+    assert [trips.count for trips in counts.values()] == [5, 6, 3, 2], counts
     _assert_budgets(counts)
 
 

@@ -1,0 +1,204 @@
+"""Real services the fault tests start for themselves, on free ports, and stop again: a
+PostgreSQL cluster (initdb + pg_ctl in a temporary directory), a Redis, and a small HTTP client.
+
+Nothing here touches the shared PostgreSQL (5432) or Redis (6379): a test that needs a service
+to fail starts its own and makes only that one fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_until(predicate: Any, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _pg_bin() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
+    if not found:
+        pytest.skip("no PostgreSQL server binaries (/usr/lib/postgresql/*/bin)")
+    return Path(found[-1]).parent
+
+
+@dataclass
+class PostgresCluster:
+    """A throw-away cluster: ``start()``, ``stop()``, ``restart()``, ``destroy()``."""
+
+    port: int = field(default_factory=free_port)
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="facedown-pg-")))
+
+    def __post_init__(self) -> None:
+        self.bin = _pg_bin()
+        self.data = self.root / "data"
+        self.log = self.root / "server.log"
+        # initdb refuses to run as root: the cluster belongs to the postgres user then.
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            shutil.chown(self.root, "postgres")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/facedown"
+
+    def _run(self, *args: str, timeout: float = 60) -> None:
+        subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=timeout)
+
+    def init(self) -> None:
+        self._run(
+            str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
+            "--no-sync", "-E", "UTF8", "--no-instructions",
+        )  # fmt: skip
+        # Durability stays as in production (a committed move survives a fast restart); only
+        # the flush to disk is skipped, which matters for a machine crash, not for this test.
+        options = (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c max_connections=40"
+        )
+        self._options = options
+        self.start()
+        self.sql("CREATE DATABASE facedown", database="postgres")
+
+    def pg_ctl(self, action: str, *extra: str) -> None:
+        self._run(
+            str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o",
+            self._options, "-w", "-t", "30", action, *extra,
+        )  # fmt: skip
+
+    def start(self) -> None:
+        self.pg_ctl("start")
+
+    def stop(self) -> None:
+        self.pg_ctl("stop", "-m", "fast")
+
+    def restart(self) -> None:
+        self.pg_ctl("restart", "-m", "fast")
+
+    def sql(self, statement: str, *, database: str = "facedown") -> list[tuple[Any, ...]]:
+        import psycopg
+
+        dsn = f"host=127.0.0.1 port={self.port} user=postgres dbname={database}"
+        with psycopg.connect(dsn, autocommit=True) as conn, conn.cursor() as cursor:
+            cursor.execute(statement)  # type: ignore[arg-type]
+            return cursor.fetchall() if cursor.description else []
+
+    def destroy(self) -> None:
+        with contextlib.suppress(Exception):
+            self.pg_ctl("stop", "-m", "immediate")
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@dataclass
+class RedisServer:
+    """A throw-away Redis without persistence."""
+
+    port: int = field(default_factory=free_port)
+
+    def __post_init__(self) -> None:
+        if shutil.which("redis-server") is None:
+            pytest.skip("no redis-server binary")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_until(self._answers, 10, "redis-server")
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: Any
+    raw: bytes
+
+    @property
+    def code(self) -> str | None:
+        return self.body.get("code") if isinstance(self.body, dict) else None
+
+
+def http_call(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    *,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+    form: str | None = None,
+) -> Answer:
+    """One request on a fresh connection (so a request never waits on a dead keep-alive)."""
+    sent = dict(headers or {})
+    payload: bytes | None = None
+    if token:
+        sent["Authorization"] = f"Token {token}"
+    if body is not None:
+        payload = json.dumps(body).encode()
+        sent["Content-Type"] = "application/json"
+    if form is not None:
+        payload = form.encode()
+        sent["Content-Type"] = "application/x-www-form-urlencoded"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        connection.request(method, path, body=payload, headers=sent)
+        response = connection.getresponse()
+        raw = response.read()
+        received = {name.lower(): value for name, value in response.getheaders()}
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                received.setdefault("set-cookie-all", "")
+                received["set-cookie-all"] += value + "\n"
+    finally:
+        connection.close()
+    parsed: Any = None
+    if "json" in received.get("content-type", "") and raw:
+        parsed = json.loads(raw)
+    return Answer(response.status, received, parsed, raw)
