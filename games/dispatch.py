@@ -13,11 +13,10 @@ still waiting from the match rows themselves (``overdue_sweep``, ``stalled_bots_
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
-
-import logging
 
 from django.conf import settings
 

@@ -42,9 +42,7 @@ def bots_and_deadline_schedule(
         return
     match_id, step = str(match.id), match.step
     if bots_waiting(match, seats):
-        transaction.on_commit(
-            partial(dispatch.enqueue, "bot_moves", match_id, step), robust=True
-        )
+        transaction.on_commit(partial(dispatch.enqueue, "bot_moves", match_id, step), robust=True)
     if deadline_changed and match.deadline is not None:
         horizon = timedelta(seconds=settings.FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS)
         # A far deadline is left to the periodic sweep: broker ETA tasks may be lost or
