@@ -42,9 +42,13 @@ def worker_sweep() -> None:
 
 
 class SweepStep(bootsteps.StartStopStep):
-    """Run ``worker_sweep`` on the worker's timer (the event loop's, with a Redis broker)."""
+    """Run ``worker_sweep`` on the consumer's timer (the event loop's, with a Redis broker).
 
-    requires = {"celery.worker.components:Timer"}
+    A consumer step, started again after every reconnect: a lost broker connection resets
+    the event loop and drops its timer entries (ETA tasks held in memory too; their messages
+    come back after the visibility timeout, and the sweep does their work meanwhile)."""
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
 
     def __init__(self, parent: Any, **kwargs: Any) -> None:
         super().__init__(parent, **kwargs)
@@ -53,7 +57,7 @@ class SweepStep(bootsteps.StartStopStep):
     def start(self, parent: Any) -> None:
         from django.conf import settings
 
-        if settings.FACEDOWN_WORKER_SWEEPS:
+        if settings.FACEDOWN_WORKER_SWEEPS and self.entry is None:
             self.entry = parent.timer.call_repeatedly(settings.FACEDOWN_SWEEP_SECONDS, worker_sweep)
 
     def stop(self, parent: Any) -> None:
@@ -61,8 +65,10 @@ class SweepStep(bootsteps.StartStopStep):
             self.entry.cancel()
             self.entry = None
 
+    shutdown = stop
 
-app.steps["worker"].add(SweepStep)
+
+app.steps["consumer"].add(SweepStep)
 
 
 @signals.worker_init.connect
