@@ -1,11 +1,94 @@
-"""The Celery application; tasks live in each app's ``tasks`` module."""
+"""The Celery application; tasks live in each app's ``tasks`` module.
 
+Two things every worker does besides running tasks (docs/reliability.md, "Redis and workers"):
+
+- it sweeps: every ``FACEDOWN_SWEEP_SECONDS`` it expires overdue steps and plays stalled bot
+  seats itself (``SweepStep``), so beat is not the only thing that ever expires a deadline;
+  sweeps in several workers share the work (``games.locks.overdue_step_claim``);
+- its database sessions have a ``statement_timeout`` and a ``lock_timeout``, so a stuck query
+  or a lock held too long fails the task (which retries) instead of hanging the worker.
+"""
+
+from __future__ import annotations
+
+import logging
 import os
+from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("facedown")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+def worker_sweep() -> None:
+    """One sweep, as the worker runs it between tasks: overdue deadlines, then stalled bots."""
+    from django.db import close_old_connections
+
+    from games import dispatch
+
+    close_old_connections()
+    try:
+        dispatch.job("overdue_sweep")()
+    except Exception:
+        log.exception("the worker's sweep failed; it runs again in the next interval")
+    finally:
+        close_old_connections()
+
+
+class SweepStep(bootsteps.StartStopStep):
+    """Run ``worker_sweep`` on the consumer's timer (the event loop's, with a Redis broker).
+
+    A consumer step, started again after every reconnect: a lost broker connection resets
+    the event loop and drops its timer entries (ETA tasks held in memory too; their messages
+    come back after the visibility timeout, and the sweep does their work meanwhile)."""
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def __init__(self, parent: Any, **kwargs: Any) -> None:
+        super().__init__(parent, **kwargs)
+        self.entry: Any = None
+
+    def start(self, parent: Any) -> None:
+        from django.conf import settings
+
+        if settings.FACEDOWN_WORKER_SWEEPS and self.entry is None:
+            self.entry = parent.timer.call_repeatedly(settings.FACEDOWN_SWEEP_SECONDS, worker_sweep)
+
+    def stop(self, parent: Any) -> None:
+        if self.entry is not None:
+            self.entry.cancel()
+            self.entry = None
+
+    shutdown = stop
+
+
+app.steps["consumer"].add(SweepStep)
+
+
+@signals.worker_init.connect
+@signals.worker_process_init.connect
+def database_timeouts(**_: Any) -> None:
+    """Give the worker's PostgreSQL sessions their statement and lock timeouts.
+
+    Set as connection options (no extra round trip); the connection open at this point, if
+    any, is closed so the next query reconnects with them.
+    """
+    from django.conf import settings
+    from django.db import connections
+
+    connection = connections["default"]
+    if connection.vendor != "postgresql":
+        return
+    options = connection.settings_dict.setdefault("OPTIONS", {})
+    if "options" not in options:
+        options["options"] = (
+            f"-c statement_timeout={settings.FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS}"
+            f" -c lock_timeout={settings.FACEDOWN_WORKER_LOCK_TIMEOUT_MS}"
+        )
+        connection.close()

@@ -250,8 +250,48 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # ETA tasks (live deadlines) fire within this many seconds of their time.
 CELERY_WORKER_TIMER_PRECISION = 0.1
-# Unacknowledged tasks come back after this long; ETA tasks are never scheduled further ahead.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# The broker may restart or vanish (docs/reliability.md, "Redis and workers"). A worker keeps
+# reconnecting, at start-up too, for as long as it takes; its tasks are idempotent, so one cut
+# off by a lost connection is cancelled and redelivered.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Unacknowledged tasks come back after ``visibility_timeout``; ETA tasks are never scheduled
+# further ahead. The socket options bound every broker call (a hung Redis fails, it does not
+# hang), and the health check finds a dead connection before a command has to. Redis has no
+# AMQP heartbeats; the health check is its equivalent.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "health_check_interval": 10,
+    "socket_timeout": 5,
+    "socket_connect_timeout": 2,
+    "socket_keepalive": True,
+    "retry_on_timeout": True,
+}
+# A request publishes its follow-up jobs after its change committed: with the broker down it
+# gives up within a second and leaves them to the sweep rather than keep the player waiting.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
+# A task that runs away is stopped (prefork pool; the solo pool cannot interrupt a task), and
+# a worker process is replaced now and then so a slow leak cannot grow for ever.
+CELERY_TASK_SOFT_TIME_LIMIT = 60
+CELERY_TASK_TIME_LIMIT = 90
+CELERY_WORKER_MAX_TASKS_PER_CHILD = 1000
+# Every worker sweeps on its own timer too (config/celery.py): beat is not needed for
+# deadlines to expire, and several sweepers share the overdue matches (SKIP LOCKED).
+FACEDOWN_WORKER_SWEEPS = _env_bool("FACEDOWN_WORKER_SWEEPS", True)
+# The database session of a worker: a statement or a lock wait longer than this fails the task,
+# which retries, instead of hanging the worker (set when a worker starts, config/celery.py).
+FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS = int(
+    os.environ.get("FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS", "30000")
+)
+FACEDOWN_WORKER_LOCK_TIMEOUT_MS = int(os.environ.get("FACEDOWN_WORKER_LOCK_TIMEOUT_MS", "10000"))
 CELERY_BEAT_SCHEDULE = {
     "overdue-sweep": {"task": "games.tasks.overdue_sweep_task", "schedule": FACEDOWN_SWEEP_SECONDS},
 }

@@ -3,7 +3,9 @@
 Lock order: a transaction locks at most one match, first, before it reads or writes any seat,
 move or event of that match: its match row together with its seat rows, in one statement.
 Seats, moves and events are only written while that lock is held, so no other lock is needed
-and no two transactions can deadlock on them. The sweep's ``SKIP LOCKED`` read never waits.
+and no two transactions can deadlock on them. The sweep's ``SKIP LOCKED`` claim never waits, and
+it holds the claimed match row until that match's step has been expired, so sweeps running in
+several processes at once share the overdue matches between them instead of racing for them.
 On SQLite (the embedded default) ``FOR UPDATE`` is a no-op and the IMMEDIATE transaction mode
 serialises writers instead.
 """
@@ -11,6 +13,8 @@ serialises writers instead.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 
 from django.db import transaction
@@ -53,12 +57,33 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     return match, seats
 
 
-def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:
-    """(match id, step) of active matches whose deadline has passed, oldest first.
+@contextmanager
+def overdue_step_claim(
+    *, now: datetime, skip: Collection[uuid.UUID] = ()
+) -> Iterator[tuple[uuid.UUID, int] | None]:
+    """Claim the active match whose deadline passed longest ago, or yield None if there is none.
 
-    Rows another transaction holds are skipped (``SKIP LOCKED``): that transaction is resolving
-    the match already. The short transaction ends before the caller expires each step in its own.
+    The claim is a row lock taken with ``SKIP LOCKED`` in a transaction that stays open for the
+    ``with`` block: the caller expires the step inside it (its ``match_change`` re-locks the row
+    it already holds, and becomes a savepoint of this transaction), and only then is the lock
+    released. A second sweep meanwhile skips this match and claims the next. ``skip``: matches
+    this sweep has already handled (or failed on), so one broken match is not claimed again.
     """
+    with transaction.atomic():
+        yield (
+            Match.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(status=Match.Status.ACTIVE, deadline__lte=now)
+            .exclude(id__in=list(skip))
+            .order_by("deadline")
+            .values_list("id", "step")
+            .first()
+        )
+
+
+def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:
+    """(match id, step) of active matches whose deadline has passed, oldest first, skipping
+    rows another transaction holds. A look, not a claim: the locks end with this call, so
+    ``overdue_sweep`` claims one match at a time with ``overdue_step_claim`` instead."""
     with transaction.atomic():
         return list(
             Match.objects.select_for_update(skip_locked=True)

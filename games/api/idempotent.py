@@ -1,22 +1,45 @@
-"""The ``Idempotency-Key`` header, applied to a POST handler of an APIView."""
+"""The ``Idempotency-Key`` header, applied to a POST handler of an APIView.
+
+A request that fails with a server error releases its key, so a retry runs again, unless a
+change of the request had already committed (the failure came after the commit): then the
+error is stored with the key and replayed, so a retry never makes the change twice (a second
+match for a retried ``POST /matches``). Commits are noticed by a follow-up of the unit of work.
+"""
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, cast
 
+from django.db import transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import ValidationFailed
-from core.problems import PROBLEM_CONTENT_TYPE
+from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.services.idempotency import idempotency_claim, idempotency_complete
+from games.services.unit_of_work import MatchChange, follow_up_register
 
 Handler = Callable[..., Response]
 _KEPT_HEADERS = ("Location",)
+LOST_ANSWER = "The change was saved, but its answer was lost; read the match to see it."
+
+#: Ids of the matches whose change committed during the current keyed request.
+_commits: ContextVar[list[str] | None] = ContextVar("idempotent_commits", default=None)
+
+
+def _commit_note(tx: MatchChange) -> None:
+    commits = _commits.get()
+    if commits is not None:
+        match_id = str(tx.match.id)
+        transaction.on_commit(lambda: commits.append(match_id))
+
+
+follow_up_register(_commit_note)
 
 
 def idempotent(handler: Handler) -> Handler:
@@ -38,14 +61,20 @@ def idempotent(handler: Handler) -> Handler:
         if stored is not None:
             return _replay(stored.status, stored.body)
         assert record is not None
+        commits: list[str] = []
+        token = _commits.set(commits)
         try:
             try:
                 response = handler(view, request, *args, **kwargs)
             except Exception as exc:
                 response = view.handle_exception(exc)  # 4xx problem, or re-raised
         except BaseException:
-            idempotency_complete(record=record, status=500, body=None)
+            idempotency_complete(
+                record=record, status=500, body=_lost(commits), committed=bool(commits)
+            )
             raise
+        finally:
+            _commits.reset(token)
         headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
         idempotency_complete(
             record=record,
@@ -56,6 +85,14 @@ def idempotent(handler: Handler) -> Handler:
         return response
 
     return wrapper
+
+
+def _lost(commits: list[str]) -> dict[str, Any] | None:
+    """What a retry is answered when the change committed but its answer was lost."""
+    if not commits:
+        return None
+    body = problem_body(500, "server_error", "Server error", LOST_ANSWER)
+    return {"data": body, "headers": {"Location": f"/api/v1/matches/{commits[-1]}"}}
 
 
 def _replay(status: int, stored: Any) -> Response:

@@ -20,7 +20,7 @@ from django.utils import timezone
 from core.errors import NotFound, ValidationFailed
 from games import events
 from games.catalog import bots_of
-from games.locks import overdue_steps
+from games.locks import overdue_step_claim
 from games.models import Match, Move
 from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
@@ -120,13 +120,26 @@ def step_time_out(tx: MatchChange) -> None:
 
 
 def overdue_sweep(*, limit: int = 500, now: datetime | None = None) -> int:
-    """Expire every overdue step (up to ``limit``); returns how many changed."""
+    """Expire every overdue step (up to ``limit``); returns how many changed.
+
+    Safe to run in every worker at once: each match is claimed with ``SKIP LOCKED`` and its
+    row stays locked until its step has been expired (``locks.overdue_step_claim``), so
+    concurrent sweeps split the overdue matches between them, and ``step_expire`` re-checks
+    the step under the lock, so nothing is expired twice either way.
+    """
     now = now or timezone.now()
     changed = 0
-    for match_id, step in overdue_steps(now=now, limit=limit):
-        # One broken match must not hold up every other match's timeout.
-        try:
-            changed += step_expire(match_id=match_id, step=step, now=now)
-        except Exception:
-            log.exception("expiring step %s of match %s failed", step, match_id)
+    handled: set[uuid.UUID] = set()
+    for _ in range(limit):
+        with overdue_step_claim(now=now, skip=handled) as claimed:
+            if claimed is None:
+                break
+            match_id, step = claimed
+            handled.add(match_id)
+            # One broken match must not hold up every other match's timeout: its savepoint
+            # rolls back, the claim moves on.
+            try:
+                changed += step_expire(match_id=match_id, step=step, now=now)
+            except Exception:
+                log.exception("expiring step %s of match %s failed", step, match_id)
     return changed

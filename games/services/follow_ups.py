@@ -2,7 +2,10 @@
 
 After a step opens, its bot seats must move and its deadline must be watched: both are handed
 to the task runner (``games.dispatch``) with ``transaction.on_commit``, so nothing is enqueued
-for a change that rolls back.
+for a change that rolls back. The change has committed by then: a runner that cannot take the
+job (the broker is down) never turns the request's answer into an error
+(``dispatch.enqueue`` logs it, and ``robust`` guards anything else); the periodic sweep finds
+the waiting bots and the overdue deadline from the match row.
 """
 
 from __future__ import annotations
@@ -39,12 +42,13 @@ def bots_and_deadline_schedule(
         return
     match_id, step = str(match.id), match.step
     if bots_waiting(match, seats):
-        transaction.on_commit(partial(dispatch.enqueue, "bot_moves", match_id, step))
+        transaction.on_commit(partial(dispatch.enqueue, "bot_moves", match_id, step), robust=True)
     if deadline_changed and match.deadline is not None:
         horizon = timedelta(seconds=settings.FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS)
         # A far deadline is left to the periodic sweep: broker ETA tasks may be lost or
         # redelivered, and the deadline on the match row is the truth either way.
         if match.deadline - now <= horizon:
             transaction.on_commit(
-                partial(dispatch.enqueue, "step_expire", match_id, step, eta=match.deadline)
+                partial(dispatch.enqueue, "step_expire", match_id, step, eta=match.deadline),
+                robust=True,
             )

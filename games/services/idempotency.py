@@ -2,9 +2,10 @@
 
 A key is scoped to (user, method, path) and kept for 24 hours. The first request claims the key
 by inserting a row in its own, immediately committed statement, so a concurrent second request
-finds it and is told the first is still in progress; the finished answer (2xx or 4xx, never a
-5xx) is stored and replayed for every later request with the same body. A claim whose request
-never answered (the process died) is given up after ``FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS``.
+finds it and is told the first is still in progress; the finished answer (2xx or 4xx; a 5xx
+only when the request's change had committed before it failed) is stored and replayed for every
+later request with the same body. A claim whose request never answered (the process died) is
+given up after ``FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS``.
 """
 
 from __future__ import annotations
@@ -88,12 +89,18 @@ def _expired(record: IdempotencyRecord, now: datetime) -> bool:
 
 
 def idempotency_complete(
-    *, record: IdempotencyRecord, status: int, body: Any, blind: bool = False
+    *,
+    record: IdempotencyRecord,
+    status: int,
+    body: Any,
+    blind: bool = False,
+    committed: bool = False,
 ) -> None:
-    """Store the answer to replay; a server error releases the key instead. ``blind``: the
-    request carried a secret move, so the answer is replayed whatever a retry's body is (and
-    the body's hash is not kept)."""
-    if status >= 500:
+    """Store the answer to replay; a server error releases the key instead, unless the request
+    had already ``committed`` a change: then the error is stored like any answer, so a retry
+    cannot make the change a second time. ``blind``: the request carried a secret move, so the
+    answer is replayed whatever a retry's body is (and the body's hash is not kept)."""
+    if status >= 500 and not committed:
         record.delete()
         return
     record.completed = True
