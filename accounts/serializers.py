@@ -4,11 +4,12 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import User
+from core.serializers import StrictCharField, StrictRegexField, StrictSerializer
 
 
-class RegisterInput(serializers.Serializer):
-    username = serializers.RegexField(r"^[A-Za-z0-9_.-]{3,30}$", max_length=30)
-    password = serializers.CharField(write_only=True, max_length=128)
+class RegisterInput(StrictSerializer):
+    username = StrictRegexField(r"^[A-Za-z0-9_.-]{3,30}\Z", max_length=30)
+    password = StrictCharField(write_only=True, max_length=128)
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
@@ -30,9 +31,9 @@ class RegisterOutput(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenInput(serializers.Serializer):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128)
+class TokenInput(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128)
 
 
 class TokenOutput(serializers.Serializer):

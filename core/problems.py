@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
-from core.errors import FacedownError
+from core.errors import FacedownError, PayloadTooLarge
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _TYPE_BASE = "https://facedown.invalid/problems/"
@@ -61,6 +62,8 @@ def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
     if isinstance(exc, FacedownError):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
         return Response(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
@@ -99,6 +102,17 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
 def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     body = problem_body(404, "not_found", "Not found", "No resource at this address.")
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """What Django answers for a request it refuses before any view (a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a disallowed host, a malformed request)."""
+    if isinstance(exception, RequestDataTooBig):
+        error = PayloadTooLarge()
+        body = problem_body(error.status, error.code, error.title, error.detail)
+        return JsonResponse(body, status=error.status, content_type=PROBLEM_CONTENT_TYPE)
+    body = problem_body(400, "parse_error", "Malformed request", "The request was refused.")
+    return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:
