@@ -4,7 +4,7 @@ WSGI application and the real PostgreSQL test database.
 Each operation is fuzzed with schema-valid (positive) and schema-invalid (negative) requests,
 authenticated with a player's token, with ``{match_id}`` drawn from real matches of every game
 in several states (open, active, finished, aborted; seated or spectating). The run is bounded:
-a fixed seed and ``FACEDOWN_FUZZ_EXAMPLES`` examples per operation and mode (default 20).
+a fixed seed and ``FACEDOWN_FUZZ_EXAMPLES`` examples per operation and mode (default 50).
 Every finding is pinned as an ordinary test in tests/api/test_bad_input.py.
 """
 
@@ -36,7 +36,7 @@ from games.catalog import engines
 from tests.players import Player, make_player, play_to_end, start_match
 
 SEED = 20_260_611
-EXAMPLES = int(os.environ.get("FACEDOWN_FUZZ_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("FACEDOWN_FUZZ_EXAMPLES", "50"))
 CHECKS = [
     not_a_server_error,
     response_schema_conformance,
