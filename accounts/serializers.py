@@ -1,5 +1,3 @@
-from typing import Any
-
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -10,6 +8,7 @@ from accounts.usernames import (
     username_skeleton,
     username_skeleton_expression,
 )
+from core.serializers import StrictCharField, StrictSerializer
 
 TAKEN = "This username is taken."
 LOOKS_ALIKE = "This username looks too much like an existing one."
@@ -17,20 +16,9 @@ BAD_USERNAME = "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-'."
 RESERVED = "Usernames starting with 'deleted-' are reserved."
 
 
-class StrictInput(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is an error rather than a silent default."""
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            errors = {key: ["Unknown field."] for key in data if key not in self.fields}
-            if errors:
-                raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
-
-
-class RegisterInput(StrictInput):
-    username = serializers.CharField(max_length=60, trim_whitespace=False)
-    password = serializers.CharField(write_only=True, max_length=128, trim_whitespace=False)
+class RegisterInput(StrictSerializer):
+    username = StrictCharField(max_length=60, trim_whitespace=False)
+    password = StrictCharField(write_only=True, max_length=128, trim_whitespace=False)
     email = serializers.EmailField(required=False, allow_blank=True)
 
     def validate_username(self, value: str) -> str:
@@ -54,32 +42,32 @@ class RegisterOutput(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenInput(StrictInput):
-    username = serializers.CharField(max_length=150)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+class TokenInput(StrictSerializer):
+    username = StrictCharField(max_length=150)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
 class TokenOutput(serializers.Serializer):
     token = serializers.CharField()
 
 
-class PasswordChangeInput(StrictInput):
-    current_password = serializers.CharField(max_length=128, trim_whitespace=False)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+class PasswordChangeInput(StrictSerializer):
+    current_password = StrictCharField(max_length=128, trim_whitespace=False)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
-class PasswordResetInput(StrictInput):
+class PasswordResetInput(StrictSerializer):
     email = serializers.EmailField()
 
 
-class PasswordResetConfirmInput(StrictInput):
-    uid = serializers.CharField(max_length=64)
-    token = serializers.CharField(max_length=128)
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+class PasswordResetConfirmInput(StrictSerializer):
+    uid = StrictCharField(max_length=64)
+    token = StrictCharField(max_length=128)
+    password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
-class AccountDeleteInput(StrictInput):
-    password = serializers.CharField(max_length=128, trim_whitespace=False)
+class AccountDeleteInput(StrictSerializer):
+    password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
 class AcceptedOutput(serializers.Serializer):

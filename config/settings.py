@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "core.input.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -151,7 +152,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["core.input.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "core.problems.problem_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -205,6 +206,12 @@ FACEDOWN_LOGIN_LOCKOUT_FAILURES = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_FAI
 FACEDOWN_LOGIN_LOCKOUT_BASE = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_BASE", "1"))
 FACEDOWN_LOGIN_LOCKOUT_MAX = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_MAX", "900"))
 FACEDOWN_LOGIN_LOCKOUT_WINDOW = int(os.environ.get("FACEDOWN_LOGIN_LOCKOUT_WINDOW", "86400"))
+# Request limits (docs/api.md, "Conventions"): a larger body answers 413 payload_too_large,
+# JSON nested deeper answers 400 parse_error.
+FACEDOWN_MAX_BODY_BYTES = int(os.environ.get("FACEDOWN_MAX_BODY_BYTES", str(64 * 1024)))
+FACEDOWN_MAX_JSON_DEPTH = int(os.environ.get("FACEDOWN_MAX_JSON_DEPTH", "32"))
+# Django's own limit on anything else that reads the body (forms, the operator console).
+DATA_UPLOAD_MAX_MEMORY_SIZE = FACEDOWN_MAX_BODY_BYTES
 
 # Seconds a token lookup is cached per process; a reset token stops working within this time.
 FACEDOWN_TOKEN_CACHE_SECONDS = int(os.environ.get("FACEDOWN_TOKEN_CACHE_SECONDS", "30"))

@@ -11,5 +11,6 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
+handler400 = "core.problems.bad_request_view"
 handler404 = "core.problems.not_found_view"
 handler500 = "core.problems.server_error_view"

@@ -37,6 +37,11 @@ class NotSupported(FacedownError):
     status, code, title = 400, "not_supported", "Not supported"
 
 
+class PayloadTooLarge(FacedownError):
+    status, code, title = 413, "payload_too_large", "Payload too large"
+    default_detail = "The request body is larger than this server accepts."
+
+
 class IllegalMove(FacedownError):
     status, code, title = 400, "illegal_move", "Illegal move"
 
@@ -123,6 +128,7 @@ ERROR_CODES: dict[str, int] = {
     for cls in (
         ValidationFailed,
         NotSupported,
+        PayloadTooLarge,
         IllegalMove,
         NotSeated,
         PermissionDenied,

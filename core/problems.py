@@ -16,12 +16,13 @@ import logging
 import sys
 from typing import Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
-from core.errors import FacedownError, ServiceUnavailable
+from core.errors import FacedownError, PayloadTooLarge, ServiceUnavailable
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +79,8 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
     if isinstance(exc, DATABASE_UNAVAILABLE):
         _log_unavailable(exc)
         exc = ServiceUnavailable()
+    if isinstance(exc, RequestDataTooBig):
+        exc = PayloadTooLarge()
     if isinstance(exc, FacedownError):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
         headers = _retry_after(exc)
@@ -136,6 +139,17 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
 def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     body = problem_body(404, "not_found", "Not found", "No resource at this address.")
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    """What Django answers for a request it refuses before any view (a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a disallowed host, a malformed request)."""
+    if isinstance(exception, RequestDataTooBig):
+        error = PayloadTooLarge()
+        body = problem_body(error.status, error.code, error.title, error.detail)
+        return JsonResponse(body, status=error.status, content_type=PROBLEM_CONTENT_TYPE)
+    body = problem_body(400, "parse_error", "Malformed request", "The request was refused.")
+    return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:

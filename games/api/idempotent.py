@@ -20,8 +20,13 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import ValidationFailed
+from core.input import has_control_characters
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
-from games.services.idempotency import idempotency_claim, idempotency_complete
+from games.services.idempotency import (
+    idempotency_claim,
+    idempotency_complete,
+    idempotency_release,
+)
 from games.services.unit_of_work import MatchChange, follow_up_register
 
 Handler = Callable[..., Response]
@@ -48,8 +53,10 @@ def idempotent(handler: Handler) -> Handler:
         key = request.headers.get("Idempotency-Key")
         if key is None:
             return handler(view, request, *args, **kwargs)
-        if not 1 <= len(key) <= 255:
-            raise ValidationFailed({"Idempotency-Key": ["Must be 1 to 255 characters."]})
+        if not 1 <= len(key) <= 255 or has_control_characters(key):
+            raise ValidationFailed(
+                {"Idempotency-Key": ["Must be 1 to 255 characters, none of them a control."]}
+            )
         body = request.data  # a malformed body fails here, before the key is claimed
         record, stored = idempotency_claim(
             user=cast(User, request.user),
@@ -69,6 +76,7 @@ def idempotent(handler: Handler) -> Handler:
             except Exception as exc:
                 response = view.handle_exception(exc)  # 4xx problem, or re-raised
         except BaseException:
+            # Released, unless a change committed: then the loss is stored with the key.
             idempotency_complete(
                 record=record, status=500, body=_lost(commits), committed=bool(commits)
             )
@@ -76,12 +84,18 @@ def idempotent(handler: Handler) -> Handler:
         finally:
             _commits.reset(token)
         headers = {name: response[name] for name in _KEPT_HEADERS if response.has_header(name)}
-        idempotency_complete(
-            record=record,
-            status=response.status_code,
-            body={"data": response.data, "headers": headers},
-            blind=getattr(response, "idempotency_blind", False),
-        )
+        try:
+            idempotency_complete(
+                record=record,
+                status=response.status_code,
+                body={"data": response.data, "headers": headers},
+                blind=getattr(response, "idempotency_blind", False),
+                committed=bool(commits),
+            )
+        except BaseException:
+            # The answer could not be stored: never leave the key "in progress".
+            idempotency_release(record=record)
+            raise
         return response
 
     return wrapper

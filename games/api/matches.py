@@ -3,22 +3,30 @@ through ``games.services.reads`` (the engine's per-viewer view)."""
 
 from __future__ import annotations
 
+import re
 import uuid
+from base64 import b64decode
 from typing import Any, cast
+from urllib.parse import parse_qs
 
 from django.utils.cache import patch_vary_headers
+from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound as PageNotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from core.errors import NotFound, ValidationFailed
+from core.errors import NotFound
 from games.api import serializers as s
 from games.api.idempotent import idempotent
+from games.api.params import param_choice, param_flag, param_int
+from games.catalog import engines
+from games.models import Match
 from games.services import reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
@@ -31,6 +39,8 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     required=False,
     description="Replays the stored answer of an earlier request with this key (24 h).",
 )
+#: The largest ``after`` the events list accepts (``seq`` is a PostgreSQL ``integer``).
+MAX_SEQ = 2**31 - 1
 PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
 
 
@@ -39,11 +49,15 @@ def requester(request: Request) -> User:
     return cast(User, request.user)
 
 
+_ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
+
+
 def _match_id(raw: str) -> uuid.UUID:
-    try:
-        return uuid.UUID(raw)
-    except ValueError:
-        raise NotFound("No match with this id.") from None
+    """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
+    if not _MATCH_ID.fullmatch(raw):
+        raise NotFound("No match with this id.")
+    return uuid.UUID(raw)
 
 
 def _input(serializer_class: type, request: Request) -> dict[str, Any]:
@@ -66,8 +80,38 @@ class MatchPagination(CursorPagination):
     max_page_size = 200
     page_size_query_param = "page_size"
 
+    def get_page_size(self, request: Any) -> int:
+        return param_int(
+            request.query_params,
+            "page_size",
+            default=self.page_size,
+            low=1,
+            high=self.max_page_size,
+        )
+
+    def decode_cursor(self, request: Any) -> Any:
+        """DRF's decoding, after a check of every token: a forged cursor is ``not_found``,
+        never a non-ASCII number or a malformed timestamp sent to the database."""
+        encoded = request.query_params.get(self.cursor_query_param)
+        if encoded is not None and not _cursor_is_sound(encoded):
+            raise PageNotFound(self.invalid_cursor_message)
+        return super().decode_cursor(request)
+
     def get_paginated_response(self, data: Any) -> Response:
         return Response({"results": data, "next": self.get_next_link()})
+
+
+def _cursor_is_sound(encoded: str) -> bool:
+    try:
+        tokens = parse_qs(b64decode(encoded.encode("ascii")).decode("ascii"))
+        position = tokens.get("p", [None])[0]
+        when = parse_datetime(position) if position is not None else None
+    except ValueError:  # also binascii.Error and UnicodeError
+        return False
+    numbers = (tokens.get(name, ["0"])[0] for name in ("o", "r"))
+    return all(_ASCII_DIGITS.fullmatch(n) for n in numbers) and (
+        position is None or (when is not None and when.tzinfo is not None)
+    )
 
 
 class MatchListApi(APIView):
@@ -75,13 +119,20 @@ class MatchListApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("status", str, enum=["open", "active", "finished", "aborted"]),
+            OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("mine", bool),
             OpenApiParameter("awaiting_me", bool),
-            OpenApiParameter("game", str),
+            OpenApiParameter("game", str, description="A game's slug (GET /games)."),
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": MatchPagination.max_page_size},
+                description="Default 50.",
+            ),
+            OpenApiParameter("cursor", str, description="From a page's `next` link."),
         ],
         responses={
             200: s.MatchPageOutput,
+            400: OpenApiResponse(description="validation_error: a bad query parameter value."),
             404: OpenApiResponse(description="not_found: an invalid cursor."),
         },
         tags=["matches"],
@@ -90,10 +141,10 @@ class MatchListApi(APIView):
         params = request.query_params
         matches = reads.match_list(
             user=requester(request),
-            status=params.get("status") or None,
-            mine=params.get("mine") == "true",
-            awaiting_me=params.get("awaiting_me") == "true",
-            game=params.get("game") or None,
+            status=param_choice(params, "status", Match.Status.values),
+            mine=param_flag(params, "mine"),
+            awaiting_me=param_flag(params, "awaiting_me"),
+            game=param_choice(params, "game", [engine.slug for engine in engines()]),
         )
         paginator = MatchPagination()
         page = paginator.paginate_queryset(matches, request, view=self) or []
@@ -261,15 +312,18 @@ class MatchEventsApi(APIView):
     throttle_scope = "reads"
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Exclusive; default 0.")],
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
+                description="Exclusive; default 0.",
+            )
+        ],
         responses={200: s.EventPageOutput, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        raw_after = request.query_params.get("after", "0")
-        if not raw_after.isdigit():
-            raise ValidationFailed({"after": ["A non-negative integer."]})
-        after = int(raw_after)
+        after = param_int(request.query_params, "after", default=0, low=0, high=MAX_SEQ)
         snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None

@@ -24,7 +24,11 @@ already_submitted → commitment_reused → commitment_mismatch → illegal_move
 - A move for a step that has not opened yet answers 409 `wrong_phase`.
 - `stale_step` carries `recorded`: whether a move *you* submitted is recorded for that step
   (a move made for your seat after you resigned does not count).
-- Unknown fields in a request body are refused with `validation_error`.
+- Unknown fields in a request body are refused with `validation_error`; so are a wrong JSON
+  type (`"step": "1"`, `true` for a number), a control character (NUL included) in any string,
+  and an unknown value of a known query parameter. Unknown query parameter names are ignored.
+- A body above `FACEDOWN_MAX_BODY_BYTES` (default 64 KiB) answers 413 `payload_too_large`;
+  JSON nested deeper than `FACEDOWN_MAX_JSON_DEPTH` (default 32) answers 400 `parse_error`.
 - With `history: table_only`, events become readable to everyone once the match is over.
 - Token lookups are cached per process for `FACEDOWN_TOKEN_CACHE_SECONDS` (default 30 s): a
   reset token stops working within that time.
@@ -54,7 +58,9 @@ _AUTHENTICATED = {
     "403": "permission_denied: e.g. a session without its CSRF token.",
 }
 _WITH_BODY = {
-    "400": "parse_error or validation_error (with `errors`).",
+    "400": "parse_error (malformed, or nested deeper than the limit) or validation_error "
+    "(with `errors`).",
+    "413": "payload_too_large: the body is larger than the server accepts.",
     "415": "unsupported_media_type: the body must be JSON.",
 }
 _IDEMPOTENT = {

@@ -8,26 +8,16 @@ from typing import Any
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictRegexField,
+    StrictSerializer,
+)
 from games.models import Match
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
-
-
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is an error rather than a silent default."""
-
-    refused: dict[str, str] = {}
-
-    def to_internal_value(self, data: Any) -> Any:
-        if isinstance(data, dict):
-            errors = {
-                key: [self.refused.get(key, "Unknown field.")]
-                for key in data
-                if key not in self.fields
-            }
-            if errors:
-                raise serializers.ValidationError(errors)
-        return super().to_internal_value(data)
 
 
 @extend_schema_field(
@@ -72,12 +62,12 @@ class MatchCreateInput(StrictSerializer):
         "client_seed": "Not accepted at creation: send it with join, after the seed hash "
         "is published."
     }
-    game = serializers.CharField(max_length=40)
+    game = StrictCharField(max_length=40)
     options = serializers.DictField(required=False, default=dict)
     seats = serializers.ListField(child=SeatSpecField(), min_length=1, max_length=16)
     protocol = serializers.ChoiceField(choices=Match.Protocol.values, default=Match.Protocol.SEALED)
-    disclose_submitted = serializers.BooleanField(default=True)
-    ready = serializers.BooleanField(default=True)
+    disclose_submitted = StrictBooleanField(default=True)
+    ready = StrictBooleanField(default=True)
     time_control = serializers.JSONField(
         required=False,
         allow_null=True,
@@ -90,8 +80,8 @@ class MatchCreateInput(StrictSerializer):
 
 
 class JoinInput(StrictSerializer):
-    seat = serializers.IntegerField(required=False, min_value=0)
-    client_seed = serializers.RegexField(CLIENT_SEED_PATTERN, required=False, max_length=64)
+    seat = StrictIntegerField(required=False, min_value=0, max_value=15)
+    client_seed = StrictRegexField(CLIENT_SEED_PATTERN, required=False, max_length=64)
 
 
 class EmptyInput(StrictSerializer):
@@ -99,9 +89,9 @@ class EmptyInput(StrictSerializer):
 
 
 class MoveInput(StrictSerializer):
-    step = serializers.IntegerField(min_value=1)
+    step = StrictIntegerField(min_value=1)
     move = serializers.DictField(required=False)
-    commitment = serializers.RegexField(r"^[0-9a-f]{64}$", required=False)
+    commitment = StrictRegexField(r"^[0-9a-f]{64}\Z", required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("move" in attrs) == ("commitment" in attrs):
@@ -112,9 +102,9 @@ class MoveInput(StrictSerializer):
 
 
 class RevealInput(StrictSerializer):
-    step = serializers.IntegerField(min_value=1)
+    step = StrictIntegerField(min_value=1)
     move = serializers.DictField()
-    salt = serializers.RegexField(r"^[0-9a-f]{32,128}$")
+    salt = StrictRegexField(r"^[0-9a-f]{32,128}\Z")
 
 
 # -- Output shapes, for the schema -------------------------------------------------------------

@@ -101,7 +101,7 @@ def idempotency_complete(
     cannot make the change a second time. ``blind``: the request carried a secret move, so the
     answer is replayed whatever a retry's body is (and the body's hash is not kept)."""
     if status >= 500 and not committed:
-        record.delete()
+        idempotency_release(record=record)
         return
     record.completed = True
     record.response_status = status
@@ -111,3 +111,9 @@ def idempotency_complete(
         record.request_hash = ANY_BODY
         fields.append("request_hash")
     record.save(update_fields=fields)
+
+
+def idempotency_release(*, record: IdempotencyRecord) -> None:
+    """Give the key up: the request failed while handling it, so a retry runs afresh instead
+    of meeting ``idempotency_in_progress`` until the claim is abandoned."""
+    IdempotencyRecord.objects.filter(pk=record.pk, completed=False).delete()
