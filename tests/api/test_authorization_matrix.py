@@ -64,6 +64,7 @@ SEAT_OF = {SEATED: 0, OTHER_SEAT: 1}
 NO_MATCH = "-"
 STATES = ("open", "active", "finished")
 PASSWORD = "correct-horse-battery"
+NEW_PASSWORD = "a-longer-horse-battery-staple"
 #: Keys of the raw engine state and of stored moves: never in any answer during play.
 SECRET_KEYS = frozenset({"state", "stock", "hands", "payload", "commitment", "salt", "seed_raw"})
 #: The creator's sealed bid in the active match, one per alternative world.
@@ -79,7 +80,7 @@ class Outcome:
         return f"{self.status} {self.code}" if self.code else str(self.status)
 
 
-OK, CREATED, ACCEPTED = Outcome(200), Outcome(201), Outcome(202)
+OK, CREATED, ACCEPTED, NO_CONTENT = Outcome(200), Outcome(201), Outcome(202), Outcome(204)
 UNAUTHENTICATED = Outcome(401, "not_authenticated")
 NOT_SEATED = Outcome(403, "not_seated")
 PERMISSION_DENIED = Outcome(403, "permission_denied")
@@ -201,6 +202,22 @@ def _login(world: World, actor: str, state: str) -> Any:
     return {"username": username, "password": PASSWORD}
 
 
+def _password_change(world: World, actor: str, state: str) -> Any:
+    return {"current_password": PASSWORD, "password": NEW_PASSWORD}
+
+
+def _password(world: World, actor: str, state: str) -> Any:
+    return {"password": PASSWORD}
+
+
+def _reset(world: World, actor: str, state: str) -> Any:
+    return {"email": "someone@example.com"}
+
+
+def _reset_confirm(world: World, actor: str, state: str) -> Any:
+    return {"uid": "nobody", "token": "not-a-token", "password": NEW_PASSWORD}
+
+
 def _create(world: World, actor: str, state: str) -> Any:
     return {"game": "gops", "seats": ["me", "open"]}
 
@@ -239,6 +256,14 @@ ROWS: tuple[Row, ...] = (
         _login,
     ),
     Row("GET", "/api/v1/accounts/me", authenticated(OK)),
+    Row("GET", "/api/v1/accounts/me/export", authenticated(OK)),
+    Row("DELETE", "/api/v1/accounts/me", authenticated(NO_CONTENT), _password),
+    Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK)),
+    Row("POST", "/api/v1/accounts/logout", authenticated(NO_CONTENT)),
+    Row("POST", "/api/v1/accounts/password", authenticated(OK), _password_change),
+    # A reset request is answered alike for every address; a forged link is refused to all.
+    Row("POST", "/api/v1/accounts/password-reset", table(ACCEPTED), _reset),
+    Row("POST", "/api/v1/accounts/password-reset/confirm", table(INVALID), _reset_confirm),
     # Matches: any logged-in user may list, create and read; only seats act.
     Row("GET", "/api/v1/matches", authenticated(OK)),
     Row("POST", "/api/v1/matches", authenticated(CREATED), _create),
@@ -408,7 +433,8 @@ def call(world: World, row: Row, actor: str, state: str, *, watch: bool) -> tupl
                 response = client.get(path)
             else:
                 body = row.body(world, actor, state) if row.body else None
-                response = client.post(path, body, format="json")
+                send = client.delete if row.method == "DELETE" else client.post
+                response = send(path, body, format="json")
             content_type = response.get("Content-Type", "").split(";")[0]
             try:
                 parsed: Any = json.loads(response.content)
@@ -442,7 +468,7 @@ def _check_body(row: Row, actor: str, state: str, body: Any) -> None:
     if row.route.endswith("/audit"):
         return  # the transcript of a match that is over: everything is public by design
     assert not keys & SECRET_KEYS, sorted(keys & SECRET_KEYS)
-    own_receipt = row.route.endswith(("/moves", "/reveals")) and actor in SEAT_OF
+    own_receipt = row.route.endswith(("/moves", "/reveals", "/me/export")) and actor in SEAT_OF
     if not own_receipt:
         assert not keys & RECEIPT_KEYS, sorted(keys & RECEIPT_KEYS)
     if (

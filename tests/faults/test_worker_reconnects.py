@@ -29,7 +29,8 @@ def test_worker_survives_a_redis_restart_holding_a_deadline_task(
             "gops",
             [alice, bob],
             options={"num_cards": 5},
-            time_control={"per_step_seconds": 2, "on_timeout": "auto_move"},
+            # Long enough for a loaded machine to get the ETA task to the worker before it is due.
+            time_control={"per_step_seconds": 5, "on_timeout": "auto_move"},
         )
         deadline = Match.objects.get(pk=match_id).deadline
     # the worker has the step's ETA task in hand (received, not yet due)
@@ -62,7 +63,7 @@ def test_worker_survives_a_redis_restart_holding_a_deadline_task(
     # and it still takes new work after the restart: the next deadline expires too
     wait_for(
         lambda: Match.objects.get(pk=match_id).step >= 3,
-        10,
+        15,
         "the next step to expire",
         worker.output,
     )
