@@ -296,6 +296,7 @@ def summary(config: Config, results: Sequence[DealResult]) -> dict[str, Any]:
     for name in names:
         mm, mlo, mhi = mean_ci(margins[name])
         wm, wlo, whi = mean_ci(wins[name])
+        wlo, whi = max(0.0, wlo), min(1.0, whi)  # a rate's interval stays within [0, 1]
         bots.append(
             {
                 "bot": name,
