@@ -4,7 +4,6 @@ expert bot."""
 from __future__ import annotations
 
 from games.bots.base import RandomBot
-
 from games.bots.hols_der_geier import ExpertHolsBot, GreedyHolsBot
 from games.catalog.record import ConformanceHints, GameRecord, WebDrawing, bots_by_name
 from games.engine.hols_der_geier import ENGINE
