@@ -29,7 +29,7 @@ def play(
     """A whole game, fed as the server feeds bots (observe after the start and every step),
     checking every move and every memory; the final scores."""
     players = len(bots)
-    state = ENGINE.initial_state(players, options, deal_rng(number, players))
+    state: Any = ENGINE.initial_state(players, options, deal_rng(number, players))
     memories: list[dict[str, Any]] = [{} for _ in bots]
     rngs = [random.Random(number * 10 + seat) for seat in range(players)]
     resolution = None
@@ -82,7 +82,7 @@ def test_expert_remembers_every_spent_card_under_table_only() -> None:
     """Under ``table_only`` the views show only the last card of each pile; ``observe`` keeps
     the whole list, which matches what the seats really spent."""
     bot = ExpertHolsBot()
-    state = ENGINE.initial_state(3, {"history": "table_only"}, deal_rng(1, 3))
+    state: Any = ENGINE.initial_state(3, {"history": "table_only"}, deal_rng(1, 3))
     memory: dict[str, Any] = bot.observe(observation_for(ENGINE, state, 0, None, {}, {}))
     played: list[list[int]] = [[], [], []]
     for turn in range(6):
@@ -97,7 +97,7 @@ def test_expert_remembers_every_spent_card_under_table_only() -> None:
 
 
 def test_expert_is_deterministic_given_its_rng() -> None:
-    state = ENGINE.initial_state(4, {}, deal_rng(3, 4))
+    state: Any = ENGINE.initial_state(4, {}, deal_rng(3, 4))
     bot = ExpertHolsBot()
 
     def decide(seed: int) -> Any:

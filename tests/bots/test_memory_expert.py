@@ -27,7 +27,7 @@ def play(number: int, names: list[str], options: dict[str, Any]) -> tuple[list[i
     """A whole game fed as the server feeds bots; the scores and the last memories."""
     players = len(names)
     bots: list[Bot] = [bots_of("memory")[name] for name in names]
-    state = ENGINE.initial_state(players, options, deal_rng(number, players))
+    state: Any = ENGINE.initial_state(players, options, deal_rng(number, players))
     memories: list[dict[str, Any]] = [{} for _ in names]
     rngs = [random.Random(number * 10 + seat) for seat in range(players)]
     resolution = None
@@ -81,7 +81,7 @@ def test_expert_notices_private_flips_and_no_extra_turn() -> None:
 
 
 def test_expert_remembers_its_own_second_flip_under_table_only() -> None:
-    state = ENGINE.initial_state(2, {"pairs": 6}, deal_rng(2, 2))
+    state: Any = ENGINE.initial_state(2, {"pairs": 6}, deal_rng(2, 2))
     seat = state["turn"]
     bot = ExpertMemoryBot()
     memory = bot.observe(observation_for(ENGINE, state, seat, None, {}, {}))
@@ -114,7 +114,7 @@ def test_turn_values() -> None:
 
 
 def test_expert_is_deterministic_given_its_rng() -> None:
-    state = ENGINE.initial_state(2, {"pairs": 10}, deal_rng(5, 2))
+    state: Any = ENGINE.initial_state(2, {"pairs": 10}, deal_rng(5, 2))
     seat = state["turn"]
 
     def decide(seed: int) -> Any:
