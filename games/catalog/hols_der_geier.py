@@ -1,9 +1,10 @@
-"""Hols der Geier: the sealed-bid card table with mice and vultures, a random and a greedy bot."""
+"""Hols der Geier: the sealed-bid card table with mice and vultures, a random, a greedy and an
+expert bot."""
 
 from __future__ import annotations
 
 from games.bots.base import RandomBot
-from games.bots.hols_der_geier import GreedyHolsBot
+from games.bots.hols_der_geier import ExpertHolsBot, GreedyHolsBot
 from games.catalog.record import (
     BotNote,
     ConformanceHints,
@@ -16,7 +17,7 @@ from games.engine.hols_der_geier import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomBot(), GreedyHolsBot()),
+    bots=bots_by_name(RandomBot(), GreedyHolsBot(), ExpertHolsBot()),
     conformance=ConformanceHints(
         step_bound=lambda state: int(state["deals"]) * int(state["turns"]),
         prizes_taken=lambda state: [sum(cards) for cards in state["taken"]],
@@ -31,6 +32,11 @@ RECORD = GameRecord(
         "greedy": BotNote(
             "Spends high cards on big mice and keeps clear of the lowest bid on vultures.",
             Strength(against="random", margin=10.15, win_rate=0.755, players=2, deals=200),
+        ),
+        "expert": BotNote(
+            "Plays each bid out against sampled hands of the others, minding cancellation and "
+            "the carried pot; mixes among the near-best bids.",
+            Strength(against="greedy", margin=29.5, win_rate=0.919, players=4, deals=40),
         ),
     },
 )

@@ -1,15 +1,15 @@
-"""Memory: the generic page, a random and a greedy (forgetful) bot."""
+"""Memory: the generic page, a random, a greedy (forgetful) and an expert bot."""
 
 from __future__ import annotations
 
 from games.bots.base import RandomBot
-from games.bots.memory import GreedyMemoryBot
+from games.bots.memory import ExpertMemoryBot, GreedyMemoryBot
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.memory import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomBot(), GreedyMemoryBot()),
+    bots=bots_by_name(RandomBot(), GreedyMemoryBot(), ExpertMemoryBot()),
     conformance=ConformanceHints(
         playouts=100,
         # random flipping has no hard bound; 40 flips per card is far beyond what seeds reach
@@ -24,6 +24,11 @@ RECORD = GameRecord(
         "greedy": BotNote(
             "Takes a pair it knows of; else flips an unknown card and matches it if it can.",
             Strength(against="random", margin=23.84, win_rate=1.000, players=2, deals=200),
+        ),
+        "expert": BotNote(
+            "Remembers every card it has seen and chooses between two new flips, a safe "
+            "new-then-known flip and a pass by exact calculation.",
+            Strength(against="greedy", margin=6.22, win_rate=0.86, players=2, deals=100),
         ),
     },
 )

@@ -88,7 +88,7 @@ def test_schemas() -> None:
     validator = jsonschema.Draft202012Validator(GreedyMemoryBot.options_schema)
     assert validator.is_valid({"forgetfulness": 0.25})
     assert not validator.is_valid({"forgetfulness": 1.5})
-    assert set(bots_of("memory")) == {"random", "greedy"}
+    assert set(bots_of("memory")) == {"random", "greedy", "expert"}
 
 
 def head_to_head(games: int, options: dict[str, Any], forgetfulness: float) -> tuple[int, int]:
