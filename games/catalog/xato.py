@@ -1,14 +1,14 @@
-"""Xato: the generic page, its own random bot (life templates) and a greedy one."""
+"""Xato: the generic page, its own random bot (life templates), a greedy and an expert one."""
 
 from __future__ import annotations
 
-from games.bots.xato import GreedyXatoBot, RandomXatoBot
+from games.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
 from games.catalog.record import ConformanceHints, GameRecord, bots_by_name
 from games.engine.xato import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomXatoBot(), GreedyXatoBot()),
+    bots=bots_by_name(RandomXatoBot(), GreedyXatoBot(), ExpertXatoBot()),
     conformance=ConformanceHints(
         playouts=60,
         # per deal: the draft, the life step, every call with its claim step, and the sacrifices
