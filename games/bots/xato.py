@@ -563,7 +563,7 @@ class ExpertXatoBot(BaseBot):
             total = hand_count[s] + life_count[s]
             if total == 0:
                 return float(_MISS)
-            p_life = life_count[s] / total
+            p_life = float(life_count[s]) / total
             kill = _KILL if s == target else _CRIT
             on_life = kill[1] if life_count[s] == 1 else kill[0]
             return p_life * on_life + (1 - p_life) * (_HIT if s == target else _MISS)
