@@ -560,7 +560,7 @@ class ExpertXatoBot(BaseBot):
 
         def immediate(s: int) -> float:
             """The expected points of calling one of seat ``s``'s remaining cards."""
-            total = hand_count[s] + life_count[s]
+            total = int(hand_count[s]) + int(life_count[s])
             if total == 0:
                 return float(_MISS)
             p_life = float(life_count[s]) / total
