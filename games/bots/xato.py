@@ -26,10 +26,10 @@ probability (drawn from the bot's own rng), so that it is beatable.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.base import BaseBot, BotContext, Decision
+from games.bots.base import BaseBot, BotContext, Decision, Observation
 from games.engine.protocol import Move
 from games.engine.xato import pack
 
@@ -237,3 +237,385 @@ def _call(book: _Notebook, seat: int, view: Mapping[str, Any], rng: random.Rando
         return {"call": rng.choice(sorted(hand))}
     rest = [c for c in codes if c not in book.life and c not in visible]
     return {"call": rng.choice(rest or codes)}
+
+
+# --- expert --------------------------------------------------------------------------------------
+
+#: Points per outcome: (ordinary, finishing), as the engine scores them.
+_HIT, _KILL, _MISS, _CRIT, _SUICIDE, _BLANK = 5, (10, 20), -3, (3, 6), (-20, -40), -6
+
+EXPERT_OPTIONS: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "iterations": {
+            "description": (
+                "Playouts per decision on the hunt and on a sacrifice, shared among the "
+                "candidate moves (the work bound): each samples the hidden life cards from "
+                "what the seat believes and plays the deal out."
+            ),
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 2000,
+            "default": 96,
+        }
+    },
+    "additionalProperties": False,
+}
+
+
+class _Belief:
+    """What the expert's seat knows, rebuilt from its memory: who took each card (``owner``,
+    from the draft it watched), the cards on the table (``gone``), the caller whose turn a
+    sacrifice step interrupts (``caller``) and the deal it belongs to."""
+
+    def __init__(self, memory: Mapping[str, Any]) -> None:
+        self.deal: Any = memory.get("deal")
+        self.owner: dict[str, int] = {str(c): int(s) for c, s in memory.get("owner", {}).items()}
+        self.gone: set[str] = {str(card) for card in memory.get("gone", [])}
+        self.caller: int | None = memory.get("caller")
+
+    def reset(self, deal: Any) -> None:
+        self.deal, self.owner, self.gone, self.caller = deal, {}, set(), None
+
+    def read(self, event: Mapping[str, Any]) -> None:
+        kind = event.get("kind")
+        if kind == "take":
+            self.owner[str(event["card"])] = int(event["seat"])
+            for card in event.get("discard_start") or []:
+                self.gone.add(card)
+        elif kind in ("call", "claim"):
+            self.caller = int(event["seat"])
+            if event.get("outcome") is not None:
+                self.gone.add(str(event["card"]))
+        if kind in ("call", "claim", "sacrifice") and event.get("finished"):
+            self.gone.update(event["finished"]["exposed"])
+
+    def see_table(self, view: Mapping[str, Any]) -> None:
+        self.gone.update(view.get("exposed", []))
+        if view.get("discard_top") is not None:
+            self.gone.add(view["discard_top"])
+
+    def dump(self) -> dict[str, Any]:
+        return {
+            "deal": self.deal,
+            "owner": dict(sorted(self.owner.items())),
+            "gone": sorted(self.gone),
+            "caller": self.caller,
+        }
+
+
+class _XatoSim:
+    """One determinized hunt, fast: every seat's hand and life cards known, every seat calling
+    like a well-informed greedy player (a random card of its target, else of another active
+    player, else its own hand card) and always sacrificing when it may."""
+
+    def __init__(
+        self,
+        players: int,
+        hands: list[set[str]],
+        life: list[set[str]],
+        status: list[str],
+        calls: list[int],
+        scores: list[int],
+        total_calls: int,
+        max_calls: int,
+        starting_hand: int,
+        sacrificed: list[bool],
+        direction: int,
+        rng: random.Random,
+    ) -> None:
+        self.n = players
+        self.hands, self.life, self.status = hands, life, status
+        self.calls, self.scores = calls, scores
+        self.total_calls, self.max_calls = total_calls, max_calls
+        self.starting_hand, self.sacrificed = starting_hand, sacrificed
+        self.direction, self.rng = direction, rng
+        self.over = False
+
+    def target(self, caller: int) -> int:
+        right = [(caller - k) % self.n for k in range(1, self.n)]
+        candidates = [s for s in right if self.status[s] != "out"]
+        return candidates[self.calls[caller] % len(candidates)]
+
+    def next_turn(self, seat: int) -> int:
+        for k in range(1, self.n + 1):
+            other = (seat + self.direction * k) % self.n
+            if self.status[other] == "active":
+                return other
+        return seat
+
+    def holdings(self, seat: int) -> list[str]:
+        return sorted(self.hands[seat] | self.life[seat])
+
+    def policy_call(self, caller: int) -> str:
+        target = self.target(caller)
+        cards = self.holdings(target)
+        if not cards:
+            others = [s for s in range(self.n) if s != caller and self.status[s] != "out"]
+            cards = [c for s in others for c in self.holdings(s)]
+        if not cards:
+            cards = sorted(self.hands[caller]) or sorted(self.life[caller])
+        return self.rng.choice(cards)
+
+    def call(self, caller: int, card: str) -> int | None:
+        """Resolve ``caller``'s call of ``card``; the seat now deciding on a sacrifice."""
+        target = self.target(caller)
+        self.calls[caller] += 1
+        self.total_calls += 1
+        holder = None
+        for seat in range(self.n):
+            if card in self.hands[seat]:
+                self.hands[seat].discard(card)
+                self.scores[caller] += _HIT if seat == target else _MISS
+                holder = -1
+                break
+            if card in self.life[seat]:
+                self.life[seat].discard(card)
+                holder = seat
+                break
+        if holder is None:
+            self.scores[caller] += _BLANK
+        deciding = None
+        if holder is not None and holder >= 0:
+            finishing = not self.life[holder]
+            table = _SUICIDE if holder == caller else _KILL if holder == target else _CRIT
+            self.scores[caller] += table[1 if finishing else 0]
+            if finishing:
+                deciding = holder
+        if self.total_calls >= self.max_calls:
+            self.over = True
+            return None
+        if deciding is not None:
+            if self.may_sacrifice(deciding):
+                self.status[deciding] = "deciding"
+                return deciding
+            self.finish(deciding)
+        self.check_end()
+        return None
+
+    def may_sacrifice(self, seat: int) -> bool:
+        return not self.sacrificed[seat] and 2 * len(self.hands[seat]) > self.starting_hand
+
+    def finish(self, seat: int) -> None:
+        self.hands[seat] = set()
+        self.status[seat] = "out"
+
+    def sacrifice(self, seat: int, card: str | None) -> None:
+        self.sacrificed[seat] = True
+        if card is None:
+            self.finish(seat)
+        else:
+            self.hands[seat].discard(card)
+            self.life[seat] = {card}
+            self.status[seat] = "active"
+        self.check_end()
+
+    def check_end(self) -> None:
+        no_cards = not any(self.hands) and not any(self.life)
+        if no_cards or sum(1 for s in self.status if s != "out") < 2:
+            self.over = True
+
+    def run(self, caller: int) -> list[int]:
+        """Play on from the turn after ``caller``'s; the final scores."""
+        seat = caller
+        while not self.over:
+            seat = self.next_turn(seat)
+            deciding = self.call(seat, self.policy_call(seat))
+            if deciding is not None:
+                hand = sorted(self.hands[deciding])
+                self.sacrifice(deciding, self.rng.choice(hand))
+        return self.scores
+
+
+def _xato_utility(scores: Sequence[int], seat: int) -> float:
+    best_other = max(score for s, score in enumerate(scores) if s != seat)
+    mine = scores[seat]
+    win = 1.0 if mine > best_other else 0.5 if mine == best_other else 0.0
+    return 30.0 * win + (mine - best_other)
+
+
+class ExpertXatoBot(BaseBot):
+    """Belief tracking through ``observe`` and determinized playouts (see the module)."""
+
+    name = "expert"
+    options_schema = EXPERT_OPTIONS
+
+    def observe(self, obs: Observation) -> dict[str, Any]:
+        belief = _Belief(obs.memory)
+        deal = obs.view.get("deal")
+        for event in obs.events:
+            if event.get("deal") not in (None, belief.deal):
+                belief.reset(event.get("deal"))
+            belief.read(event)
+        if belief.deal != deal:
+            belief.reset(deal)
+        belief.see_table(obs.view)
+        return belief.dump()
+
+    def choose(self, ctx: BotContext) -> Decision:
+        view, seat, rng = ctx.view, ctx.seat, ctx.rng
+        belief = _Belief(ctx.memory)
+        if belief.deal != view.get("deal"):
+            belief.reset(view.get("deal"))
+        belief.see_table(view)
+        kind = view["phase"]["kind"]
+        move: Move
+        if kind == "draft":
+            move = {"take": rng.choice(ctx.legal_moves)["take"]}
+        elif kind == "life":
+            move = _expand(ctx.legal_moves[0], rng)
+        elif kind == "claim":
+            move = {"claim": view["pending"]["card"] in self._own_life(belief, seat, view)}
+        elif kind == "sacrifice":
+            move = self._sacrifice(ctx, belief)
+        else:
+            move = self._call(ctx, belief)
+        return Decision(move=move, memory=belief.dump())
+
+    @staticmethod
+    def _own_life(belief: _Belief, seat: int, view: Mapping[str, Any]) -> set[str]:
+        """The seat's own life cards: what it took and neither holds in hand nor saw go."""
+        hand = set(view.get("hand", []))
+        return {c for c, s in belief.owner.items() if s == seat and c not in hand} - belief.gone
+
+    def _determinize(
+        self, belief: _Belief, seat: int, view: Mapping[str, Any], rng: random.Random
+    ) -> tuple[list[set[str]], list[set[str]]]:
+        """One guess at every hidden card: each other seat's remaining cards (what it took and
+        was not seen to lose; unknown cards dealt at random to fill the counts), of which its
+        life cards are a uniform choice, as the counts say."""
+        n = int(view["players"])
+        hand_count, life_count = list(view["hand_count"]), list(view["life_count"])
+        mine = set(view.get("hand", []))
+        own_life = self._own_life(belief, seat, view)
+        held: list[list[str]] = [[] for _ in range(n)]
+        for card, owner in belief.owner.items():
+            if owner != seat and card not in belief.gone:
+                held[owner].append(card)
+        placed = mine | own_life | belief.gone | set(belief.owner)
+        unknown = [c for c in pack(n) if c not in placed]
+        rng.shuffle(unknown)
+        hands: list[set[str]] = []
+        lifes: list[set[str]] = []
+        for s in range(n):
+            if s == seat:
+                life = set(sorted(own_life)[: life_count[s]])
+                while len(life) < life_count[s] and unknown:
+                    life.add(unknown.pop())
+                hands.append(set(mine))
+                lifes.append(life)
+                continue
+            cards = sorted(held[s])[: hand_count[s] + life_count[s]]
+            while len(cards) < hand_count[s] + life_count[s] and unknown:
+                cards.append(unknown.pop())
+            rng.shuffle(cards)
+            lifes.append(set(cards[: life_count[s]]))
+            hands.append(set(cards[life_count[s] :]))
+        return hands, lifes
+
+    def _sim(
+        self, view: Mapping[str, Any], hands: list[set[str]], lifes: list[set[str]], seed: float
+    ) -> _XatoSim:
+        n = int(view["players"])
+        status = ["out" if s in view["finished"] else "active" for s in range(n)]
+        if view["phase"]["kind"] == "sacrifice":
+            status[int(view["phase"]["seat"])] = "deciding"
+        # Whether a seat has sacrificed is not shown; a seat that may not is assumed to have.
+        sacrificed = [False] * n
+        return _XatoSim(
+            n,
+            hands,
+            lifes,
+            status,
+            list(view["calls_made"]),
+            list(view["scores"]),
+            int(view["total_calls"]),
+            int(view["max_calls"]),
+            int(view["starting_hand"]),
+            sacrificed,
+            1 if view.get("turn_direction", "clockwise") == "clockwise" else -1,
+            random.Random(seed),
+        )
+
+    def _iterations(self, ctx: BotContext) -> int:
+        default = EXPERT_OPTIONS["properties"]["iterations"]["default"]
+        return max(1, int(ctx.options.get("iterations", default)))
+
+    def _call(self, ctx: BotContext, belief: _Belief) -> Move:
+        """Candidate calls: a card of each other active seat (its target first), and the
+        seat's own hand card as a last resort; each scored by playouts on the same guesses."""
+        view, seat, rng = ctx.view, ctx.seat, ctx.rng
+        n = int(view["players"])
+        hand = sorted(view.get("hand", []))
+        own_life = self._own_life(belief, seat, view)
+        finished = set(view["finished"])
+        known: dict[int, list[str]] = {s: [] for s in range(n) if s != seat and s not in finished}
+        for card, owner in sorted(belief.owner.items()):
+            if owner in known and card not in belief.gone:
+                known[owner].append(card)
+        avoid = set(hand) | own_life | belief.gone
+        unknown = [c for c in pack(n) if c not in avoid and c not in belief.owner]
+        target = view.get("target")
+        hand_count, life_count = view["hand_count"], view["life_count"]
+
+        def immediate(s: int) -> float:
+            """The expected points of calling one of seat ``s``'s remaining cards."""
+            total = int(hand_count[s]) + int(life_count[s])
+            if total == 0:
+                return float(_MISS)
+            p_life = float(life_count[s]) / total
+            kill = _KILL if s == target else _CRIT
+            on_life = kill[1] if life_count[s] == 1 else kill[0]
+            return p_life * on_life + (1 - p_life) * (_HIT if s == target else _MISS)
+
+        scored = [(immediate(s), s) for s, cards in known.items() if cards]
+        options: list[tuple[str, list[str]]] = []
+        if scored:
+            # Only the calls worth as much now as the best one, less a little, are searched:
+            # the playouts then weigh what each does to the rest of the deal.
+            top = max(value for value, _ in scored)
+            options = [(f"seat{s}", known[s]) for value, s in scored if value >= top - 2.0]
+        if unknown and (not options or target not in known or not known[target]):
+            options.append(("unknown", unknown))
+        if hand and not options:
+            options.append(("own", hand))
+        if not options:
+            rest = [c for c in pack(n) if c not in own_life] or list(pack(n))
+            return {"call": rng.choice(rest)}
+        if len(options) == 1:
+            return {"call": rng.choice(options[0][1])}
+        per = max(1, self._iterations(ctx) // len(options))
+        totals = [0.0] * len(options)
+        for _ in range(per):
+            hands, lifes = self._determinize(belief, seat, view, rng)
+            seed = rng.random()
+            picks = [rng.choice(cards) for _, cards in options]
+            for index, card in enumerate(picks):
+                sim = self._sim(view, [set(h) for h in hands], [set(x) for x in lifes], seed)
+                deciding = sim.call(seat, card)
+                if deciding is not None:
+                    held = sorted(sim.hands[deciding])
+                    sim.sacrifice(deciding, sim.rng.choice(held))
+                totals[index] += _xato_utility(sim.run(seat), seat)
+        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        return {"call": rng.choice(options[best][1])}
+
+    def _sacrifice(self, ctx: BotContext, belief: _Belief) -> Move:
+        """Sacrifice a hand card (which one does not matter to anyone who cannot see it) or
+        decline, whichever the playouts score higher."""
+        view, seat, rng = ctx.view, ctx.seat, ctx.rng
+        cards = [m["sacrifice"] for m in ctx.legal_moves if m["sacrifice"] is not None]
+        if not cards:
+            return {"sacrifice": None}
+        card = rng.choice(cards)
+        caller = belief.caller if belief.caller is not None else (seat - 1) % int(view["players"])
+        per = max(1, self._iterations(ctx) // 2)
+        totals = [0.0, 0.0]
+        for _ in range(per):
+            hands, lifes = self._determinize(belief, seat, view, rng)
+            seed = rng.random()
+            for index, choice in enumerate((card, None)):
+                sim = self._sim(view, [set(h) for h in hands], [set(x) for x in lifes], seed)
+                sim.sacrifice(seat, choice)
+                totals[index] += _xato_utility(sim.run(caller), seat)
+        return {"sacrifice": card if totals[0] >= totals[1] else None}

@@ -1,15 +1,15 @@
-"""Old Men of the Forest: the generic page, a random and a greedy bot."""
+"""Old Men of the Forest: the generic page, a random, a greedy and an expert bot."""
 
 from __future__ import annotations
 
 from games.bots.base import RandomBot
-from games.bots.old_men_of_the_forest import GreedyOldMenBot
+from games.bots.old_men_of_the_forest import ExpertOldMenBot, GreedyOldMenBot
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.old_men_of_the_forest import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomBot(), GreedyOldMenBot()),
+    bots=bots_by_name(RandomBot(), GreedyOldMenBot(), ExpertOldMenBot()),
     conformance=ConformanceHints(playouts=100),
     bot_notes={
         "random": BotNote(
@@ -19,6 +19,11 @@ RECORD = GameRecord(
         "greedy": BotNote(
             "Takes the cards that bring its collection closest to an orang-utan of the layout.",
             Strength(against="random", margin=11.36, win_rate=0.712, players=3, deals=200),
+        ),
+        "expert": BotNote(
+            "Counts the cards played face up and plays every legal move out over sampled deals "
+            "of the unseen cards.",
+            Strength(against="greedy", margin=5.74, win_rate=0.611, players=3, deals=30),
         ),
     },
 )

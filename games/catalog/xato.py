@@ -1,14 +1,14 @@
-"""Xato: the generic page, its own random bot (life templates) and a greedy one."""
+"""Xato: the generic page, its own random bot (life templates), a greedy and an expert one."""
 
 from __future__ import annotations
 
-from games.bots.xato import GreedyXatoBot, RandomXatoBot
+from games.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.xato import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomXatoBot(), GreedyXatoBot()),
+    bots=bots_by_name(RandomXatoBot(), GreedyXatoBot(), ExpertXatoBot()),
     conformance=ConformanceHints(
         playouts=60,
         # per deal: the draft, the life step, every call with its claim step, and the sacrifices
@@ -27,6 +27,11 @@ RECORD = GameRecord(
         "greedy": BotNote(
             "Calls what it believes its target holds, from what its seat saw.",
             Strength(against="random", margin=171.85, win_rate=1.000, players=3, deals=200),
+        ),
+        "expert": BotNote(
+            "Tracks who holds which card from everything its seat saw and searches calls and "
+            "sacrifices by determinized playouts.",
+            Strength(against="greedy", margin=1.47, win_rate=0.269, players=4, deals=40),
         ),
     },
 )

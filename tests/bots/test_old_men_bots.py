@@ -49,7 +49,7 @@ def play_game(bots: list[Bot], number: int, options: dict[str, Any] | None = Non
 
 
 def test_exported_bots() -> None:
-    assert set(OLD_MEN_BOTS) == {"random", "greedy"}
+    assert set(OLD_MEN_BOTS) == {"random", "greedy", "expert"}
     for name, bot in OLD_MEN_BOTS.items():
         assert bot.name == name
         assert bot.options_schema["type"] == "object"

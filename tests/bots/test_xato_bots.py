@@ -220,7 +220,7 @@ def test_random_bot_expands_the_life_template() -> None:
 
 
 def test_bot_metadata() -> None:
-    assert set(XATO_BOTS) == {"random", "greedy"}
+    assert set(XATO_BOTS) == {"random", "greedy", "expert"}
     assert GREEDY.options_schema["properties"]["forgetfulness"]["default"] == 0
     for bot in XATO_BOTS.values():
         assert bot.name in XATO_BOTS
