@@ -118,7 +118,9 @@ def workers(redis: RedisServer, tmp_path: Path) -> Iterator[Callable[[str], Work
 def producer(redis: RedisServer, settings: Any) -> Iterator[Celery]:
     """Sends tasks to the test's Redis; the test process itself enqueues nothing."""
     settings.FACEDOWN_TASK_RUNNER = "off"
-    app = Celery("facedown-fault-test", broker=redis.url)
+    # Not the current app: shared tasks elsewhere in this process must keep publishing through
+    # the project's app, not through this one (closed at the end).
+    app = Celery("facedown-fault-test", broker=redis.url, set_as_current=False)
     yield app
     app.close()
 
