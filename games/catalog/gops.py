@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from games.bots.base import RandomBot
-from games.bots.gops import GreedyGopsBot
+from games.bots.gops import ExpertGopsBot, GreedyGopsBot
 from games.catalog.record import ConformanceHints, GameRecord, WebDrawing, bots_by_name
 from games.engine.gops import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
-    bots=bots_by_name(RandomBot(), GreedyGopsBot()),
+    bots=bots_by_name(RandomBot(), GreedyGopsBot(), ExpertGopsBot()),
     conformance=ConformanceHints(
         step_bound=lambda state: int(state["options"]["num_cards"]),
         prizes_taken=lambda state: [sum(cards) for cards in state["won"]],
