@@ -30,8 +30,15 @@ def bot_named(name: str) -> Bot:
     return RULES[name] if name in RULES else bots_of("gops")[name]
 
 
-def play(deal: int, names: list[str], options: Mapping[str, Any]) -> tuple[list[int], list[float]]:
-    """One game: the scores and the time of each of seat 0's decisions (seconds)."""
+def play(
+    deal: int,
+    names: list[str],
+    options: Mapping[str, Any],
+    seat_options: list[dict[str, Any]],
+    timed: int,
+) -> tuple[list[int], list[float]]:
+    """One game: the scores and the CPU times of seat ``timed``'s decisions (seconds: CPU,
+    not wall time, which on a shared machine measures the other load as well)."""
     rng = DealRng(random.Random(deal).randbytes(32), f"gops-arena-{deal}", [None, None])
     state = ENGINE.initial_state(2, options, rng)
     bots = [bot_named(name) for name in names]
@@ -50,29 +57,31 @@ def play(deal: int, names: list[str], options: Mapping[str, Any]) -> tuple[list[
                 view=ENGINE.view(state, seat),
                 legal_moves=legal,
                 memory=memories[seat],
-                options={},
+                options=seat_options[seat],
                 rng=rngs[seat],
             )
-            started = time.perf_counter()
+            started = time.process_time()
             decision = bots[seat].choose(ctx)
-            if seat == 0:
-                times.append(time.perf_counter() - started)
+            if seat == timed:
+                times.append(time.process_time() - started)
             moves[seat] = decision.move
             memories[seat] = decision.memory
         state = ENGINE.apply(state, moves).state
     return ENGINE.scores(state), times
 
 
-def duplicate(args: tuple[int, str, str, dict[str, Any]]) -> tuple[float, float, list[float]]:
-    """One deal played twice, seats swapped: the bot's mean margin, its win share, its times."""
-    deal, bot, opponent, options = args
-    first, times = play(deal, [bot, opponent], options)
-    second, more = play(deal, [opponent, bot], options)
+Job = tuple[int, str, str, dict[str, Any], dict[str, Any]]
+
+
+def duplicate(job: Job) -> tuple[float, float, list[float]]:
+    """One deal played twice, seats swapped: the bot's mean margin, its win share and the
+    times of its decisions."""
+    deal, bot, opponent, options, bot_options = job
+    first, times = play(deal, [bot, opponent], options, [bot_options, {}], 0)
+    second, more = play(deal, [opponent, bot], options, [{}, bot_options], 1)
     margins = [first[0] - first[1], second[1] - second[0]]
     wins = [1.0 if m > 0 else 0.5 if m == 0 else 0.0 for m in margins]
-    # seat 0's times only: the second game's bot sits in seat 1, so its times are not taken
-    del more
-    return sum(margins) / 2, sum(wins) / 2, times
+    return sum(margins) / 2, sum(wins) / 2, times + more
 
 
 def interval(values: list[float]) -> tuple[float, float]:
@@ -90,15 +99,23 @@ def main() -> None:
     parser.add_argument("--tie-rule", default="penguin")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument(
+        "--bot-option", action="append", default=[], help="NAME=INTEGER, e.g. exact_cards=5"
+    )
     args = parser.parse_args()
     options = {"num_cards": args.cards, "tie_rule": args.tie_rule}
-    print(f"{args.bot}, {args.cards} cards, tie_rule {args.tie_rule}, {args.deals} deals x 2")
+    bot_options = {k: int(v) for k, v in (o.split("=", 1) for o in args.bot_option)}
+    print(
+        f"{args.bot} {bot_options or ''}, {args.cards} cards, tie_rule {args.tie_rule},"
+        f" {args.deals} deals x 2, seed {args.seed}"
+    )
     print(f"{'opponent':<10} {'margin':>8} {'95% CI':>18} {'win rate':>9}")
     all_times: list[float] = []
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
         for opponent in args.against:
             jobs = [
-                (args.seed * 1_000_000 + d, args.bot, opponent, options) for d in range(args.deals)
+                (args.seed * 1_000_000 + d, args.bot, opponent, options, bot_options)
+                for d in range(args.deals)
             ]
             results = list(pool.map(duplicate, jobs, chunksize=8))
             margin, half = interval([r[0] for r in results])
@@ -114,7 +131,7 @@ def main() -> None:
         median = all_times[len(all_times) // 2]
         p99 = all_times[min(len(all_times) - 1, int(len(all_times) * 0.99))]
         print(
-            f"{args.bot} decision time: median {median * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms,"
+            f"{args.bot} decision CPU time: median {median * 1e3:.1f} ms, p99 {p99 * 1e3:.1f} ms,"
             f" max {all_times[-1] * 1e3:.1f} ms over {len(all_times)} decisions"
         )
 

@@ -34,8 +34,9 @@ class ExpertGopsBot(BaseBot):
         "properties": {
             "exact_cards": {
                 "description": (
-                    "Solve the game exactly once this many cards are left in hand (the work "
-                    "per decision grows about eightfold per card)."
+                    "Solve the game exactly once this many cards are left in hand. The work "
+                    "grows about eightfold per card: the first exact decision of a 13-card "
+                    "game takes some 150-190 ms of CPU at 6, 20-30 ms at 5."
                 ),
                 "type": "integer",
                 "minimum": 1,
