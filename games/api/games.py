@@ -12,20 +12,29 @@ from rest_framework.views import APIView
 
 from core.errors import NotFound
 from games.api.serializers import GameOutput
-from games.catalog import bots_of, engines, get_engine
+from games.catalog import GAMES, engines, get_engine
 from games.engine.protocol import Engine
 
 
 def game_resource(engine: Engine) -> dict[str, Any]:
+    record = GAMES[engine.slug]
+    bots = []
+    for name, bot in sorted(record.bots.items()):
+        note = record.bot_note(name)
+        bots.append(
+            {
+                "name": name,
+                "options": bot.options_schema,
+                "description": note.description,
+                "strength": note.strength.as_json() if note.strength else None,
+            }
+        )
     return {
         "slug": engine.slug,
         "name": engine.name,
         "players": {"min": engine.min_players, "max": engine.max_players},
         "options": engine.options_schema,
-        "bots": [
-            {"name": name, "options": bot.options_schema}
-            for name, bot in sorted(bots_of(engine.slug).items())
-        ],
+        "bots": bots,
     }
 
 

@@ -221,9 +221,23 @@ class EventPageOutput(serializers.Serializer):
     last_seq = serializers.IntegerField()
 
 
+class BotStrengthOutput(serializers.Serializer):
+    against = serializers.CharField(help_text="The bot it was measured against.")
+    margin = serializers.FloatField(
+        help_text="Mean points per game above the other seats' mean (in the arena)."
+    )
+    win_rate = serializers.FloatField(help_text="Share of games won (shared wins split).")
+    players = serializers.IntegerField(help_text="Seats per game in the measurement.")
+    deals = serializers.IntegerField(help_text="Duplicate deals measured.")
+
+
 class BotOutput(serializers.Serializer):
     name = serializers.CharField()
     options = serializers.DictField()
+    description = serializers.CharField(help_text="One line about how it plays.")
+    strength = BotStrengthOutput(
+        allow_null=True, help_text="Measured in the arena (docs/bots.md); null until measured."
+    )
 
 
 class PlayersOutput(serializers.Serializer):

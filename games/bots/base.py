@@ -4,6 +4,11 @@ A bot receives only its seat's view (the engine's ``view(state, seat)``) and its
 never the state; it keeps what it wants to remember between steps in ``memory`` (stored in the
 seat row) and draws on its own random generator, never on the deal stream. All of it comes in
 one ``BotContext``.
+
+A bot also watches the match: after the match starts and after every step resolves, each seat
+a bot plays is shown an ``Observation`` (the seat's view then, and what the step revealed to
+that seat) whether or not it must move, and ``observe`` returns its new memory. The server and
+the arena build observations with the same function, ``games.bots.observe.observation_for``.
 """
 
 from __future__ import annotations
@@ -36,6 +41,22 @@ class BotContext:
 
 
 @dataclass(frozen=True)
+class Observation:
+    """What ``seat`` may read after the match starts or a step resolves.
+
+    ``view``: the engine's ``view(state, seat)`` after it. ``events``: what the seat may read
+    of what just happened; for a resolved step, the step's ``step_resolved`` data as redacted
+    for this seat (the public data merged with this seat's private part); at the start, empty.
+    """
+
+    seat: int
+    view: Mapping[str, Any]
+    events: list[dict[str, Any]]
+    memory: Mapping[str, Any]
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class Decision:
     move: Move
     memory: dict[str, Any] = field(default_factory=dict)
@@ -48,15 +69,25 @@ class Bot(Protocol):
 
     def choose(self, ctx: BotContext) -> Decision: ...
 
+    def observe(self, obs: Observation) -> dict[str, Any]:
+        """The new memory after the match started or a step resolved (``obs``)."""
+        ...
+
 
 class BaseBot(ABC):
-    """The defaults every bot shares: a name (set by each subclass) and no options."""
+    """The defaults every bot shares: a name (set by each subclass), no options, and watching
+    without remembering anything new."""
 
     name: str
     options_schema: dict[str, Any] = NO_OPTIONS
 
     @abstractmethod
     def choose(self, ctx: BotContext) -> Decision: ...
+
+    def observe(self, obs: Observation) -> dict[str, Any]:
+        """The new memory after the match started or a step resolved; by default, unchanged.
+        Keep it small and JSON-serialisable: it is stored in the seat row."""
+        return dict(obs.memory)
 
 
 class RandomBot(BaseBot):

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.gops import ExpertGopsBot, GreedyGopsBot
-from games.catalog.record import ConformanceHints, GameRecord, WebDrawing, bots_by_name
+from games.catalog.record import (
+    BotNote,
+    ConformanceHints,
+    GameRecord,
+    Strength,
+    WebDrawing,
+    bots_by_name,
+)
 from games.engine.gops import ENGINE
 
 RECORD = GameRecord(
@@ -16,4 +23,14 @@ RECORD = GameRecord(
         sealed_bid_view=True,
     ),
     web=WebDrawing(layout="cards"),
+    bot_notes={
+        "random": BotNote(
+            "Bids a uniformly random card of its hand.",
+            Strength(against="greedy", margin=-27.48, win_rate=0.083, players=2, deals=200),
+        ),
+        "greedy": BotNote(
+            "Bids the card nearest the pot's value.",
+            Strength(against="random", margin=27.48, win_rate=0.917, players=2, deals=200),
+        ),
+    },
 )

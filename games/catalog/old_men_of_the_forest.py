@@ -4,11 +4,21 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.old_men_of_the_forest import GreedyOldMenBot
-from games.catalog.record import ConformanceHints, GameRecord, bots_by_name
+from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.old_men_of_the_forest import ENGINE
 
 RECORD = GameRecord(
     engine=ENGINE,
     bots=bots_by_name(RandomBot(), GreedyOldMenBot()),
     conformance=ConformanceHints(playouts=100),
+    bot_notes={
+        "random": BotNote(
+            "Plays a uniformly random legal move.",
+            Strength(against="greedy", margin=-5.68, win_rate=0.144, players=3, deals=200),
+        ),
+        "greedy": BotNote(
+            "Takes the cards that bring its collection closest to an orang-utan of the layout.",
+            Strength(against="random", margin=11.36, win_rate=0.712, players=3, deals=200),
+        ),
+    },
 )

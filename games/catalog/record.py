@@ -49,16 +49,58 @@ class WebDrawing:
 
 
 @dataclass(frozen=True)
+class Strength:
+    """A bot's strength as measured in the arena (bench/arena.py, docs/bots.md): its mean
+    margin and win rate against ``against`` over ``deals`` duplicate deals of ``players``."""
+
+    against: str
+    margin: float
+    win_rate: float
+    players: int
+    deals: int
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "against": self.against,
+            "margin": self.margin,
+            "win_rate": self.win_rate,
+            "players": self.players,
+            "deals": self.deals,
+        }
+
+
+@dataclass(frozen=True)
+class BotNote:
+    """What players are told about a bot when they choose an opponent."""
+
+    #: One line.
+    description: str
+    #: None until measured.
+    strength: Strength | None = None
+
+
+@dataclass(frozen=True)
 class GameRecord:
     engine: Engine
     #: The bots that can play it, by name (see ``bots_by_name``).
     bots: Mapping[str, Bot]
     conformance: ConformanceHints = field(default_factory=ConformanceHints)
     web: WebDrawing = field(default_factory=WebDrawing)
+    #: Per bot name: its description and measured strength (``GET /games``).
+    bot_notes: Mapping[str, BotNote] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
         return self.engine.slug
+
+    def bot_note(self, name: str) -> BotNote:
+        """The bot's note; a bot without one is described by its class docstring's first
+        line and has no measured strength."""
+        note = self.bot_notes.get(name)
+        if note is not None:
+            return note
+        doc = (type(self.bots[name]).__doc__ or "").strip()
+        return BotNote(description=doc.splitlines()[0] if doc else name)
 
 
 def bots_by_name(*bots: Bot) -> dict[str, Bot]:

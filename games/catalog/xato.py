@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.bots.xato import GreedyXatoBot, RandomXatoBot
-from games.catalog.record import ConformanceHints, GameRecord, bots_by_name
+from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.xato import ENGINE
 
 RECORD = GameRecord(
@@ -19,4 +19,14 @@ RECORD = GameRecord(
         # the draft is public, and under full history there is little left to redraw
         redrawn_one_in=3,
     ),
+    bot_notes={
+        "random": BotNote(
+            "Plays a uniformly random legal move.",
+            Strength(against="greedy", margin=-85.93, win_rate=0.000, players=3, deals=200),
+        ),
+        "greedy": BotNote(
+            "Calls what it believes its target holds, from what its seat saw.",
+            Strength(against="random", margin=171.85, win_rate=1.000, players=3, deals=200),
+        ),
+    },
 )

@@ -7,12 +7,15 @@ the unit of work does, on exit.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime, timedelta
 from typing import Any
 
 from games import events
+from games.bots.observe import observation_for
+from games.catalog import get_bot
 from games.engine.protocol import Move as EngineMove
-from games.engine.protocol import Outcome, is_template
+from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
 from games.models import Match, Move, Seat
 from games.services.standins import bot_decide, stand_in_name
@@ -76,7 +79,31 @@ def match_start(tx: MatchChange, state: Any) -> None:
     match.step = 1
     match.started_at = tx.now
     tx.emit(events.MATCH_STARTED({"seats": seats_public(tx.seats)}))
+    bots_observe(tx, None)
     step_advance(tx)
+
+
+def bots_observe(tx: MatchChange, resolution: Resolution[Any] | None) -> None:
+    """Every seat a bot plays (bot seats, seats handed to a bot, forfeited seats and their
+    stand-in) observes the match's new state: the start (``resolution`` None) or the step just
+    resolved, as that seat may read it. Each new memory is written with the change; human
+    seats are left alone."""
+    match, engine = tx.match, tx.engine
+    assert match.state is not None
+    for seat in tx.seats:
+        if seat.controlled_by == Seat.Controller.BOT and seat.bot:
+            name, options = seat.bot, seat.bot_options or {}
+        elif seat.forfeited:
+            name, options = stand_in_name(tx), {}  # as ``bot_decide`` asks the stand-in
+        else:
+            continue
+        bot = get_bot(match.game, name)
+        if bot is None:
+            continue
+        memory = seat.bot_memory or {}
+        observation = observation_for(engine, match.state, seat.index, resolution, memory, options)
+        # stored as JSON: the next call within this change sees what a later one would read
+        seat.bot_memory = json.loads(json.dumps(bot.observe(observation)))
 
 
 def step_advance(tx: MatchChange) -> None:
@@ -194,6 +221,7 @@ def step_resolve(tx: MatchChange, moves: dict[int, EngineMove], *, advance: bool
     )
     match.state = resolution.state
     match.step += 1
+    bots_observe(tx, resolution)
     if advance:
         step_advance(tx)
 

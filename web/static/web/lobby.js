@@ -82,6 +82,23 @@
     return options;
   }
 
+  // A bot as the lobby offers it: its name, how it plays, and how strong the arena found it.
+  function botStrength(b) {
+    const st = b.strength;
+    if (!st) return "not measured yet";
+    const margin = (st.margin >= 0 ? "+" : "") + st.margin.toFixed(1);
+    return `${margin} points, wins ${Math.round(st.win_rate * 100)}% vs ${st.against}` +
+      ` (${st.players} players)`;
+  }
+
+  function botLabel(b) {
+    return `${b.name}: ${botStrength(b)}`;
+  }
+
+  function botAbout(b) {
+    return `${b.description || b.name} (${botStrength(b)})`;
+  }
+
   function seatRow(kind, detail) {
     const game = currentGame();
     const bots = (game && game.bots) || [];
@@ -95,17 +112,22 @@
     const user = el("input", { type: "text", class: "seat-user", placeholder: "username",
       "aria-label": `Seat ${index}: username to invite`, autocomplete: "off" });
     const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${index}: bot strategy` },
-      bots.map((b) => el("option", { value: b.name }, b.name)));
+      bots.map((b) => el("option", { value: b.name, title: botAbout(b) }, botLabel(b))));
     if (kind === "user" && detail) user.value = detail;
     if (kind === "bot" && detail) bot.value = detail;
+    const about = el("small", { class: "seat-bot-about" });
     const sync = () => {
       user.hidden = kindSelect.value !== "user";
       bot.hidden = kindSelect.value !== "bot";
+      const chosen = bots.find((b) => b.name === bot.value);
+      about.hidden = bot.hidden || !chosen;
+      about.textContent = chosen ? chosen.description || "" : "";
     };
     kindSelect.addEventListener("change", sync);
+    bot.addEventListener("change", sync);
     sync();
     return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, `Seat ${index}`),
-      kindSelect, user, bot);
+      kindSelect, user, bot, about);
   }
 
   function resetSeats() {
