@@ -3,10 +3,11 @@ every deal, the same prize order both times.
 
     python -m bench.gops_arena --deals 500 --cards 13 --bot expert --against random greedy match
 
-Prints, per opponent, the bot's mean margin per game (points, averaged over each deal's two
-games) with its 95% confidence interval, and its win rate (a shared win counts a half). Runs the
-deals in two processes. Opponents: the catalogue's GOPS bots and the rules of
-``bench.gops_rules``.
+``bench/arena.py`` does the same for any game and line-up; this one adds CPU times and the
+shifts of ``bench.gops_rules``. Prints, per opponent, the bot's mean margin per game (points,
+averaged over each deal's two games) with its 95% confidence interval, and its win rate (a
+shared win counts a half). Opponents: the rules of ``bench.gops_rules``, the arena-only rules
+of ``bench.strategies`` and the catalogue's GOPS bots.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bench.gops_rules import RULES
+from bench.strategies import ARENA_BOTS
 from games.bots.base import Bot, BotContext
 from games.catalog import bots_of
 from games.engine.gops import ENGINE
@@ -27,7 +29,11 @@ from games.engine.rng import DealRng
 
 
 def bot_named(name: str) -> Bot:
-    return RULES[name] if name in RULES else bots_of("gops")[name]
+    """A rule of ``bench.gops_rules``, else an arena-only rule of ``bench.strategies``, else
+    a catalogue bot."""
+    if name in RULES:
+        return RULES[name]
+    return ARENA_BOTS["gops"].get(name) or bots_of("gops")[name]
 
 
 def play(
