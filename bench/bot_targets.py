@@ -6,8 +6,8 @@
 
 Each target is one arena run (``bench/arena.py``: duplicate deals, seats rotated, fixed seed)
 and a check of the expert's figures; docs/bots.md keeps the tables. GOPS's exploitability
-target is measured by ``python -m bench.gops_exploitability --bots expert --cards 5 6``. ``--json PATH`` writes every result.
-Exit status 1 when a target is missed.
+target is measured by ``python -m bench.gops_exploitability --bots expert --cards 5 6``.
+``--json PATH`` writes every result. Exit status 1 when a target is missed.
 """
 
 from __future__ import annotations
