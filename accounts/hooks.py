@@ -19,6 +19,9 @@ class AccountHooks:
     close: Callable[[User], None]
     #: ``export(user)`` returns sections of the account's data export, merged into it.
     export: Callable[[User], dict[str, Any]]
+    #: ``renamed(user, old_name)`` runs once a closed account has its placeholder name, so
+    #: records that spelled the old name out (e.g. event data) can be rewritten.
+    renamed: Callable[[User, str], None] = lambda user, old_name: None
 
 
 _hooks: list[AccountHooks] = []

@@ -169,6 +169,8 @@ def account_delete(*, user: User, password: str) -> None:
         Token.objects.filter(user=user).delete()
     _tokens_revoked()
     login_failures_forget(username=old_name)
+    for hooks in account_hooks():
+        hooks.renamed(user, old_name)
 
 
 def account_export(*, user: User) -> dict[str, Any]:

@@ -10,6 +10,8 @@ class GamesConfig(AppConfig):
         # Closing or exporting an account withdraws from and exports its matches.
         from accounts.hooks import AccountHooks, account_hook_register
         from games import embedded, tasks  # noqa: F401
-        from games.services.players import player_export, player_withdraw
+        from games.services.players import player_export, player_renamed, player_withdraw
 
-        account_hook_register(AccountHooks(close=player_withdraw, export=player_export))
+        account_hook_register(
+            AccountHooks(close=player_withdraw, export=player_export, renamed=player_renamed)
+        )

@@ -10,8 +10,9 @@ from django.db.models import Q
 
 from accounts.models import User
 from core.errors import MatchNotActive
-from games.models import Match, Move, Seat
+from games.models import Match, MatchEvent, Move, Seat
 from games.services.matches import match_resign
+from games.services.unit_of_work import match_change
 
 _LIVE = (Match.Status.OPEN, Match.Status.ACTIVE)
 _OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
@@ -25,6 +26,46 @@ def player_withdraw(user: User) -> None:
         # It may have ended (or the seat forfeited) in the meantime.
         with contextlib.suppress(MatchNotActive):
             match_resign(match_id=match_id, user=user)
+
+
+#: The keys of event data that hold a user's name (players, operators).
+NAME_KEYS = frozenset({"player", "operator"})
+#: Events an operator's name appears in, in matches the operator may not be seated in.
+OPERATOR_EVENTS = (
+    "match_aborted",
+    "deadline_extended",
+    "deadline_forced",
+    "seat_replaced",
+    "seat_returned",
+)
+
+
+def _renamed(value: Any, old: str, new: str) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: new if key in NAME_KEYS and item == old else _renamed(item, old, new)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_renamed(item, old, new) for item in value]
+    return value
+
+
+def player_renamed(user: User, old_name: str) -> None:
+    """A closed account's old name leaves the history of every match it took part in: event
+    data that named it (seats at creation and start, joins, an operator's actions) names its
+    placeholder instead, each match in its own change."""
+    seated = Seat.objects.filter(user=user).values_list("match_id", flat=True)
+    candidates = MatchEvent.objects.filter(
+        Q(match_id__in=seated) | Q(type__in=OPERATOR_EVENTS), data__isnull=False
+    ).values_list("match_id", "data")
+    named = {match_id for match_id, data in candidates if _renamed(data, old_name, "") != data}
+    for match_id in sorted(named, key=str):
+        with match_change(match_id) as tx:
+            for event in MatchEvent.objects.filter(match_id=match_id, data__isnull=False):
+                data = _renamed(event.data, old_name, user.username)
+                if data != event.data:
+                    tx.rewrite_event_data(event, data)
 
 
 def player_export(user: User) -> dict[str, Any]:

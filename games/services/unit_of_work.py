@@ -81,6 +81,7 @@ class MatchChange:
         self.moves: list[Move] = []
         self.events: list[MatchEvent] = []
         self._move_updates: dict[int, tuple[Move, dict[str, Any]]] = {}
+        self._event_updates: dict[int, tuple[MatchEvent, dict[str, Any]]] = {}
         self._match_before = _values(match, _MATCH_FIELDS)
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in seats]
         # A match inserted in this transaction starts at version 1 with its creation event.
@@ -133,6 +134,13 @@ class MatchChange:
         _, pending = self._move_updates.setdefault(move.pk, (move, {}))
         pending.update(fields)
 
+    def rewrite_event_data(self, event: MatchEvent, data: Any) -> None:
+        """Replace a recorded event's data. Only for erasure (a closed account's name): the
+        history is otherwise append-only, and its shape must stay the catalogue's."""
+        assert event.pk is not None and event.match_id == self.match.pk
+        event.data = data
+        self._event_updates[event.pk] = (event, {"data": data})
+
     def emit(self, new: NewEvent, *, step: int | None = None, table_only: bool = False) -> None:
         """Append an event of the catalogue (``events.SEAT_LEFT({"seat": 1})``); the match's
         ``version`` rises once on save."""
@@ -173,6 +181,7 @@ class MatchChange:
             events=self.events,
             seat_updates=seat_updates,
             move_updates=list(self._move_updates.values()),
+            event_updates=list(self._event_updates.values()),
         )
         if writes.empty:
             return
@@ -203,12 +212,12 @@ class Writes:
     events: list[MatchEvent]
     seat_updates: list[tuple[Seat, dict[str, Any]]]
     move_updates: list[tuple[Move, dict[str, Any]]]
+    event_updates: list[tuple[MatchEvent, dict[str, Any]]]
 
     @property
     def empty(self) -> bool:
-        return not (
-            self.match_fields or self.moves or self.events or self.seat_updates or self.move_updates
-        )
+        updates = self.seat_updates or self.move_updates or self.event_updates
+        return not (self.match_fields or self.moves or self.events or updates)
 
 
 def _update_sql(model: type[models.Model], pk: Any, values: dict[str, Any]) -> tuple[str, Any]:
@@ -242,6 +251,8 @@ def _write_in_one_statement(writes: Writes) -> None:
         parts.append(_update_sql(Move, move.pk, fields))
     for seat, fields in writes.seat_updates:
         parts.append(_update_sql(Seat, seat.pk, fields))
+    for event, fields in writes.event_updates:
+        parts.append(_update_sql(MatchEvent, event.pk, fields))
     if match_fields:
         parts.append(_update_sql(Match, match.pk, match_fields))
     *clauses, (last_sql, last_values) = parts
@@ -264,6 +275,8 @@ def _write_in_steps(writes: Writes) -> None:
         Move.objects.filter(pk=move.pk).update(**fields)
     for seat, fields in writes.seat_updates:
         Seat.objects.filter(pk=seat.pk).update(**fields)
+    for event, fields in writes.event_updates:
+        MatchEvent.objects.filter(pk=event.pk).update(**fields)
     if writes.match_fields:
         writes.match.save(update_fields=sorted(writes.match_fields))
 

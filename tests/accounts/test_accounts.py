@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -11,6 +12,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from games.services.operators import match_abort
 from tests.players import API, Player, make_player, play_to_end, start_match
 
 PASSWORD = "correct-horse-battery"
@@ -175,6 +177,12 @@ def test_deleting_an_account_forfeits_live_seats_and_keeps_finished_matches(
     assert over["status"] == "finished" and over["seats"][0]["player"] == f"deleted-{user.pk}"
     old = anonymous("/accounts/token", {"username": "alice", "password": PASSWORD})
     assert old.status_code == 400
+    # The old name is gone from the history of every match too (events named the seats).
+    for match_id in (finished, live, waiting):
+        history = json.dumps(bob.events(match_id)["results"])
+        assert '"alice"' not in history, history
+    created = bob.events(finished)["results"][0]
+    assert created["data"]["seats"][0]["player"] == f"deleted-{user.pk}"
 
 
 def test_export_holds_the_account_its_matches_and_only_its_own_moves(alice, bob, settings):
@@ -207,3 +215,16 @@ def test_an_unfinished_match_exports_the_step_but_not_the_move(alice, bob, setti
     assert alice.move(live, seen["step"], seen["legal_moves"][0]).status_code == 202
     moves = alice.get("/accounts/me/export").json()["matches"][0]["moves"]
     assert [(m["step"], m["made_by"], m["move"]) for m in moves] == [(seen["step"], "player", None)]
+
+
+def test_a_closed_operator_account_leaves_no_name_in_the_events(alice, bob, settings):
+    settings.FACEDOWN_TASK_RUNNER = "off"
+    operator = make_player("oscar")
+    User.objects.filter(pk=operator.user.pk).update(is_staff=True)
+    operator.user.refresh_from_db()
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    match_abort(match_id=match_id, operator=operator.user, reason="test")
+    assert delete(operator, {"password": PASSWORD}).status_code == 204
+    aborted = bob.events(match_id)["results"][-1]
+    assert aborted["type"] == "match_aborted"
+    assert aborted["data"]["operator"] == f"deleted-{operator.user.pk}"
