@@ -6,8 +6,15 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
 
+from accounts.lockout import (
+    LoginLockedOut,
+    login_failure_record,
+    login_failures_forget,
+    login_lock_check,
+)
 from accounts.models import User
 from accounts.services import user_register
 
@@ -66,3 +73,26 @@ class SignUpForm(forms.Form):
             email=self.cleaned_data.get("email") or "",
         )
         return user
+
+
+class LockedLoginForm(AuthenticationForm):
+    """The browser's login, under the same per-account lockout as ``POST /accounts/token``:
+    a locked name is refused before its password is checked, and every failure counts."""
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username") or ""
+        try:
+            login_lock_check(username=username)
+        except LoginLockedOut as locked:
+            wait = getattr(locked, "wait", None) or 1
+            raise ValidationError(
+                f"Too many failed logins for this name: try again in {wait} seconds.",
+                code="locked",
+            ) from None
+        try:
+            cleaned = super().clean()
+        except ValidationError:
+            login_failure_record(username=username)
+            raise
+        login_failures_forget(username=username)
+        return cleaned

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.static import serve
 
 from games.catalog import web_drawings
-from web.forms import SignUpForm
+from web.forms import LockedLoginForm, SignUpForm
 
 ASSETS = Path(__file__).resolve().parent / "static" / "web"
 LOGIN_URL = "/login"
@@ -26,6 +26,7 @@ LOGIN_URL = "/login"
 
 class WebLoginView(LoginView):
     template_name = "web/login.html"
+    authentication_form = LockedLoginForm
     redirect_authenticated_user = True
     next_page = "/"
 

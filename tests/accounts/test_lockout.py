@@ -84,3 +84,22 @@ def test_other_names_are_not_locked(db, clock):
     make_player("bystander")
     fail("victim", 6)
     assert login("bystander", PASSWORD).status_code == 200
+
+
+def test_the_browser_login_is_locked_out_alike(db: None, clock: list[float]) -> None:
+    """The web client's login form counts failures and refuses a locked name, right password
+    or not, exactly as ``POST /accounts/token`` does (which then also refuses it)."""
+    from django.test import Client
+
+    make_player("erin")
+    browser = Client()
+    for _ in range(5):
+        page = browser.post("/login", {"username": "erin", "password": "wrong-password-1"})
+        assert page.status_code == 200 and "_auth_user_id" not in browser.session
+    page = browser.post("/login", {"username": "erin", "password": PASSWORD})
+    assert page.status_code == 200 and "Too many failed logins" in page.content.decode()
+    assert "_auth_user_id" not in browser.session
+    assert login("erin", PASSWORD).status_code == 429
+    clock[0] += 2  # the one-second lock is over
+    page = browser.post("/login", {"username": "erin", "password": PASSWORD})
+    assert page.status_code == 302 and "_auth_user_id" in browser.session
