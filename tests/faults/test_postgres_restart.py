@@ -94,6 +94,8 @@ def server(cluster: PostgresCluster) -> Iterator[tuple[int, subprocess.Popen[byt
     )  # fmt: skip
     try:
         wait_until(lambda: _answers(port), 30, "gunicorn")
+        # It answers once one worker is up; the test watches both (a loaded machine is slow).
+        wait_until(lambda: len(_workers(process)) == 2, 30, "both gunicorn workers")
         yield port, process, cluster.root / "gunicorn.log"
     finally:
         process.terminate()
