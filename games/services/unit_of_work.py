@@ -298,6 +298,10 @@ def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
     with transaction.atomic():
         match.save(force_insert=True)
         Seat.objects.bulk_create(seats)
+        if any(seat.pk is None for seat in seats):  # a database without INSERT … RETURNING
+            ids = dict(Seat.objects.filter(match=match).values_list("index", "pk"))
+            for seat in seats:
+                seat.pk = ids[seat.index]
         tx = MatchChange(match, seats, created=True)
         yield tx
         tx.save()
