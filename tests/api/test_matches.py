@@ -83,7 +83,7 @@ def test_forced_last_step_is_played_by_the_server(alice, bob):
     forced = Move.objects.get(match_id=match_id, step=3, seat=0)
     assert forced.source == Move.Source.FORCED and forced.payload == {"card": 3}
     types = [e["type"] for e in _events(alice, match_id) if e["step"] == 3]
-    assert types == ["step_opened", "step_resolved"]
+    assert types == ["step_opened", "step_resolved", "match_finished"]  # it ended in step 3
 
 
 def test_gops_two_player_prizes_in_view_and_events(alice, bob):
