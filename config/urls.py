@@ -9,6 +9,8 @@ from django.urls import include, path
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from web.views import favicon
+
 # Swagger UI's and ReDoc's files, from the installed drf-spectacular-sidecar package.
 SIDECAR_STATIC = Path(drf_spectacular_sidecar.__file__).parent / "static"
 
@@ -35,6 +37,7 @@ urlpatterns = [
         sidecar_asset,
         name="sidecar-asset",
     ),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
     path("", include("web.urls")),
