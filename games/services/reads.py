@@ -123,13 +123,22 @@ def match_list(
     status: str | None = None,
     mine: bool = False,
     awaiting_me: bool = False,
+    invited: bool = False,
     game: str | None = None,
 ) -> QuerySet[Match]:
-    """The requester's matches, plus (without ``mine``) open matches they could join."""
+    """The requester's matches, plus (without ``mine``) open matches they could join.
+
+    ``awaiting_me``: active matches waiting for the requester's move. ``invited``: open matches
+    with an invitation to the requester not yet answered (join accepts it, decline refuses).
+    Filters combine: each one given narrows the list.
+    """
     seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
     matches = Match.objects.defer("state").select_related("created_by")
-    if mine or awaiting_me:
+    if mine or awaiting_me or invited:
         matches = matches.filter(Exists(seated))
+    if invited:
+        unanswered = seated.filter(invited=True, accepted=False)
+        matches = matches.filter(Exists(unanswered), status=Match.Status.OPEN)
     else:
         joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot="")
         matches = matches.filter(Exists(seated) | (Q(status=Match.Status.OPEN) & Exists(joinable)))

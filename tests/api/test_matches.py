@@ -156,6 +156,28 @@ def test_list_filters(alice, bob, carol):
     assert {"id", "seats", "phase", "you", "fairness", "status"} <= set(item)
 
 
+def test_invited_lists_the_invitations_waiting_for_my_answer(alice, bob, carol):
+    def ids(query: str, who: Player) -> set[str]:
+        response = who.get(f"/matches{query}")
+        assert response.status_code == 200
+        return {m["id"] for m in response.json()["results"]}
+
+    to_accept = alice.create("gops", ["me", {"user": bob.name}]).json()["id"]
+    to_decline = alice.create("gops", ["me", {"user": bob.name}, "open"]).json()["id"]
+    for_carol = alice.create("gops", ["me", {"user": carol.name}]).json()["id"]
+    open_seat = carol.create("gops", ["me", "open"]).json()["id"]
+    assert ids("?invited=true", bob) == {to_accept, to_decline}
+    assert ids("?invited=true", carol) == {for_carol}
+    assert ids("?invited=true", alice) == set()  # she invited; nobody invited her
+    assert ids("?invited=false", bob) >= {to_accept, to_decline, open_seat}
+    assert ids("?invited=true&game=hols-der-geier", bob) == set()
+
+    assert bob.post(f"/matches/{to_accept}/join").status_code == 200
+    assert bob.post(f"/matches/{to_decline}/decline").status_code == 200
+    assert ids("?invited=true", bob) == set()
+    assert ids("?awaiting_me=true", bob) == {to_accept}  # keeps its meaning: my move
+
+
 def test_list_is_cursor_paginated(alice, bob):
     for _ in range(5):
         start_match("gops", [alice, bob])
