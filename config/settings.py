@@ -36,6 +36,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "core",
     "accounts",
     "games",
@@ -186,6 +187,11 @@ SPECTACULAR_SETTINGS = {
     # send as a body that is not problem+json).
     "SERVE_AUTHENTICATION": [],
     "COMPONENT_SPLIT_REQUEST": True,
+    # Swagger UI and ReDoc come from the installed drf-spectacular-sidecar package, not a CDN, so
+    # the docs work without internet; config/urls.py serves its files in every run mode.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.problem_schema",

@@ -1,11 +1,43 @@
+from pathlib import Path
+
+import drf_spectacular_sidecar
+from django.conf import settings
 from django.contrib import admin
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.static import serve
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from web.views import favicon
+
+# Swagger UI's and ReDoc's files, from the installed drf-spectacular-sidecar package.
+SIDECAR_STATIC = Path(drf_spectacular_sidecar.__file__).parent / "static"
+
+
+def sidecar_asset(request: HttpRequest, path: str) -> HttpResponseBase:
+    """The docs' JavaScript and CSS, served by Django itself in every run mode (like the web
+    client's assets: no collectstatic, no DEBUG), so /api/docs/ and /api/redoc/ work offline."""
+    response = serve(request, f"drf_spectacular_sidecar/{path}", document_root=str(SIDECAR_STATIC))
+    response["Cache-Control"] = "no-cache"
+    return response
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="docs/redoc.html"),
+        name="redoc",
+    ),
+    path(
+        f"{settings.STATIC_URL.lstrip('/')}drf_spectacular_sidecar/<path:path>",
+        sidecar_asset,
+        name="sidecar-asset",
+    ),
+    path("favicon.ico", favicon, name="favicon"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
     path("", include("web.urls")),

@@ -64,6 +64,7 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name_plural = "matches"
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "-created_at"], name="match_status_created"),

@@ -73,3 +73,10 @@ def asset(request: HttpRequest, path: str) -> HttpResponseBase:
     response = serve(request, path, document_root=str(ASSETS))
     response["Cache-Control"] = "no-cache"
     return response
+
+
+def favicon(request: HttpRequest) -> HttpResponseBase:
+    """/favicon.ico, which browsers ask for on every site: a small face-down card."""
+    response = serve(request, "favicon.ico", document_root=str(ASSETS))
+    response["Cache-Control"] = "public, max-age=86400"
+    return response

@@ -121,7 +121,14 @@ class MatchListApi(APIView):
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("mine", bool),
-            OpenApiParameter("awaiting_me", bool),
+            OpenApiParameter(
+                "awaiting_me", bool, description="Active matches waiting for your move."
+            ),
+            OpenApiParameter(
+                "invited",
+                bool,
+                description="Open matches inviting you, not yet answered (join or decline).",
+            ),
             OpenApiParameter("game", str, description="A game's slug (GET /games)."),
             OpenApiParameter(
                 "page_size",
@@ -144,6 +151,7 @@ class MatchListApi(APIView):
             status=param_choice(params, "status", Match.Status.values),
             mine=param_flag(params, "mine"),
             awaiting_me=param_flag(params, "awaiting_me"),
+            invited=param_flag(params, "invited"),
             game=param_choice(params, "game", [engine.slug for engine in engines()]),
         )
         paginator = MatchPagination()

@@ -123,13 +123,22 @@ def match_list(
     status: str | None = None,
     mine: bool = False,
     awaiting_me: bool = False,
+    invited: bool = False,
     game: str | None = None,
 ) -> QuerySet[Match]:
-    """The requester's matches, plus (without ``mine``) open matches they could join."""
+    """The requester's matches, plus (without ``mine``) open matches they could join.
+
+    ``awaiting_me``: active matches waiting for the requester's move. ``invited``: open matches
+    with an invitation to the requester not yet answered (join accepts it, decline refuses).
+    Filters combine: each one given narrows the list.
+    """
     seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
     matches = Match.objects.defer("state").select_related("created_by")
-    if mine or awaiting_me:
+    if mine or awaiting_me or invited:
         matches = matches.filter(Exists(seated))
+    if invited:
+        unanswered = seated.filter(invited=True, accepted=False)
+        matches = matches.filter(Exists(unanswered), status=Match.Status.OPEN)
     else:
         joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot="")
         matches = matches.filter(Exists(seated) | (Q(status=Match.Status.OPEN) & Exists(joinable)))
@@ -218,13 +227,25 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
     body["phase"] = _phase(snapshot, your_move)
     if detail:
         body["legal_moves"] = _legal_moves(snapshot, state)
-        body["view"] = snapshot.engine.view(state, snapshot.you) if state is not None else None
+        body["view"] = _view(snapshot, state)
     body["result"] = match.result
     body["fairness"] = {
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.is_over else None,
     }
     return body
+
+
+def _view(snapshot: MatchSnapshot, state: Any) -> Any:
+    """The engine's view for the viewer. A match ended by forfeit (or aborted) stops before
+    the rules end it, so its state still says it is running: its view says ``over`` like the
+    match's ``status``."""
+    if state is None:
+        return None
+    view = snapshot.engine.view(state, snapshot.you)
+    if snapshot.match.is_over and isinstance(view, dict) and "over" in view:
+        view["over"] = True
+    return view
 
 
 def _legal_moves(snapshot: MatchSnapshot, state: Any) -> list[dict[str, Any]]:
@@ -251,7 +272,14 @@ def events_for_viewer(
     more = len(rows) > limit
     rows = rows[:limit]
     reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
-    return [event_for(row, reader) for row in rows], more
+    shown = [event_for(row, reader) for row in rows]
+    if match.is_over:
+        # A submission's time is hidden while the match runs (it tells when a seat moved);
+        # once the match is over every move is public, so its time is too.
+        for row, event in zip(rows, shown, strict=True):
+            if event["at"] is None:
+                event["at"] = timestamp(row.at)
+    return shown, more
 
 
 def spectator_reader(match: Match) -> Reader:

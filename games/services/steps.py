@@ -267,7 +267,10 @@ def match_finish(tx: MatchChange, *, reason: events.FinishReason) -> None:
         "reason": reason,
     }
     _match_close(tx, Match.Status.FINISHED, result)
-    tx.emit(events.MATCH_FINISHED(result), step=match.step)
+    # The step the match ended in: run to completion, the last step resolved (``match.step``
+    # already points past it); ended by forfeit, the open step, as the forfeit's own event.
+    ended_in = match.step - 1 if reason == "completed" else match.step
+    tx.emit(events.MATCH_FINISHED(result), step=ended_in)
 
 
 def match_abort_in(

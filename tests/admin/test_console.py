@@ -287,3 +287,10 @@ def test_user_admin_deactivates_and_resets_tokens(
     assert User.objects.get(pk=operator.pk).is_active  # never yourself
     assert bob.get("/accounts/me").status_code == 401
     assert console.get(users).status_code == 200
+
+
+def test_the_console_names_matches_in_the_plural(console: Client) -> None:
+    index = console.get("/admin/").content.decode()
+    assert ">Matches<" in index and "Matchs" not in index
+    changelist = console.get(CHANGELIST).content.decode()
+    assert "Matchs" not in changelist

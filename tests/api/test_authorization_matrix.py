@@ -244,6 +244,7 @@ ROWS: tuple[Row, ...] = (
     # Public.
     Row("GET", "/api/schema/", PUBLIC),
     Row("GET", "/api/docs/", PUBLIC),
+    Row("GET", "/api/redoc/", PUBLIC),
     Row("GET", "/api/v1/games", PUBLIC),
     Row("GET", "/api/v1/games/{slug}", PUBLIC),
     Row("GET", "/api/v1/fairness/key", PUBLIC),

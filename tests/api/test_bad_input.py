@@ -203,6 +203,7 @@ def test_register_and_token_refuse_unknown_fields_and_wrong_types(
         ("mine=1", "mine"),
         ("mine=yes", "mine"),
         ("awaiting_me=TRUE", "awaiting_me"),
+        ("invited=1", "invited"),
         ("game=chess", "game"),
         ("game=" + quote("go\x00ps"), "game"),
         ("page_size=0", "page_size"),

@@ -83,7 +83,7 @@ def test_forced_last_step_is_played_by_the_server(alice, bob):
     forced = Move.objects.get(match_id=match_id, step=3, seat=0)
     assert forced.source == Move.Source.FORCED and forced.payload == {"card": 3}
     types = [e["type"] for e in _events(alice, match_id) if e["step"] == 3]
-    assert types == ["step_opened", "step_resolved"]
+    assert types == ["step_opened", "step_resolved", "match_finished"]  # it ended in step 3
 
 
 def test_gops_two_player_prizes_in_view_and_events(alice, bob):
@@ -154,6 +154,28 @@ def test_list_filters(alice, bob, carol):
     item = alice.get("/matches?mine=true").json()["results"][0]
     assert "view" not in item and "legal_moves" not in item
     assert {"id", "seats", "phase", "you", "fairness", "status"} <= set(item)
+
+
+def test_invited_lists_the_invitations_waiting_for_my_answer(alice, bob, carol):
+    def ids(query: str, who: Player) -> set[str]:
+        response = who.get(f"/matches{query}")
+        assert response.status_code == 200
+        return {m["id"] for m in response.json()["results"]}
+
+    to_accept = alice.create("gops", ["me", {"user": bob.name}]).json()["id"]
+    to_decline = alice.create("gops", ["me", {"user": bob.name}, "open"]).json()["id"]
+    for_carol = alice.create("gops", ["me", {"user": carol.name}]).json()["id"]
+    open_seat = carol.create("gops", ["me", "open"]).json()["id"]
+    assert ids("?invited=true", bob) == {to_accept, to_decline}
+    assert ids("?invited=true", carol) == {for_carol}
+    assert ids("?invited=true", alice) == set()  # she invited; nobody invited her
+    assert ids("?invited=false", bob) >= {to_accept, to_decline, open_seat}
+    assert ids("?invited=true&game=hols-der-geier", bob) == set()
+
+    assert bob.post(f"/matches/{to_accept}/join").status_code == 200
+    assert bob.post(f"/matches/{to_decline}/decline").status_code == 200
+    assert ids("?invited=true", bob) == set()
+    assert ids("?awaiting_me=true", bob) == {to_accept}  # keeps its meaning: my move
 
 
 def test_list_is_cursor_paginated(alice, bob):

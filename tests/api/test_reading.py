@@ -115,9 +115,9 @@ def test_demo_command_prints_a_playable_match(db, settings):
     client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[0]}")
     seen = client.get(f"{API}/matches/{match.id}").json()
     assert seen["you"] == 0 and seen["legal_moves"]
-    # running it again reuses the players and the match
+    # running it again reuses the players and starts a fresh pair of matches
     call_command("demo", stdout=StringIO())
-    assert Match.objects.count() == 2
+    assert Match.objects.count() == 4
 
 
 @pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
@@ -143,3 +143,22 @@ def test_user_throttle_counts_in_windows(alice, bob, monkeypatch):
     assert throttled.json()["code"] == "throttled"
     assert 0 < int(throttled["Retry-After"]) <= 3601
     cache.clear()
+
+
+_ASSET = re.compile(r"""(?:src|href)=["']([^"']+)["']""")
+
+
+@pytest.mark.parametrize("page", ["/api/docs/", "/api/redoc/"])
+def test_api_docs_load_everything_from_this_server(db, settings, page):
+    settings.DEBUG = False  # as scripts/run and production run: no staticfiles fallback
+    client = APIClient()
+    html = client.get(page).content.decode()
+    assets = _ASSET.findall(html)
+    assert assets, html
+    remote = [url for url in assets if not url.startswith("/") or url.startswith("//")]
+    assert remote == [], "the docs page needs the internet"
+    assert "googleapis" not in html and "cdn" not in html.lower()
+    for url in assets:
+        answer = client.get(url)
+        assert answer.status_code == 200, url
+        assert b"".join(answer.streaming_content), url

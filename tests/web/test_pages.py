@@ -94,3 +94,14 @@ def test_the_match_page_embeds_how_each_game_is_drawn(client: Client) -> None:
         "prize_faces": "mice_and_vultures",
     }
     assert web_drawings()["memory"]["layout"] == "generic"
+
+
+def test_favicon_is_a_small_icon(db):
+    from django.test import Client
+
+    answer = Client().get("/favicon.ico")
+    assert answer.status_code == 200
+    body = b"".join(answer.streaming_content)
+    assert body[:4] == b"\x00\x00\x01\x00"  # an ICO file
+    assert 0 < len(body) < 4096
+    assert "max-age" in answer["Cache-Control"]

@@ -1,4 +1,8 @@
-"""Create two demo players and a GOPS match between them, and print how to play it with curl."""
+"""Create two demo players and a GOPS match between them, and print how to play it with curl.
+
+Every run creates a new alice-bob match and a new match of alice against a bot, so the printed
+walk-through (which starts at step 1) is right on the first and on every later run.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,6 @@ from django.core.management.base import BaseCommand
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
-from games.models import Match
 from games.services.matches import SeatSpec, match_create, match_join
 
 DEMO_PASSWORD = "facedown-demo"
@@ -31,25 +34,16 @@ class Command(BaseCommand):
     def handle(self, *args: Any, port: str, **options: Any) -> None:
         alice, alice_token = _player("alice")
         bob, bob_token = _player("bob")
-        match = (
-            Match.objects.filter(created_by=alice, status=Match.Status.ACTIVE, game="gops")
-            .order_by("-created_at")
-            .first()
+        # A fresh pair of matches on every run: an earlier run's matches may be under way or
+        # over, so a walk-through that starts at step 1 is only right for a new match.
+        match = match_create(
+            creator=alice,
+            game="gops",
+            seats=[SeatSpec("me"), SeatSpec("user", "bob")],
+            options={"num_cards": 5},
         )
-        if match is None:
-            match = match_create(
-                creator=alice,
-                game="gops",
-                seats=[SeatSpec("me"), SeatSpec("user", "bob")],
-                options={"num_cards": 5},
-            )
-            match = match_join(match_id=match.id, user=bob, client_seed="bob-demo-entropy")
-        versus_bot = (
-            Match.objects.filter(created_by=alice, status=Match.Status.ACTIVE, game="gops")
-            .exclude(pk=match.pk)
-            .order_by("-created_at")
-            .first()
-        ) or match_create(
+        match = match_join(match_id=match.id, user=bob, client_seed="bob-demo-entropy")
+        versus_bot = match_create(
             creator=alice,
             game="gops",
             seats=[SeatSpec("me"), SeatSpec("bot", bot="greedy")],
@@ -61,7 +55,7 @@ class Command(BaseCommand):
 Facedown is starting at http://127.0.0.1:{port}/  (API docs: http://127.0.0.1:{port}/api/docs/)
 
 Play in the browser: open http://127.0.0.1:{port}/ and log in as alice (or bob), password
-{DEMO_PASSWORD}. Alice's match against the bot is waiting for her move.
+{DEMO_PASSWORD}. Alice's newest match against the bot is waiting for her move.
 
 Demo players (password: {DEMO_PASSWORD}):
   alice  token {alice_token}
