@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.bots.base import BaseBot, BotContext, Decision, Observation
+from games.bots.xato_endgame import Endgame, OutOfBudget, SeatCounts
 from games.engine.protocol import Move
 from games.engine.xato import pack
 
@@ -257,7 +258,18 @@ EXPERT_OPTIONS: dict[str, Any] = {
             "minimum": 1,
             "maximum": 2000,
             "default": 96,
-        }
+        },
+        "endgame_nodes": {
+            "description": (
+                "Positions the exact end-of-deal search may visit (the work bound); once every "
+                "remaining card's owner is known and the rest of the deal fits, it decides "
+                "calls and sacrifices by the exact chance of winning."
+            ),
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 200000,
+            "default": 6000,
+        },
     },
     "additionalProperties": False,
 }
@@ -273,9 +285,11 @@ class _Belief:
         self.owner: dict[str, int] = {str(c): int(s) for c, s in memory.get("owner", {}).items()}
         self.gone: set[str] = {str(card) for card in memory.get("gone", [])}
         self.caller: int | None = memory.get("caller")
+        self.sacrificed: set[int] = {int(s) for s in memory.get("sacrificed", [])}
 
     def reset(self, deal: Any) -> None:
         self.deal, self.owner, self.gone, self.caller = deal, {}, set(), None
+        self.sacrificed = set()
 
     def read(self, event: Mapping[str, Any]) -> None:
         kind = event.get("kind")
@@ -287,6 +301,8 @@ class _Belief:
             self.caller = int(event["seat"])
             if event.get("outcome") is not None:
                 self.gone.add(str(event["card"]))
+        elif kind == "sacrifice" and event.get("sacrificed"):
+            self.sacrificed.add(int(event["seat"]))
         if kind in ("call", "claim", "sacrifice") and event.get("finished"):
             self.gone.update(event["finished"]["exposed"])
 
@@ -301,6 +317,7 @@ class _Belief:
             "owner": dict(sorted(self.owner.items())),
             "gone": sorted(self.gone),
             "caller": self.caller,
+            "sacrificed": sorted(self.sacrificed),
         }
 
 
@@ -434,11 +451,18 @@ def _xato_utility(scores: Sequence[int], seat: int) -> float:
     return 30.0 * win + (mine - best_other)
 
 
+#: The exact search is tried only with at most this many cards left in hands and life areas
+#: (beyond, it rarely fits a budget of a few thousand positions).
+_ENDGAME_CARDS = 18
+
+
 class ExpertXatoBot(BaseBot):
     """Belief tracking through ``observe`` and determinized playouts (see the module)."""
 
     name = "expert"
     options_schema = EXPERT_OPTIONS
+    #: Calls searched: those worth now at least the best one's value less this many points.
+    call_slack = 2.0
 
     def observe(self, obs: Observation) -> dict[str, Any]:
         belief = _Belief(obs.memory)
@@ -541,6 +565,40 @@ class ExpertXatoBot(BaseBot):
         default = EXPERT_OPTIONS["properties"]["iterations"]["default"]
         return max(1, int(ctx.options.get("iterations", default)))
 
+    def _endgame(
+        self, ctx: BotContext, belief: _Belief, known: Mapping[int, Sequence[str]]
+    ) -> tuple[Endgame, tuple[SeatCounts, ...], tuple[int, ...]] | None:
+        """The exact search's start, when it applies: every other active seat's remaining
+        cards known by owner, and the budget above zero."""
+        view, seat = ctx.view, ctx.seat
+        budget = int(ctx.options.get("endgame_nodes", 0) or 0)
+        if budget <= 0:
+            return None
+        n = int(view["players"])
+        hand_count, life_count = view["hand_count"], view["life_count"]
+        if sum(int(h) for h in hand_count) + sum(int(x) for x in life_count) > _ENDGAME_CARDS:
+            return None  # too far from the end to fit the budget: not tried
+        finished = set(view["finished"])
+        for s in range(n):
+            counted = int(hand_count[s]) + int(life_count[s])
+            if s != seat and s not in finished and len(known.get(s, ())) != counted:
+                return None
+        if int(view.get("deal", 1)) != int(view.get("deals", 1)):
+            return None  # scores carry over into another deal: not searched
+        seats = tuple(
+            (
+                int(hand_count[s]),
+                int(life_count[s]),
+                s in finished,
+                s in belief.sacrificed,
+                int(view["calls_made"][s]),
+            )
+            for s in range(n)
+        )
+        direction = 1 if view.get("turn_direction", "clockwise") == "clockwise" else -1
+        search = Endgame(seat, n, int(view["starting_hand"]), direction, budget)
+        return search, seats, tuple(int(v) for v in view["scores"])
+
     def _call(self, ctx: BotContext, belief: _Belief) -> Move:
         """Candidate calls: a card of each other active seat (its target first), and the
         seat's own hand card as a last resort; each scored by playouts on the same guesses."""
@@ -553,6 +611,17 @@ class ExpertXatoBot(BaseBot):
         for card, owner in sorted(belief.owner.items()):
             if owner in known and card not in belief.gone:
                 known[owner].append(card)
+        start = self._endgame(ctx, belief, known)
+        if start is not None:
+            search, seats, scores = start
+            try:
+                choices = search.call_options(seats, scores)
+            except OutOfBudget:
+                choices = []
+            if choices:
+                chosen = max(choices, key=lambda o: (o.value, o.seat == view.get("target")))
+                cards = hand if chosen.kind == "own" else known[chosen.seat]
+                return {"call": rng.choice(sorted(cards))}
         avoid = set(hand) | own_life | belief.gone
         unknown = [c for c in pack(n) if c not in avoid and c not in belief.owner]
         target = view.get("target")
@@ -574,7 +643,9 @@ class ExpertXatoBot(BaseBot):
             # Only the calls worth as much now as the best one, less a little, are searched:
             # the playouts then weigh what each does to the rest of the deal.
             top = max(value for value, _ in scored)
-            options = [(f"seat{s}", known[s]) for value, s in scored if value >= top - 2.0]
+            options = [
+                (f"seat{s}", known[s]) for value, s in scored if value >= top - self.call_slack
+            ]
         if unknown and (not options or target not in known or not known[target]):
             options.append(("unknown", unknown))
         if hand and not options:
@@ -609,6 +680,18 @@ class ExpertXatoBot(BaseBot):
             return {"sacrifice": None}
         card = rng.choice(cards)
         caller = belief.caller if belief.caller is not None else (seat - 1) % int(view["players"])
+        known: dict[int, list[str]] = {}
+        for c, owner in belief.owner.items():
+            if owner != seat and c not in belief.gone:
+                known.setdefault(owner, []).append(c)
+        start = self._endgame(ctx, belief, known)
+        if start is not None:
+            search, seats, scores = start
+            try:
+                keep, decline = search.sacrifice_options(seats, scores, caller)
+                return {"sacrifice": card if keep.value >= decline.value else None}
+            except OutOfBudget:
+                pass
         per = max(1, self._iterations(ctx) // 2)
         totals = [0.0, 0.0]
         for _ in range(per):
