@@ -10,6 +10,12 @@ for the orang-utans it can reach from its collection:
 
 It reads only its seat's view (``layout`` with points and requirements, ``collections``,
 ``trick``, ``hand``) and keeps no memory.
+
+``expert`` counts the cards played face up in this game (``observe``) and picks among its legal
+moves by determinized playouts: the unseen cards dealt to the other hands and the orang-utan
+deck shuffled, the rest of the game played with every seat on the greedy rules
+(``games/bots/old_men_sim.py``, a fast copy of the engine's rules), the budget of ``samples``
+playouts per legal move spent by successive halving.
 """
 
 from __future__ import annotations
@@ -121,8 +127,10 @@ EXPERT_OPTIONS: dict[str, Any] = {
     "properties": {
         "samples": {
             "description": (
-                "Deals of the unseen cards sampled per decision; each candidate move is "
-                "played out to the end of the game once per sample (the work bound)."
+                "Playouts per legal move (the work bound): a decision plays at most "
+                "samples times the legal moves out to the end, spent by successive halving "
+                "(every surviving move on the same fresh deals of the unseen cards, the "
+                "worse half dropped each round)."
             ),
             "type": "integer",
             "minimum": 1,
