@@ -28,7 +28,7 @@ from typing import Any
 
 from games.bots.base import BaseBot, BotContext, Decision, Observation
 from games.bots.old_men_sim import Playout, code
-from games.engine.old_men_of_the_forest import CARDS, ORANGUTAN_IDS
+from games.engine.old_men_of_the_forest import CARDS, ORANGUTAN_IDS, TRICKS
 from games.engine.protocol import Move
 
 DEFORESTATION = "X"
@@ -223,7 +223,10 @@ class ExpertOldMenBot(BaseBot):
         played = [0] * len(moves)
         alive = list(range(len(moves)))
         rounds = max(1, math.ceil(math.log2(len(moves))))
-        budget = samples * len(moves)
+        # The work bound counts tricks played out: a playout from trick t plays 11 - t tricks,
+        # so later decisions afford more playouts for the same work as the first.
+        tricks_left = max(1, TRICKS + 1 - int(view.get("trick_number", 1)))
+        budget = samples * len(moves) * TRICKS // tricks_left
         for round_number in range(rounds):
             per_move = max(1, budget // (rounds * len(alive)))
             if round_number == rounds - 1:

@@ -52,13 +52,25 @@ NEED: dict[str, Have] = {
     for ident, card in ORANGUTANS.items()
 }
 
-#: (colour counts, layout) → (greedy's ``reach``, the most valuable affordable orang-utan).
-_READ: dict[tuple[Have, tuple[str, ...]], tuple[float, str | None]] = {}
+#: (orang-utan, colour counts) → its points discounted by the cards still missing.
+_ONE: dict[tuple[str, Have], float] = {}
 
 
-def read(have: Have, layout: tuple[str, ...]) -> tuple[float, str | None]:
-    """``reach`` of a collection with these colour counts, and the orang-utan greedy cashes in
-    for (the first most valuable affordable one of the layout, or ``None``). Cached."""
+def _one(ident: str, have: Have) -> float:
+    key = (ident, have)
+    found = _ONE.get(key)
+    if found is None:
+        gap = sum(n - h for n, h in zip(NEED[ident], have, strict=True) if n > h)
+        found = POINTS[ident] / (1 + gap) ** 1.5
+        _ONE[key] = found
+    return found
+
+
+#: (colour counts, layout) → [greedy's ``reach``, its cash-in offer, its take gains or None].
+_READ: dict[tuple[Have, tuple[str, ...]], list[Any]] = {}
+
+
+def _entry(have: Have, layout: tuple[str, ...]) -> list[Any]:
     key = (have, layout)
     found = _READ.get(key)
     if found is not None:
@@ -66,16 +78,38 @@ def read(have: Have, layout: tuple[str, ...]) -> tuple[float, str | None]:
     best = 0.0
     offer: str | None = None
     for ident in layout:
-        need = NEED[ident]
-        gap = sum(n - h for n, h in zip(need, have, strict=True) if n > h)
-        points = POINTS[ident]
-        best = max(best, points / (1 + gap) ** 1.5)
-        if gap == 0 and (offer is None or points > POINTS[offer]):
+        value = _one(ident, have)
+        if value > best:
+            best = value
+        # Affordable exactly when nothing is missing (the value is the full points).
+        if value == POINTS[ident] and (offer is None or value > POINTS[offer]):
             offer = ident
     if len(_READ) > 1 << 17:
         _READ.clear()
-    _READ[key] = (best, offer)
-    return best, offer
+    found = [best, offer, None]
+    _READ[key] = found
+    return found
+
+
+def read(have: Have, layout: tuple[str, ...]) -> tuple[float, str | None]:
+    """``reach`` of a collection with these colour counts, and the orang-utan greedy cashes in
+    for (the first most valuable affordable one of the layout, or ``None``). Cached."""
+    found = _entry(have, layout)
+    return found[0], found[1]
+
+
+def gains(have: Have, layout: tuple[str, ...]) -> list[float]:
+    """Greedy's ``take_gain`` for a collection with these colour counts, of a card of each
+    kind (index ``card & 7``). Cached."""
+    found = _entry(have, layout)
+    table: list[float] | None = found[2]
+    if table is None:
+        table = [-DEFORESTATION_COST]
+        for kind in (1, 2, 3, 4):
+            delta = _entry(_plus(have, kind), layout)[0] - found[0]
+            table.append(delta if delta > 0 else delta - USELESS_COST)
+        found[2] = table
+    return table
 
 
 def _taker(seat: int | None) -> int:
@@ -90,12 +124,7 @@ def _plus(have: Have, kind: int) -> Have:
 
 def gain(have: Have, card: int, layout: tuple[str, ...]) -> float:
     """Greedy's ``take_gain`` of ``card`` for a collection with these colour counts."""
-    kind = card & 7
-    if kind == 0:
-        return -DEFORESTATION_COST
-    before = read(have, layout)[0]
-    delta = read(_plus(have, kind), layout)[0] - before
-    return delta if delta > 0 else delta - USELESS_COST
+    return gains(have, layout)[card & 7]
 
 
 class Playout:
@@ -176,8 +205,16 @@ class Playout:
             self.current = (seat + 1) % self.players
             return
         # Higher value first; on equal values the earlier play (value = code >> 3).
-        order = sorted(range(len(self.trick)), key=lambda i: (-(self.trick[i][1] >> 3), i))
-        self.ranked = [self.trick[order[0]][0], self.trick[order[1]][0]]
+        first = second = -1
+        first_seat = second_seat = -1
+        for entry in self.trick:
+            value = entry[1] >> 3
+            if value > first:
+                second, second_seat = first, first_seat
+                first, first_seat = value, entry[0]
+            elif value > second:
+                second, second_seat = value, entry[0]
+        self.ranked = [first_seat, second_seat]
         self.takers = [self.ranked[1]]
         self.phase, self.current = "take", self.ranked[0]
 
@@ -244,23 +281,29 @@ class Playout:
         if self.phase == "cash_in":
             return self.offer()
         if self.phase == "take":
-            have, layout = self.have[seat], self.layout
+            table = gains(self.have[seat], self.layout)
             best = -1e9
             picks: list[int] = []
             for card in self.eligible():
-                score = gain(have, card, layout)
+                score = table[card & 7]
                 if score > best:
                     best, picks = score, [card]
                 elif score == best:
                     picks.append(card)
             return picks[0] if len(picks) == 1 else self.rng.choice(picks)
         hand = self.hands[seat]
-        have, layout = self.have[seat], self.layout
         top = hand[-1]
-        values = sorted((entry[1] >> 3 for entry in self.trick), reverse=True)
-        second = values[1] if len(values) > 1 else 0
-        if (top >> 3) > second and any(gain(have, e[1], layout) > 0 for e in self.trick):
-            return top
+        first = second = 0
+        for entry in self.trick:
+            value = entry[1] >> 3
+            if value > first:
+                first, second = value, first
+            elif value > second:
+                second = value
+        if (top >> 3) > second:
+            table = gains(self.have[seat], self.layout)
+            if any(table[entry[1] & 7] > 0 for entry in self.trick):
+                return top
         return hand[0]
 
     def step(self, choice: int | str | None) -> None:
