@@ -127,8 +127,9 @@ EXPERT_OPTIONS: dict[str, Any] = {
     "properties": {
         "samples": {
             "description": (
-                "Playouts per legal move (the work bound): a decision plays at most "
-                "samples times the legal moves out to the end, spent by successive halving "
+                "Playouts per legal move on the first trick (the work bound; later tricks, "
+                "whose playouts are shorter, afford up to 20 times as many), spent by "
+                "successive halving "
                 "(every surviving move on the same fresh deals of the unseen cards, the "
                 "worse half dropped each round)."
             ),
@@ -183,10 +184,11 @@ class ExpertOldMenBot(BaseBot):
 
     def choose(self, ctx: BotContext) -> Decision:
         """Successive halving over the legal moves within a budget of ``samples`` playouts per
-        legal move: each round plays every surviving move out on the same fresh deals of the
-        unseen cards to the other hands (and of the orang-utan deck), every seat greedy to the
-        end of the game, and keeps the better half by mean utility; the last two share the
-        last round. The move with the best mean over all its deals is played."""
+        legal move (more in later tricks, whose playouts are shorter): each round plays every
+        surviving move out on the same fresh deals of the unseen cards to the other hands (and
+        of the orang-utan deck), every seat greedy to the end of the game, and keeps the better
+        half by mean utility; the last two share the last round. The move with the best mean
+        over all its deals is played."""
         memory = dict(ctx.memory)
         if len(ctx.legal_moves) == 1:
             return Decision(move=ctx.legal_moves[0], memory=memory)
