@@ -10,18 +10,25 @@ for the orang-utans it can reach from its collection:
 
 It reads only its seat's view (``layout`` with points and requirements, ``collections``,
 ``trick``, ``hand``) and keeps no memory.
+
+``expert`` counts the cards played face up in this game (``observe``) and picks among its legal
+moves by determinized playouts: the unseen cards dealt to the other hands and the orang-utan
+deck shuffled, the rest of the game played with every seat on the greedy rules
+(``games/bots/old_men_sim.py``, a fast copy of the engine's rules), the budget of ``samples``
+playouts per legal move spent by successive halving.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from games.bots.base import BaseBot, BotContext, Decision, Observation
-from games.engine.old_men_of_the_forest import CARDS, ORANGUTAN_IDS, ORANGUTANS, TRICKS
+from games.bots.old_men_sim import Playout, code
+from games.engine.old_men_of_the_forest import CARDS, ORANGUTAN_IDS, TRICKS
 from games.engine.protocol import Move
 
 DEFORESTATION = "X"
@@ -115,18 +122,16 @@ class GreedyOldMenBot(BaseBot):
 
 # --- expert --------------------------------------------------------------------------------------
 
-#: Orang-utan id → (points, requirement), read once from the engine's data.
-_OU: dict[str, tuple[int, dict[str, int]]] = {
-    ident: (int(card["points"]), dict(card["requires"])) for ident, card in ORANGUTANS.items()
-}
-
 EXPERT_OPTIONS: dict[str, Any] = {
     "type": "object",
     "properties": {
         "samples": {
             "description": (
-                "Deals of the unseen cards sampled per decision; each candidate move is "
-                "played out to the end of the game once per sample (the work bound)."
+                "Playouts per legal move on the first trick (the work bound; later tricks, "
+                "whose playouts are shorter, afford up to 20 times as many), spent by "
+                "successive halving "
+                "(every surviving move on the same fresh deals of the unseen cards, the "
+                "worse half dropped each round)."
             ),
             "type": "integer",
             "minimum": 1,
@@ -136,181 +141,6 @@ EXPERT_OPTIONS: dict[str, Any] = {
     },
     "additionalProperties": False,
 }
-
-
-_SLOT = {"R": 0, "B": 1, "Y": 2, "G": 3}
-#: Orang-utan id → its requirement as counts of R, B, Y, G.
-_NEED: dict[str, tuple[int, int, int, int]] = {
-    ident: (req.get("R", 0), req.get("B", 0), req.get("Y", 0), req.get("G", 0))
-    for ident, (_, req) in _OU.items()
-}
-
-
-def _have(collection: Sequence[str]) -> tuple[int, int, int, int]:
-    counts = [0, 0, 0, 0]
-    for card in collection:
-        slot = _SLOT.get(card[0])
-        if slot is not None:
-            counts[slot] += 1
-    return (counts[0], counts[1], counts[2], counts[3])
-
-
-@lru_cache(maxsize=1 << 16)
-def _reach_ids(have: tuple[int, int, int, int], layout: tuple[str, ...]) -> float:
-    """``reach`` over colour counts and orang-utan ids (cached: playouts repeat them)."""
-    best = 0.0
-    for ident in layout:
-        need = _NEED[ident]
-        gap = sum(n - h for n, h in zip(need, have, strict=True) if n > h)
-        best = max(best, _OU[ident][0] / (1 + gap) ** 1.5)
-    return best
-
-
-def _gain_ids(collection: Sequence[str], card: str, layout: Sequence[str]) -> float:
-    """``take_gain`` over orang-utan ids (the playouts' greedy take)."""
-    have = _have(collection)
-    key = tuple(layout)
-    before = _reach_ids(have, key)
-    slot = _SLOT.get(card[0])
-    if slot is None:
-        return _reach_ids(have, key) - before - DEFORESTATION_COST
-    after = list(have)
-    after[slot] += 1
-    gain = _reach_ids((after[0], after[1], after[2], after[3]), key) - before
-    if gain <= 0:
-        return gain - USELESS_COST
-    return gain
-
-
-class _Sim:
-    """The rest of one game on a determinized deal, fast: the engine's rules for play, take
-    and cash-in on plain lists, every seat played by the greedy rules above."""
-
-    def __init__(
-        self,
-        view: Mapping[str, Any],
-        hands: list[list[str]],
-        deck: list[str],
-        rng: random.Random,
-    ) -> None:
-        self.players = len(hands)
-        self.rng = rng
-        self.hands = hands
-        self.deck = deck
-        self.layout = [entry["id"] for entry in view["layout"]]
-        self.colls = [list(cards) for cards in view["collections"]]
-        self.deforest = 3 if view.get("deforestation_penalty", "additional") == "additional" else 2
-        self.banked = [0] * self.players
-        for seat, won in enumerate(view["won"]):
-            for entry in won:
-                self.banked[seat] += int(entry["points"]) - sum(
-                    self._penalty(card) for card in entry["under"]
-                )
-        self.trick: list[list[Any]] = [
-            [entry["seat"], entry["card"], entry["taken_by"]] for entry in view["trick"]
-        ]
-        self.ranked = list(view["ranked"])
-        self.phase = str(view["phase"])
-        self.current = int(view["current"])
-        self.trick_number = int(view["trick_number"])
-        # The ranked seats still to take: those of ``ranked`` that have taken nothing yet,
-        # except the one on turn.
-        taken = {entry[2] for entry in self.trick if entry[2] is not None}
-        self.takers = [s for s in self.ranked if s not in taken and s != self.current]
-
-    def _penalty(self, card: str) -> int:
-        return self.deforest if card[0] == DEFORESTATION else 1
-
-    def scores(self) -> list[int]:
-        return [
-            self.banked[s] - sum(self._penalty(card) for card in self.colls[s])
-            for s in range(self.players)
-        ]
-
-    def affordable(self, seat: int) -> list[str]:
-        have = _have(self.colls[seat])
-        return [i for i in self.layout if all(n <= h for n, h in zip(_NEED[i], have, strict=True))]
-
-    def eligible(self, seat: int) -> list[str]:
-        return [e[1] for e in self.trick if e[0] != seat and e[2] is None]
-
-    def apply(self, move: Move) -> None:
-        seat = self.current
-        if self.phase == "play":
-            card = move["play"]
-            self.hands[seat].remove(card)
-            self.trick.append([seat, card, None])
-            if len(self.trick) < self.players:
-                self.current = (seat + 1) % self.players
-                return
-            order = sorted(range(len(self.trick)), key=lambda i: (-_value(self.trick[i][1]), i))
-            self.ranked = [self.trick[i][0] for i in order[:2]]
-            self.takers = [self.ranked[1]]
-            self.phase, self.current = "take", self.ranked[0]
-        elif self.phase == "take":
-            card = move["take"]
-            for entry in self.trick:
-                if entry[1] == card:
-                    entry[2] = seat
-            self.colls[seat].append(card)
-            if self.affordable(seat):
-                self.phase = "cash_in"
-            else:
-                self._next_taker()
-        else:
-            choice = move["cash_in"]
-            if choice is not None:
-                ident = choice["orangutan"]
-                points, requires = _OU[ident]
-                left = list(self.colls[seat])
-                for colour, count in requires.items():
-                    mine = sorted((c for c in left if c[0] == colour), key=_value)[:count]
-                    for card in mine:
-                        left.remove(card)
-                self.banked[seat] += points - sum(self._penalty(card) for card in left)
-                self.colls[seat] = []
-                self.layout.remove(ident)
-            self._next_taker()
-
-    def _next_taker(self) -> None:
-        if self.takers:
-            self.current = self.takers.pop(0)
-            self.phase = "take"
-            return
-        while len(self.layout) < self.players + 1 and self.deck:
-            self.layout.append(self.deck.pop(0))
-        self.current = self.ranked[0]
-        self.trick, self.ranked, self.takers = [], [], []
-        if self.trick_number >= TRICKS or not self.hands[self.current]:
-            self.phase = "over"
-            return
-        self.trick_number += 1
-        self.phase = "play"
-
-    def greedy_move(self) -> Move:
-        seat = self.current
-        if self.phase == "cash_in":
-            offers = self.affordable(seat)
-            return {"cash_in": {"orangutan": max(offers, key=lambda i: _OU[i][0])}}
-        if self.phase == "take":
-            cards = self.eligible(seat)
-            scored = [(_gain_ids(self.colls[seat], card, self.layout), card) for card in cards]
-            best = max(score for score, _ in scored)
-            return {"take": self.rng.choice([card for score, card in scored if score == best])}
-        hand = self.hands[seat]
-        table = [entry[1] for entry in self.trick]
-        useful = any(_gain_ids(self.colls[seat], card, self.layout) > 0 for card in table)
-        top = max(hand, key=lambda card: (_value(card), card[0] != DEFORESTATION))
-        values = sorted((_value(card) for card in table), reverse=True)
-        second = values[1] if len(values) > 1 else 0
-        if useful and _value(top) > second:
-            return {"play": top}
-        return {"play": min(hand, key=lambda card: (_value(card), card[0] != DEFORESTATION))}
-
-    def finish(self) -> list[int]:
-        while self.phase != "over":
-            self.apply(self.greedy_move())
-        return self.scores()
 
 
 def unseen_cards(view: Mapping[str, Any], seen: Sequence[str]) -> list[str]:
@@ -353,15 +183,19 @@ class ExpertOldMenBot(BaseBot):
         return {"game": game, "seen": seen}
 
     def choose(self, ctx: BotContext) -> Decision:
-        """For each legal move, the mean utility of playing it and then every seat playing
-        greedily to the end of the game, over ``samples`` deals of the unseen cards to the
-        other hands (and of the orang-utan deck), the same deals for every move."""
+        """Successive halving over the legal moves within a budget of ``samples`` playouts per
+        legal move (more in later tricks, whose playouts are shorter): each round plays every
+        surviving move out on the same fresh deals of the unseen cards to the other hands (and
+        of the orang-utan deck), every seat greedy to the end of the game, and keeps the better
+        half by mean utility; the last two share the last round. The move with the best mean
+        over all its deals is played."""
         memory = dict(ctx.memory)
         if len(ctx.legal_moves) == 1:
             return Decision(move=ctx.legal_moves[0], memory=memory)
         view, seat, rng = ctx.view, ctx.seat, ctx.rng
         seen = list(memory.get("seen", [])) if memory.get("game") == view.get("game") else []
-        unseen = unseen_cards(view, seen)
+        unseen = [code(card) for card in unseen_cards(view, seen)]
+        mine = [code(card) for card in view["hand"]]
         counts = list(view["hand_counts"])
         won = {entry["orangutan"] for won in view["won"] for entry in won}
         layout = {entry["id"] for entry in view["layout"]}
@@ -370,25 +204,57 @@ class ExpertOldMenBot(BaseBot):
         samples = int(
             ctx.options.get("samples", EXPERT_OPTIONS["properties"]["samples"]["default"])
         )
-        totals = [0.0] * len(ctx.legal_moves)
-        for _ in range(samples):
+
+        def deal() -> tuple[list[list[int]], list[str], float]:
             pool = list(unseen)
             rng.shuffle(pool)
-            hands: list[list[str]] = []
+            hands: list[list[int]] = []
+            at = 0
             for s, size in enumerate(counts):
                 if s == seat:
-                    hands.append(list(view["hand"]))
+                    hands.append(mine)
                 else:
-                    hands.append(pool[:size])
-                    pool = pool[size:]
+                    hands.append(pool[at : at + size])
+                    at += size
             deck = list(deck_pool)
             rng.shuffle(deck)
-            deck = deck[:deck_size]
-            sim_seed = rng.random()
-            for index, move in enumerate(ctx.legal_moves):
-                sim = _Sim(view, [list(h) for h in hands], list(deck), random.Random(sim_seed))
-                sim.apply(move)
-                totals[index] += _utility(sim.finish(), seat)
-        best = max(totals)
-        choices = [m for m, total in zip(ctx.legal_moves, totals, strict=True) if total == best]
+            return hands, deck[:deck_size], rng.random()
+
+        moves = ctx.legal_moves
+        totals = [0.0] * len(moves)
+        played = [0] * len(moves)
+        alive = list(range(len(moves)))
+        rounds = max(1, math.ceil(math.log2(len(moves))))
+        # Later decisions play shorter games out, so they afford more playouts: the budget
+        # grows as (10 // tricks left)², at most 20-fold, which keeps every decision's work
+        # within that of the first trick's (measured: tricks 6-10 cost about as much as trick 1).
+        tricks_left = max(1, TRICKS + 1 - int(view.get("trick_number", 1)))
+        budget = samples * len(moves) * min(20, (TRICKS // tricks_left) ** 2)
+        for round_number in range(rounds):
+            per_move = max(1, budget // (rounds * len(alive)))
+            if round_number == rounds - 1:
+                per_move = max(per_move, (budget - sum(played)) // len(alive))
+            for _ in range(per_move):
+                hands, deck, sim_seed = deal()
+                for index in alive:
+                    playout = Playout(view, hands, deck, random.Random(sim_seed))
+                    _apply(playout, moves[index])
+                    totals[index] += _utility(playout.finish(), seat)
+                    played[index] += 1
+            if len(alive) > 2:
+                alive.sort(key=lambda i: -totals[i] / played[i])
+                alive = sorted(alive[: math.ceil(len(alive) / 2)])
+        best = max(totals[i] / played[i] for i in alive)
+        choices = [moves[i] for i in alive if totals[i] / played[i] == best]
         return Decision(move=rng.choice(choices), memory=memory)
+
+
+def _apply(playout: Playout, move: Move) -> None:
+    """Play one legal move of the engine's form in the playout."""
+    if "play" in move:
+        playout.play(code(move["play"]))
+    elif "take" in move:
+        playout.take(code(move["take"]))
+    else:
+        choice = move["cash_in"]
+        playout.cash_in(None if choice is None else choice["orangutan"])

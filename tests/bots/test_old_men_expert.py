@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bench import arena
+from games.bots import old_men_of_the_forest as old_men
 from games.bots.base import BotContext, Observation
 from games.bots.old_men_of_the_forest import ExpertOldMenBot, unseen_cards
 from games.catalog import bots_of
@@ -72,3 +75,38 @@ def test_one_expert_beats_greedy_seats() -> None:
     expert = next(row for row in result["bots"] if row["bot"] == "expert")
     assert expert["win_rate"] > 1 / 3
     assert expert["margin"] > 0
+
+
+def test_one_expert_beats_greedy_seats_at_four_players() -> None:
+    config = arena.Config(
+        game=GAME,
+        lineup=("expert", "greedy", "greedy", "greedy"),
+        deals=10,
+        seed=3,
+    )
+    result = arena.summary(config, arena.run(config, jobs=2))
+    expert = next(row for row in result["bots"] if row["bot"] == "expert")
+    assert expert["win_rate"] > 1 / 4
+    assert expert["margin"] > 0
+
+
+def test_a_decision_plays_at_most_samples_times_the_legal_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = ENGINE.initial_state(4, {}, DealRng(b"\x05" * 32, "om", [None] * 4))
+    (seat,) = ENGINE.to_act(state).seats
+    legal = ENGINE.legal_moves(state, seat)
+    playouts: list[int] = []
+    original = old_men.Playout.finish
+
+    def counted(self: old_men.Playout) -> list[int]:
+        playouts.append(1)
+        return original(self)
+
+    monkeypatch.setattr(old_men.Playout, "finish", counted)
+    view = ENGINE.view(state, seat)
+    ExpertOldMenBot().choose(BotContext(seat, view, legal, {}, {"samples": 6}, random.Random(1)))
+    assert len(legal) == 10
+    # Successive halving: 4 rounds of 60 // 4 = 15 playouts, the last topped up to the budget.
+    assert len(playouts) <= 6 * len(legal)
+    assert len(playouts) >= 6 * len(legal) - len(legal)
