@@ -71,7 +71,7 @@ TARGETS: tuple[Target, ...] = (
     Target("hols-der-geier", ("expert", HOLS_HEURISTIC), 5, 60, "wins ≥ 0.30", wins_at_least(0.30)),
     Target("hols-der-geier", ("expert", "greedy"), 4, 40, "wins ≥ 0.50", wins_at_least(0.50)),
     Target("hols-der-geier", ("expert", "greedy"), 5, 30, "wins ≥ 0.45", wins_at_least(0.45)),
-    Target("xato", ("expert", "greedy"), 4, 40, "wins ≥ 0.40", wins_at_least(0.40)),
+    Target("xato", ("expert", "greedy"), 4, 100, "wins ≥ 0.40", wins_at_least(0.40)),
     Target(
         "xato",
         ("expert", "greedy"),
@@ -82,7 +82,7 @@ TARGETS: tuple[Target, ...] = (
         {"history": "table_only"},
     ),
     Target(
-        "old-men-of-the-forest", ("expert", "greedy"), 3, 30, "wins ≥ 0.483", wins_at_least(0.483)
+        "old-men-of-the-forest", ("expert", "greedy"), 3, 40, "wins ≥ 0.483", wins_at_least(0.483)
     ),
     Target(
         "old-men-of-the-forest", ("expert", "greedy"), 4, 40, "wins ≥ 0.40", wins_at_least(0.40)
