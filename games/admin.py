@@ -27,7 +27,7 @@ from django.utils.safestring import SafeString
 
 from core.errors import FacedownError
 from games.catalog import bots_of, get_engine
-from games.events import event_for
+from games.events import event_for, timestamp
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
 from games.services.deadlines import MAX_STEP_SECONDS
@@ -200,7 +200,7 @@ def _json(value: Any) -> str:
 
 
 def _timestamp(value: Any) -> str:
-    return value.isoformat().replace("+00:00", "Z") if value else "—"
+    return timestamp(value) or "—"
 
 
 @admin.register(Match)

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from games.engine.rng import DealRng
+from games.events import timestamp
 from games.models import Match, Seat
 from games.signing import receipt_sign
 
@@ -52,7 +53,7 @@ def receipt_make(
         "seat": seat,
         "digest": hashlib.sha256(message.encode()).hexdigest(),
         "version": version,
-        "at": at.isoformat().replace("+00:00", "Z"),
+        "at": timestamp(at),
     }
     if kind is not None:
         # commit-reveal: "commitment" covers {"commitment": …}, "reveal" {"move": …, "salt": …}

@@ -9,13 +9,14 @@ one unit of work (``match_change``): the match row locked first, checks, then th
 from __future__ import annotations
 
 import uuid
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games import events
 from games.catalog import bots_of, get_bot
+from games.events import timestamp
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
 from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
@@ -53,10 +54,6 @@ def _seat(seats: list[Seat], index: int) -> Seat:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seats):
         raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(seats) - 1}."]})
     return seats[index]
-
-
-def _iso(value: datetime) -> str:
-    return value.isoformat().replace("+00:00", "Z")
 
 
 def _players_seat(tx: MatchChange, index: int, no_player: str) -> Seat:
@@ -123,7 +120,7 @@ def deadline_extend(
                 "operator": name,
                 "reason": reason,
                 "seconds": seconds,
-                "deadline": _iso(match.deadline),
+                "deadline": timestamp(match.deadline) or "",
             }
         )
         tx.emit(extended, step=match.step)
