@@ -97,6 +97,8 @@ def match_create(
     disclose_submitted: bool = True,
     ready: bool = True,
     time_control: dict[str, Any] | None = None,
+    rated: bool = True,
+    series: Any = None,
 ) -> Match:
     engine = get_engine(game)
     if engine is None:
@@ -124,15 +126,18 @@ def match_create(
         created_by=creator,
         seed=seed,
         seed_sha256=seed_sha256,
+        rated=rated,
+        series=series,
+        series_index=0 if series is not None else None,
     )
     rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
     with match_new(match, rows) as tx:
         tx.emit(events.MATCH_CREATED({"game": game, "seats": seats_public(rows)}))
-        _start_if_ready(tx)
+        start_if_ready(tx)
     return match
 
 
-def _start_if_ready(tx: MatchChange) -> None:
+def start_if_ready(tx: MatchChange) -> None:
     """Start once every seat is filled and every human seat has accepted: the deal is drawn."""
     if not all((seat.user_id is not None or seat.bot) and seat.accepted for seat in tx.seats):
         return
@@ -164,7 +169,7 @@ def match_join(
         target.accepted = True
         target.client_seed = client_seed or ""
         tx.emit(events.SEAT_JOINED({"seat": target.index, "player": user.username}))
-        _start_if_ready(tx)
+        start_if_ready(tx)
     return match
 
 
