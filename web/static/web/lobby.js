@@ -170,7 +170,9 @@
       seats: readSeats(),
       protocol: $("protocol").value,
       disclose_submitted: $("disclose").checked,
+      rated: $("rated").checked,
     };
+    const seriesLength = Number($("series-matches").value) || 1;
     if ($("tc-kind").value === "timed") {
       body.time_control = {
         per_step_seconds: Number($("tc-seconds").value),
@@ -179,9 +181,11 @@
     }
     $("create-button").disabled = true;
     try {
-      const answer = await api("POST", "/matches", body, { "Idempotency-Key": Facedown.randomHex() });
+      const series = seriesLength > 1;
+      const answer = await api("POST", series ? "/series" : "/matches",
+        series ? { ...body, matches: seriesLength } : body, { "Idempotency-Key": Facedown.randomHex() });
       if (answer.status === 201) {
-        window.location.href = `/matches/${answer.data.id}`;
+        window.location.href = series ? `/series/${answer.data.id}` : `/matches/${answer.data.id}`;
         return;
       }
       errorBox.textContent = problemText(answer);
