@@ -21,6 +21,8 @@ MAX_PAGE_SIZE = 200
 
 class LeaderboardApi(APIView):
     throttle_scope = "reads"
+    # Public: no credentials are read, so a stale or deactivated token changes nothing.
+    authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -55,6 +57,8 @@ class LeaderboardApi(APIView):
 
 class PlayerApi(APIView):
     throttle_scope = "reads"
+    # Public: no credentials are read, so a stale or deactivated token changes nothing.
+    authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
     @extend_schema(

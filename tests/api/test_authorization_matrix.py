@@ -126,6 +126,8 @@ class World:
     anonymous: APIClient
     matches: dict[str, str]
     usernames: dict[str, str]
+    #: The creator's series (one match, against a bot).
+    series: str = ""
     #: The creator's sealed bid in the active match, in the world being played.
     bid: int = WORLD_BIDS[0]
     fresh: Iterator[int] = field(default_factory=lambda: iter(range(1, 10_000)))
@@ -163,7 +165,12 @@ def build_world() -> World:
         assert who.move(active, 1, {"card": card}).status_code == 202
     finished = start_match("gops", [seated, other_seat], options={"num_cards": 3})
     assert play_to_end(finished, [seated, other_seat])["status"] == "finished"
+    series = seated.post(
+        "/series", {"game": "gops", "seats": ["me", {"bot": "random"}], "matches": 1}
+    )
+    assert series.status_code == 201, series.content
     return World(
+        series=series.json()["id"],
         players=players,
         anonymous=APIClient(),
         matches={"open": created.json()["id"], "active": active, "finished": finished},
@@ -190,7 +197,9 @@ class Row:
 
     def path(self, world: World, state: str) -> str:
         match_id = world.matches.get(state, "")
-        return self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = path.replace("{series_id}", world.series)
+        return path.replace("{username}", world.usernames[SEATED])
 
 
 def _register(world: World, actor: str, state: str) -> Any:
@@ -232,6 +241,10 @@ def _reveal(world: World, actor: str, state: str) -> Any:
     return {"step": world.step(state), "move": {"card": 5}, "salt": "0" * 32}
 
 
+def _series(world: World, actor: str, state: str) -> Any:
+    return {"game": "gops", "seats": ["me", "open"], "matches": 2}
+
+
 def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
@@ -248,6 +261,8 @@ ROWS: tuple[Row, ...] = (
     Row("GET", "/api/v1/games", PUBLIC),
     Row("GET", "/api/v1/games/{slug}", PUBLIC),
     Row("GET", "/api/v1/fairness/key", PUBLIC),
+    Row("GET", "/api/v1/games/{slug}/leaderboard", PUBLIC),
+    Row("GET", "/api/v1/players/{username}", PUBLIC),
     # Accounts: register and token take no credentials; a deactivated account gets no token.
     Row("POST", "/api/v1/accounts/register", table(CREATED), _register),
     Row(
@@ -325,6 +340,20 @@ ROWS: tuple[Row, ...] = (
         _move,
         states=MATCH,
     ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/rematch",
+        by_state(
+            # Only a seat of a finished match may ask (a rematch, once made, is anyone's).
+            open=authenticated(NOT_SEATED, seated=NOT_FINISHED, other_seat=NOT_FINISHED),
+            active=authenticated(NOT_SEATED, seated=NOT_FINISHED, other_seat=NOT_FINISHED),
+            finished=authenticated(NOT_SEATED, seated=CREATED, other_seat=CREATED),
+        ),
+        states=MATCH,
+    ),
+    # Series: any logged-in user may create one and read any.
+    Row("POST", "/api/v1/series", authenticated(CREATED), _series),
+    Row("GET", "/api/v1/series/{series_id}", authenticated(OK)),
     Row(
         "POST",
         "/api/v1/matches/{match_id}/reveals",
