@@ -3,12 +3,15 @@ match, shown in its ``match_finished`` event, on the leaderboard and the profile
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from games.models import Rating
 from games.services.bots import bot_moves_play
 from games.services.ratings import BOT_SIGMA, DEFAULT_MU, DEFAULT_SIGMA, bot_rating
-from tests.players import Player, make_player, start_match
+from tests.api.test_concurrency import race
+from tests.players import API, Player, make_player, start_match
 from tests.roundtrips import RoundTrips, count_round_trips
 
 pytestmark = pytest.mark.django_db
@@ -147,3 +150,26 @@ def test_leaderboard_pages_by_cursor(player: object) -> None:
     assert rest["next"] is None
     assert players[0].get("/games/gops/leaderboard?cursor=bm9wZQ").status_code == 404
     assert players[0].get("/games/nope/leaderboard").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
+def test_two_matches_of_the_same_players_finishing_at_once_both_rate() -> None:
+    """Real threads on PostgreSQL: both finishing changes lock the same two rating rows (in
+    user-id order, whatever the seats), one waits for the other, neither deadlocks or loses
+    the other's update."""
+    ann, ben = make_player(), make_player()
+    first = start_match("gops", [ann, ben], options=GOPS)
+    second = start_match("gops", [ben, ann], options=GOPS)
+
+    def resign(match_id: str) -> Any:
+        def send(client: Any) -> Any:
+            return client.post(f"{API}/matches/{match_id}/resign", {}, format="json")
+
+        return send
+
+    answers = race([resign(first), resign(second)], [ben, ann])
+    assert [a.status for a in answers] == [200, 200]
+    rows = {r.user_id: r for r in Rating.objects.filter(game="gops")}
+    assert [(rows[p.user.pk].played, rows[p.user.pk].won) for p in (ann, ben)] == [(2, 1), (2, 1)]
+    assert all(r.rated_matches == 2 for r in rows.values())
