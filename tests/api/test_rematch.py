@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import verify
 from games.models import Match, MatchEvent
 from games.services.bots import bot_moves_play
 from tests.api.test_concurrency import race
@@ -44,6 +45,9 @@ def test_a_rematch_rotates_seats_invites_the_others_and_is_asked_for_once(
     events = alice.events(match_id)["results"]
     assert events[-1]["type"] == "rematch_created"
     assert events[-1]["data"] == {"match": rematch["id"], "seat": 1}
+    # The finished match's transcript, with the rematch's event after the finish, verifies.
+    report = verify.verify_transcript(alice.get(f"/matches/{match_id}/audit").json())
+    assert report.ok, report
     # The invited players accept as for any invitation; the rematch starts.
     for guest in (alice, carol):
         assert guest.post(f"/matches/{rematch['id']}/join").status_code == 200
