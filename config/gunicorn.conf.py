@@ -46,3 +46,11 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
 proc_name = "facedown-web"
+
+
+def on_starting(server: object) -> None:
+    """Refuse to start with a configuration several machines could not share (config/startup.py):
+    the master exits before it binds or forks, with the missing settings named."""
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("gunicorn")
