@@ -352,6 +352,9 @@ LOGGING = {
 }
 
 # --- Production: static files, proxy and TLS (docs/deployment.md) ---
+# The broker may live apart from the cache (a Redis with persistence on, or another database of
+# one Redis); REDIS_URL is the default for both.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or CELERY_BROKER_URL
 # WhiteNoise serves what `collectstatic` gathered into STATIC_ROOT (the image does it at build,
 # compressed) and, through the finders, every app's files without it, so `scripts/run` needs no
 # collect step. No manifest: templates render the same whether or not files were collected.
