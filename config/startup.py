@@ -21,8 +21,11 @@ def configuration_errors() -> list[str]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     found = checks.run_checks(tags=[TAG])
-    return [f"{m.id}: {m.msg}" + (f"\n    HINT: {m.hint}" if m.hint else "") for m in found
-            if m.is_serious()]
+    return [
+        f"{m.id}: {m.msg}" + (f"\n    HINT: {m.hint}" if m.hint else "")
+        for m in found
+        if m.is_serious()
+    ]
 
 
 def refuse_to_start_wrong(process: str) -> None:

@@ -24,7 +24,7 @@ def signing_key_configured(app_configs: Any = None, **kwargs: Any) -> list[Check
             Error(
                 str(exc),
                 hint="Generate one with `python manage.py generate_signing_key` and give the "
-                "same key to every machine (docs/deployment.md, \"Keys\").",
+                'same key to every machine (docs/deployment.md, "Keys").',
                 id="facedown.E005",
             )
         ]

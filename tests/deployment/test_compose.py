@@ -22,7 +22,14 @@ def command(service: str) -> str:
 def test_every_service_is_there() -> None:
     services = compose()["services"]
     assert set(services) >= {
-        "postgres", "redis-broker", "redis-cache", "migrate", "web", "worker", "beat", "proxy"
+        "postgres",
+        "redis-broker",
+        "redis-cache",
+        "migrate",
+        "web",
+        "worker",
+        "beat",
+        "proxy",
     }
     for name in services:
         assert "healthcheck" in services[name] or name in {"migrate", "proxy"}, name
@@ -93,3 +100,15 @@ def test_check_deploy_with_the_compose_settings_finds_nothing(tmp_path: Path) ->
     )
     assert result.returncode == 0, result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_every_environment_variable_is_in_the_deployment_guide() -> None:
+    guide = (ROOT / "docs" / "deployment.md").read_text()
+    names: set[str] = set()
+    for source in ("config/settings.py", "config/gunicorn.conf.py"):
+        text = (ROOT / source).read_text()
+        names |= set(
+            re.findall(r'(?:environ\.get|_env_bool|_env_secret|_int)\(\s*"([A-Z_]+)"', text)
+        )
+    assert len(names) > 40
+    assert sorted(name for name in names if f"`{name}`" not in guide) == []

@@ -107,12 +107,13 @@ def test_secrets_come_from_mounted_files(tmp_path: Path) -> None:
     (tmp_path / "signing_key").unlink()
     found = errors(env)
     assert list(found) == ["facedown.E005"]
-    assert f"FACEDOWN_SIGNING_KEY_FILE={tmp_path / 'signing_key'} cannot be read" in found[
-        "facedown.E005"
-    ]
+    assert (
+        f"FACEDOWN_SIGNING_KEY_FILE={tmp_path / 'signing_key'} cannot be read"
+        in found["facedown.E005"]
+    )
     assert not (tmp_path / "signing_key").exists()  # production never generates one
     (tmp_path / "secret_key").unlink()
-    with pytest.raises(ImproperlyConfigured, match="DJANGO_SECRET_KEY_FILE=.* cannot be read"):
+    with pytest.raises(ImproperlyConfigured, match=r"DJANGO_SECRET_KEY_FILE=.* cannot be read"):
         settings_from(clean_env(**env))
 
 

@@ -133,7 +133,7 @@ def test_production_never_generates_a_key(tmp_path):
     path = tmp_path / "signing-key"
     with (
         override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path),
-        pytest.raises(ImproperlyConfigured, match="FACEDOWN_SIGNING_KEY_FILE=.*cannot be read"),
+        pytest.raises(ImproperlyConfigured, match=r"FACEDOWN_SIGNING_KEY_FILE=.*cannot be read"),
     ):
         signing_key()
     assert not path.exists()
