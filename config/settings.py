@@ -315,3 +315,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Shared token revocation ---
+# Before answering from its token cache, a web process reads the revocations recorded since its
+# last look (accounts/revocation.py) when that look is older than this: a logout, token reset,
+# password change or deactivation on any machine is refused by every machine within it.
+FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
+    os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
+)
