@@ -254,7 +254,7 @@ FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"
 # How often the sweep looks for overdue steps and bot seats whose task was lost.
 FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
 # A bot seat still waiting this long after its step opened is nudged by the sweep.
-FACEDOWN_BOT_STALL_SECONDS = 10
+FACEDOWN_BOT_STALL_SECONDS = float(os.environ.get("FACEDOWN_BOT_STALL_SECONDS", "10"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
