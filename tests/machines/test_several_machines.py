@@ -13,7 +13,8 @@ surviving worker and of beat take over the killed worker's deadlines and bot mov
 Then every match has finished, every audit transcript verifies with the standalone verifier
 against ``GET /fairness/key`` of either server, and the player moves in each transcript are
 exactly the ones a client holds a receipt for (same signed receipt): none lost, none doubled.
-Before play, a token rotated and then logged out on one server is refused by the other within
+Before play, a token rotated and then logged out on one server, and an account deactivated from
+the operator console of a third process, are refused by the other server within
 ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS`` (1 s), though it answers from a token cache.
 """
 
@@ -29,8 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.admin import helpers
 from django.db import connection
+from django.test import Client
 
+from accounts.models import User
 from games.verify import verify_transcript
 from tests.faults.processes import (
     Answer,
@@ -214,9 +218,10 @@ class Play:
 
 
 def _revocation_reaches_the_other_server(web: list[Gunicorn]) -> list[float]:
-    """Rotate then log out through the first server, while the second, which has the token in
-    its cache, is asked again and again. Returns, per revocation, how long after the first
-    server answered the second still accepted the token (when that request was sent)."""
+    """Rotate then log out through the first server, deactivate from this process, while the
+    second server, which has the token in its cache, is asked again and again. Returns, per
+    revocation, how long after it was answered the second server still accepted the token
+    (measured when that request was sent)."""
     first, second = (server.port for server in web)
     frank = make_player()
     accepted_for: list[float] = []
@@ -241,6 +246,18 @@ def _revocation_reaches_the_other_server(web: list[Gunicorn]) -> list[float]:
     assert http_call(second, "GET", f"{API}/accounts/me", token=new).status == 200
     assert http_call(first, "POST", f"{API}/accounts/logout", token=new).status == 204
     refused_by_second(new)
+    # An operator deactivates an account from a third process (this one's operator console).
+    gina = make_player()
+    assert http_call(second, "GET", f"{API}/accounts/me", token=gina.token).status == 200
+    operator = User.objects.create_superuser("operator", password="operator-password-1")
+    console = Client()
+    console.force_login(operator)
+    answer = console.post(
+        "/admin/accounts/user/",
+        {"action": "deactivate_users", helpers.ACTION_CHECKBOX_NAME: [str(gina.user.pk)]},
+    )
+    assert answer.status_code == 302
+    refused_by_second(gina.token)
     return accepted_for
 
 
