@@ -290,7 +290,7 @@ FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"
 # How often the sweep looks for overdue steps and bot seats whose task was lost.
 FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
 # A bot seat still waiting this long after its step opened is nudged by the sweep.
-FACEDOWN_BOT_STALL_SECONDS = 10
+FACEDOWN_BOT_STALL_SECONDS = float(os.environ.get("FACEDOWN_BOT_STALL_SECONDS", "10"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -407,3 +407,11 @@ SILENCED_SYSTEM_CHECKS = [
     for check in os.environ.get("DJANGO_SILENCED_SYSTEM_CHECKS", "").split(",")
     if check.strip()
 ]
+
+# --- Shared token revocation ---
+# Before answering from its token cache, a web process reads the revocations recorded since its
+# last look (accounts/revocation.py) when that look is older than this: a logout, token reset,
+# password change or deactivation on any machine is refused by every machine within it.
+FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
+    os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
+)
