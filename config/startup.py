@@ -20,11 +20,13 @@ from core.checks import TAG
 def configuration_errors() -> list[str]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
+    from django.conf import settings
+
     found = checks.run_checks(tags=[TAG])
     return [
         f"{m.id}: {m.msg}" + (f"\n    HINT: {m.hint}" if m.hint else "")
         for m in found
-        if m.is_serious()
+        if m.is_serious() and m.id not in settings.SILENCED_SYSTEM_CHECKS
     ]
 
 

@@ -112,3 +112,17 @@ def test_every_environment_variable_is_in_the_deployment_guide() -> None:
         )
     assert len(names) > 40
     assert sorted(name for name in names if f"`{name}`" not in guide) == []
+
+
+def test_the_health_check_asks_this_machine_with_an_allowed_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from config import healthcheck
+    from tests.faults.processes import free_port
+
+    port = free_port()
+    monkeypatch.setenv("GUNICORN_BIND", f"0.0.0.0:{port}")
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "*,.facedown.example,localhost")
+    assert healthcheck.health_url() == (f"http://127.0.0.1:{port}/healthz", "facedown.example")
+    # Nothing listens there: unhealthy, not a crash.
+    assert healthcheck.main() == 1

@@ -103,6 +103,10 @@ def test_secrets_come_from_mounted_files(tmp_path: Path) -> None:
         "FACEDOWN_SIGNING_KEY_FILE": str(tmp_path / "signing_key"),
     }
     assert settings_from(clean_env(**env))["SECRET_KEY"] == "s" * 60
+    (tmp_path / "database_url").write_text(FULL["DATABASE_URL"] + "\n")
+    from_file = {k: v for k, v in env.items() if k != "DATABASE_URL"}
+    from_file["DATABASE_URL_FILE"] = str(tmp_path / "database_url")
+    assert settings_from(clean_env(**from_file))["DATABASES"]["default"]["HOST"] == "db.internal"
     assert errors(env) == {}
     (tmp_path / "signing_key").unlink()
     found = errors(env)
