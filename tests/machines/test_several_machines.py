@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis as redis_client
 from django.contrib.admin import helpers
 from django.db import connection
 from django.test import Client
@@ -65,6 +66,8 @@ class Machines:
     web: list[Gunicorn]
     workers: list[CeleryWorker]
     beat: CeleryBeat
+    homes: list[Path]  # each machine's working directory
+    redis_url: str
 
     def services(self) -> list[Service]:
         return [*self.web, *self.workers, self.beat]
@@ -108,7 +111,8 @@ def machines(tmp_path: Path) -> Iterator[Machines]:
         started.append(beat)
         for service in [*web, *workers]:
             service.ready()
-        yield Machines(web, workers, beat)
+        homes = [tmp_path / n for n in ("web1", "web2", "worker1", "worker2", "beat")]
+        yield Machines(web, workers, beat, homes, redis.url)
     finally:
         for service in started:
             service.terminate()
@@ -336,6 +340,8 @@ def test_two_web_servers_two_workers_and_beat_lose_one_of_each(machines: Machine
         web[0].kill()
         workers[0].kill()
         killed["at"] = time.monotonic() - began
+        # acks_late: what the dead worker held (and the other's tasks in hand) waits in Redis
+        killed["unacked"] = redis_client.Redis.from_url(machines.redis_url).hlen("unacked")
 
     killer = threading.Thread(target=kill_mid_run, daemon=True)
     killer.start()
@@ -371,6 +377,8 @@ def test_two_web_servers_two_workers_and_beat_lose_one_of_each(machines: Machine
     }
     assert {"player", "bot", "timeout"} <= sources, sources
     assert _problems(play, transcripts) == []
+    # Every machine signed with the key from the environment: none wrote a key file of its own.
+    assert not [p for home in machines.homes for p in home.rglob("signing-key*")]
     print(
         f"\nthe other server accepted a revoked token until {[round(d, 3) for d in delays]} s; "
         f"{len(play.receipts)} player moves; killed at {killed['at']:.1f} s; "
@@ -378,6 +386,7 @@ def test_two_web_servers_two_workers_and_beat_lose_one_of_each(machines: Machine
         f"{play.keyless} moves re-sent without their key, {len(play.unanswered)} recorded "
         "without an answer; "
         f"tasks done by the killed worker {workers[0].output().count('succeeded in')}, "
-        f"by the other {workers[1].output().count('succeeded in')}; "
+        f"by the other {workers[1].output().count('succeeded in')}; {killed['unacked']} messages "
+        "unacknowledged in Redis just after the kill; "
         f"total {time.monotonic() - began:.1f} s"
     )
