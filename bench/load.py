@@ -195,6 +195,8 @@ class Stack:
             DJANGO_DEBUG="0",
             DJANGO_SETTINGS_MODULE="config.settings",
             FACEDOWN_SIGNING_KEY=secrets.token_hex(32),
+            DJANGO_SECRET_KEY=secrets.token_hex(32),
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
             FACEDOWN_THROTTLE_REGISTER="1000000/hour",
             FACEDOWN_THROTTLE_USER="1000000/min",
             FACEDOWN_THROTTLE_ANON="1000000/min",

@@ -42,11 +42,13 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        if not k.startswith(("DJANGO_", "FACEDOWN_")) and k not in {"DATABASE_URL", "REDIS_URL"}
     }
     env |= {
         "FACEDOWN_VAR_DIR": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # What scripts/run sets: the one-machine mode, which needs no other setting.
+        "FACEDOWN_MODE": "embedded",
         "FACEDOWN_SWEEP_SECONDS": "0.5",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]

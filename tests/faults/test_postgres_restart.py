@@ -60,6 +60,8 @@ def _env(cluster: PostgresCluster) -> dict[str, str]:
     }
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
+        # No Redis on purpose: only the embedded mode starts without one.
+        FACEDOWN_MODE="embedded",
         DATABASE_URL=cluster.url,
         REDIS_URL="",  # the cache and throttles in process memory: this test is about PostgreSQL
         FACEDOWN_TASK_RUNNER="off",  # two human players: no bot, no deadline
