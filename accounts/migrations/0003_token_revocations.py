@@ -5,11 +5,6 @@ from django.conf import settings
 from django.db import migrations, models
 
 
-def clock_create(apps, schema_editor):
-    # The one counter row revocations are numbered under (accounts/revocation.py).
-    apps.get_model("accounts", "RevocationClock").objects.get_or_create(pk=1, defaults={"seq": 0})
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -33,5 +28,4 @@ class Migration(migrations.Migration):
                 ('user', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
             ],
         ),
-        migrations.RunPython(clock_create, migrations.RunPython.noop),
     ]
