@@ -12,7 +12,7 @@ from typing import Any
 
 import redis
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, ProgrammingError
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.recorder import MigrationRecorder
 
@@ -26,10 +26,18 @@ def known_migrations() -> frozenset[tuple[str, str]]:
     return frozenset(loader.graph.nodes)
 
 
+def applied_migrations() -> set[tuple[str, str]]:
+    """The migrations the database records: one query (the recorder's own check for its
+    table would be a second one). No table yet means nothing is applied."""
+    try:
+        return set(MigrationRecorder.Migration.objects.values_list("app", "name"))
+    except ProgrammingError:
+        return set()
+
+
 def migrations_missing() -> list[str]:
-    """The known migrations the database has not applied: one query."""
-    applied = MigrationRecorder(connection).applied_migrations()
-    return sorted(f"{app}.{name}" for app, name in known_migrations() - set(applied))
+    """The known migrations the database has not applied."""
+    return sorted(f"{app}.{name}" for app, name in known_migrations() - applied_migrations())
 
 
 def _redis_urls() -> list[str]:
