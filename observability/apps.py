@@ -9,12 +9,13 @@ class ObservabilityConfig(AppConfig):
         from django.conf import settings
 
         from games.services.unit_of_work import follow_up_register
-        from observability import task_context
+        from observability import request_id, task_context
         from observability.metrics import change_count
         from observability.sentry import sentry_init
 
         # Moves and steps are counted once a change committed, outside its lock.
         follow_up_register(change_count)
+        request_id.record_factory_install()
         task_context.connect()
         if settings.SENTRY_DSN:
             sentry_init(

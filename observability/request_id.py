@@ -4,7 +4,8 @@ and in every Celery task it enqueues.
 ``X-Request-ID`` from the client is believed only when reverse proxies we run stand in front
 (``FACEDOWN_TRUSTED_PROXY_HOPS`` > 0: the proxy sets or overwrites it) and when it is
 well-formed; otherwise the server makes one. The id lives in a context variable, so each
-gunicorn thread and each task sees its own, and a logging filter puts it on every record.
+gunicorn thread and each task sees its own; the log record factory stamps it on every record
+(and a handler filter on any record made before the app started).
 """
 
 from __future__ import annotations
@@ -55,6 +56,22 @@ def from_request(meta: Any) -> str:
         if well_formed(given):
             return given
     return new()
+
+
+def record_factory_install() -> None:
+    """Stamp every log record with the current request id when it is made, whatever handler
+    (or test's capture) later reads it. Idempotent."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "facedown_request_id", False):
+        return
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        record.request_id = _current.get() or "-"
+        return record
+
+    factory.facedown_request_id = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
 
 
 class RequestIdFilter(logging.Filter):
