@@ -55,10 +55,22 @@ STEPS_RESOLVED = Counter("facedown_steps_resolved", "Steps resolved, by game.", 
 _METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
+# The labelled children by (route, method, status): ``labels()`` costs more than the update
+# itself, and the set of routes, methods and statuses is small and fixed.
+_request_series: dict[tuple[str, str, int], tuple[Counter, Histogram]] = {}
+
+
 def request_observe(route: str, method: str, status: int, seconds: float) -> None:
-    method = method if method in _METHODS else "other"
-    HTTP_REQUESTS.labels(route, method, str(status)).inc()
-    HTTP_LATENCY.labels(route, method).observe(seconds)
+    key = (route, method if method in _METHODS else "other", status)
+    series = _request_series.get(key)
+    if series is None:
+        series = (
+            HTTP_REQUESTS.labels(route, key[1], str(status)),
+            HTTP_LATENCY.labels(route, key[1]),
+        )
+        _request_series[key] = series
+    series[0].inc()
+    series[1].observe(seconds)
 
 
 def _changes_count(moves: Tally[tuple[str, str]], steps: int, game: str) -> None:
