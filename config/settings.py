@@ -323,6 +323,10 @@ FACEDOWN_METRICS_NETWORKS = [
     for cidr in os.environ.get("FACEDOWN_METRICS_NETWORKS", "").split(",")
     if cidr.strip()
 ]
+# A Celery worker serves its own counters (bot and timeout moves) on this port when set, at
+# this address (no token: an internal interface only). observability/worker_metrics.py.
+FACEDOWN_WORKER_METRICS_PORT = int(os.environ.get("FACEDOWN_WORKER_METRICS_PORT", "0"))
+FACEDOWN_WORKER_METRICS_ADDR = os.environ.get("FACEDOWN_WORKER_METRICS_ADDR", "127.0.0.1")
 # "json" (one object per line, for production) or "text" (the embedded default).
 LOG_FORMAT = "json" if os.environ.get("LOG_FORMAT", "text").strip().lower() == "json" else "text"
 # One INFO line per request (method, route name, status, duration, request id, user id).

@@ -9,7 +9,7 @@ class ObservabilityConfig(AppConfig):
         from django.conf import settings
 
         from games.services.unit_of_work import follow_up_register
-        from observability import request_id, task_context
+        from observability import request_id, task_context, worker_metrics
         from observability.metrics import change_count
         from observability.sentry import sentry_init
 
@@ -17,6 +17,7 @@ class ObservabilityConfig(AppConfig):
         follow_up_register(change_count)
         request_id.record_factory_install()
         task_context.connect()
+        worker_metrics.connect()
         if settings.SENTRY_DSN:
             sentry_init(
                 settings.SENTRY_DSN,

@@ -1,14 +1,17 @@
 """The request id travels from the web request into the Celery task it caused, and the worker
-logs it (as one JSON object per line with ``LOG_FORMAT=json``)."""
+logs it (as one JSON object per line with ``LOG_FORMAT=json``); the worker serves the moves its
+bots made as metrics of its own."""
 
 from __future__ import annotations
 
 import json
+import urllib.request
 
 import pytest
 
 from games.models import Move
-from tests.faults.conftest import wait_for
+from tests.faults.conftest import free_port, wait_for
+from tests.observability.scrape import parse, value
 from tests.players import make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -27,6 +30,8 @@ def test_a_bot_task_logs_the_request_id_of_the_request_that_caused_it(
 ):
     monkeypatch.setenv("LOG_FORMAT", "json")
     monkeypatch.setenv("FACEDOWN_WORKER_SWEEPS", "0")  # only the request's task moves the bot
+    metrics_port = free_port()
+    monkeypatch.setenv("FACEDOWN_WORKER_METRICS_PORT", str(metrics_port))
     worker = start_worker_process(own_redis)
     alice = make_player("alice")
     with celery_to(own_redis.url):
@@ -53,3 +58,8 @@ def test_a_bot_task_logs_the_request_id_of_the_request_that_caused_it(
     assert any(
         e.get("request_id") == "-" and "ready." in e["message"] for e in _lines(worker.output())
     )
+
+    # The bot's move was counted where it was made, and the worker serves it.
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10) as answer:
+        samples = parse(answer.read().decode())
+    assert value(samples, "facedown_moves_accepted_total", game="gops", source="bot") == 1
