@@ -11,14 +11,15 @@ class ObservabilityConfig(AppConfig):
         from games.services.unit_of_work import follow_up_register
         from observability import request_id, task_context, worker_metrics
         from observability.metrics import change_count
-        from observability.sentry import sentry_init
 
         # Moves and steps are counted once a change committed, outside its lock.
         follow_up_register(change_count)
         request_id.record_factory_install()
         task_context.connect()
         worker_metrics.connect()
-        if settings.SENTRY_DSN:
+        if settings.SENTRY_DSN:  # the SDK is imported only when it is used
+            from observability.sentry import sentry_init
+
             sentry_init(
                 settings.SENTRY_DSN,
                 environment=settings.SENTRY_ENVIRONMENT,
