@@ -57,7 +57,7 @@ def reports() -> Iterator[Any]:
 
     yield start
     sentry_sdk.get_client().close()
-    sentry_sdk.init()  # no DSN: nothing is sent, nothing is kept
+    sentry_sdk.get_global_scope().set_client(None)  # back to no client at all
 
 
 def _card_pattern(card: int) -> re.Pattern[str]:
@@ -170,3 +170,10 @@ def test_the_scrubber_drops_request_data_and_hidden_keys():
         "value": "v",
         "stacktrace": {"frames": [{}]},
     }
+
+
+def test_error_reports_are_off_by_default(settings):
+    # The test settings, like every deployment without SENTRY_DSN, start no SDK client (and the
+    # app imports the SDK only when the DSN is set: observability/apps.py).
+    assert settings.SENTRY_DSN == ""
+    assert not sentry_sdk.get_client().is_active()
