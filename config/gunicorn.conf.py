@@ -49,6 +49,9 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
 proc_name = "facedown-web"
+# Django alone decides whether X-Forwarded-Proto is believed, by FACEDOWN_TRUSTED_PROXY_HOPS
+# (config/settings.py). gunicorn's own rule would believe any client on 127.0.0.1.
+secure_scheme_headers: dict[str, str] = {}
 
 # --- Metrics: prometheus-client's multi-process mode (docs/observability.md) ---
 # Every worker process writes its counters to files in PROMETHEUS_MULTIPROC_DIR and a scrape
@@ -60,9 +63,14 @@ os.environ.setdefault(
 )
 
 
-def on_starting(server: Any) -> None:
-    """Empty the metrics directory once per start (not on a reload): files of a previous run
-    would be counted again. No worker has written to it yet."""
+def on_starting(server: object) -> None:
+    """Refuse to start with a configuration several machines could not share (config/startup.py):
+    the master exits before it binds or forks, with the missing settings named. Then empty the
+    metrics directory, once per start (not on a reload): files of a previous run would be
+    counted again, and no worker has written to it yet."""
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("gunicorn")
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     shutil.rmtree(directory, ignore_errors=True)
     os.makedirs(directory, exist_ok=True)

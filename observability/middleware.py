@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.functional import SimpleLazyObject, empty
@@ -31,13 +32,15 @@ PROBES: dict[str, tuple[str, Probe]] = {
     "/metrics": ("metrics", views.metrics),
 }
 _PROBE_METHODS = frozenset({"GET", "HEAD"})
+_STATIC_PREFIX = "/" + str(settings.STATIC_URL).lstrip("/")
 
 
 def route_name(request: HttpRequest) -> str:
     """The matched URL pattern's name (``match-detail``), never the path: paths hold ids."""
     match = getattr(request, "resolver_match", None)
     if match is None:
-        return "unmatched"
+        # WhiteNoise answers static files before URL resolution.
+        return "static" if request.path_info.startswith(_STATIC_PREFIX) else "unmatched"
     return str(match.view_name or match.route or "unnamed")
 
 
