@@ -44,6 +44,7 @@ def gunicorn(db: None, tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[b
         DJANGO_SETTINGS_MODULE="config.settings",
         DATABASE_URL=f"postgres://{db_conf['USER']}@{db_conf['HOST']}:{db_conf['PORT']}/{db_conf['NAME']}",
         REDIS_URL="",
+        FACEDOWN_MODE="embedded",  # only the embedded mode starts without Redis
         FACEDOWN_TASK_RUNNER="off",
         FACEDOWN_VAR_DIR=str(tmp_path / "var"),
         FACEDOWN_SIGNING_KEY="5a" * 32,
