@@ -7,6 +7,7 @@ import json
 import logging
 import re
 import sys
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -100,3 +101,18 @@ def test_an_exception_is_one_json_line_too(db):
     entry = json.loads(line)
     assert entry["message"] == "failed here"
     assert "ValueError: broken" in entry["exc_info"]
+
+
+def test_the_asgi_stack_gets_the_same_ids_and_probes(db):
+    # The middleware runs natively async under ASGI (no thread hop of its own).
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    async def requests() -> tuple[Any, Any]:
+        client = AsyncClient()
+        return await client.get("/healthz"), await client.get("/api/v1/games")
+
+    probe, games = async_to_sync(requests)()
+    assert probe.status_code == 200 and MADE.fullmatch(probe["X-Request-ID"])
+    assert games.status_code == 200 and MADE.fullmatch(games["X-Request-ID"])
+    assert games["X-Request-ID"] != probe["X-Request-ID"]
