@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "core",
     "accounts",
     "games",
+    "social",
     "web",
 ]
 
@@ -315,3 +316,17 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# --- Seeks, chat, CORS ---
+# An open seek waits this many seconds for opponents, then expires.
+FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
+FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
+REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["chat"] = os.environ.get(  # type: ignore[index]
+    "FACEDOWN_THROTTLE_CHAT", "20/min"
+)
+SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["SeekStatusEnum"] = [  # type: ignore[union-attr]
+    "open",
+    "matched",
+    "cancelled",
+    "expired",
+]

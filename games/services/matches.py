@@ -97,6 +97,7 @@ def match_create(
     disclose_submitted: bool = True,
     ready: bool = True,
     time_control: dict[str, Any] | None = None,
+    chat: bool = True,
 ) -> Match:
     engine = get_engine(game)
     if engine is None:
@@ -120,6 +121,7 @@ def match_create(
         options=filled,
         protocol=protocol,
         disclose_submitted=disclose_submitted,
+        chat=chat,
         time_control=time_control,
         created_by=creator,
         seed=seed,
