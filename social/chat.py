@@ -38,6 +38,11 @@ def chat_listener_register(listener: ChatListener) -> None:
         _listeners.append(listener)
 
 
+def chat_listener_unregister(listener: ChatListener) -> None:
+    if listener in _listeners:
+        _listeners.remove(listener)
+
+
 def _chat_match(match_id: uuid.UUID) -> Match:
     match = Match.objects.only("id", "chat").filter(pk=match_id).first()
     if match is None:
