@@ -8,8 +8,8 @@ from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.models import Match, MatchEvent
-from social.models import ChatMessage
 from social.chat import chat_listener_register, chat_listener_unregister
+from social.models import ChatMessage
 from tests.players import start_match
 
 
