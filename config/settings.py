@@ -321,12 +321,7 @@ LOGGING = {
 # An open seek waits this many seconds for opponents, then expires.
 FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
 FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
-REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["chat"] = os.environ.get(  # type: ignore[index]
-    "FACEDOWN_THROTTLE_CHAT", "20/min"
-)
-SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})["SeekStatusEnum"] = [  # type: ignore[union-attr]
-    "open",
-    "matched",
-    "cancelled",
-    "expired",
-]
+_throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
+_throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
+_enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
+_enum_names["SeekStatusEnum"] = ["open", "matched", "cancelled", "expired"]

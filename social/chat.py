@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -71,7 +72,7 @@ def chat_post(*, match_id: uuid.UUID, user: User, text: str) -> dict[str, Any]:
         )
         public = message_resource(message, author=user.username)
         for listener in _listeners:
-            transaction.on_commit(lambda listener=listener: listener(match.pk, public))
+            transaction.on_commit(partial(listener, match.pk, public))
     return public
 
 

@@ -8,6 +8,8 @@ and a move never waits for chat. No transaction holds two pool locks or two room
 
 from __future__ import annotations
 
+import uuid
+
 from django.db import connection
 
 from social.models import ChatRoom
@@ -27,7 +29,7 @@ def seek_pool_lock(pool: str) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int(pool[:15], 16)])
 
 
-def chat_room_lock(match_id: object) -> ChatRoom:
+def chat_room_lock(match_id: uuid.UUID) -> ChatRoom:
     """The match's chat room, created if needed, locked until the transaction ends."""
     ChatRoom.objects.get_or_create(match_id=match_id)
     return ChatRoom.objects.select_for_update().get(match_id=match_id)
