@@ -325,3 +325,21 @@ _throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # ty
 _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
 _enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
 _enum_names["SeekStatusEnum"] = ["open", "matched", "cancelled", "expired"]
+# CORS (django-cors-headers): a web client served from another origin may call the API with a
+# token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
+# empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
+INSTALLED_APPS.append("corsheaders")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "corsheaders.middleware.CorsMiddleware",
+)
+CORS_ALLOWED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("FACEDOWN_CORS_ORIGINS", "").split(",")
+    if origin.strip()
+]
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-key", "if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
+CORS_PREFLIGHT_MAX_AGE = 3600
