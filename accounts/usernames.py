@@ -6,7 +6,7 @@ regardless of case. Login is case-insensitive too (``accounts.backends``).
 
 Non-ASCII letters ("émile", "李雷") are refused, deliberately: a name is read by other players
 in a lobby, and allowing Unicode letters safely would need UTS #39 mixed-script and confusable
-tables for every script (Cyrillic "а" for Latin "a", and so on), which Python's standard library
+tables for every script (Cyrillic U+0430 for Latin "a", and so on), which Python's standard library
 does not carry. The API's error states the pattern (``accounts.serializers.BAD_USERNAME``).
 
 Restricting names to ASCII after NFKC already refuses mixed-script look-alikes ("alice" with a

@@ -8,7 +8,7 @@ from accounts.usernames import USERNAME_PATTERN
 from tests.players import API
 
 
-@pytest.mark.parametrize("name", ["émile", "李雷", "аlice", "a b"])
+@pytest.mark.parametrize("name", ["émile", "李雷", "\u0430lice", "a b"])
 def test_a_non_ascii_name_is_refused_with_the_pattern_in_the_message(client, db, name):
     answer = client.post(
         f"{API}/accounts/register",
@@ -23,7 +23,7 @@ def test_a_non_ascii_name_is_refused_with_the_pattern_in_the_message(client, db,
 def test_full_width_letters_are_normalised_not_refused(client, db):
     answer = client.post(
         f"{API}/accounts/register",
-        {"username": "ｅｍｉｌｅ", "password": "a-long-password-1"},
+        {"username": "\uff45\uff4d\uff49\uff4c\uff45", "password": "a-long-password-1"},
         content_type="application/json",
     )
     assert answer.status_code == 201 and answer.json()["username"] == "emile"
