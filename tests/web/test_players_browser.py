@@ -24,10 +24,14 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 NewPage = Callable[..., Page]
 PHONES = (360, 390, 430)
 FITS = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
-WIDEST = """() => [...document.querySelectorAll('body *')]
-    .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-    .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5))
-    .slice(0, 8).map((e) => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))"""
+WIDEST = """() => {
+    const edge = document.documentElement.clientWidth + 0.5;
+    const over = (e) => e.getBoundingClientRect().right > edge;
+    return [...document.querySelectorAll('body *')]
+        .filter((e) => over(e) && ![...e.children].some(over))
+        .slice(0, 8)
+        .map((e) => `${e.tagName}#${e.id}.${e.className} ${e.getBoundingClientRect().right}`);
+}"""
 
 
 def snap(page: Page, folder: Path, name: str) -> None:
