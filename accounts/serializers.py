@@ -124,7 +124,15 @@ class ExportAccountOutput(serializers.Serializer):
     last_login = serializers.DateTimeField(allow_null=True)
 
 
+class ExportChatOutput(serializers.Serializer):
+    match = serializers.UUIDField()
+    seq = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    text = serializers.CharField()
+
+
 class ExportOutput(serializers.Serializer):
     format = serializers.CharField()
     account = ExportAccountOutput()
     matches = ExportMatchOutput(many=True)
+    chat_messages = ExportChatOutput(many=True, help_text="Every chat message you wrote.")

@@ -6,3 +6,9 @@ class SocialConfig(AppConfig):
 
     name = "social"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from accounts.hooks import AccountHooks, account_hook_register
+        from social.accounts import player_close, player_export
+
+        account_hook_register(AccountHooks(close=player_close, export=player_export))

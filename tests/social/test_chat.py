@@ -9,7 +9,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from games.models import Match, MatchEvent
 from social.chat import chat_listener_register, chat_listener_unregister
-from social.models import ChatMessage
+from social.models import ChatMessage, ChatMute, Seek
 from tests.players import start_match
 
 
@@ -148,3 +148,22 @@ def test_an_operator_hides_a_message_in_the_console(alice, bob, admin_client):
     message.refresh_from_db()
     assert message.hidden and message.hidden_reason == "spam" and message.hidden_by is not None
     assert alice.get(f"/matches/{match_id}/chat").json()["results"][0]["text"] is None
+
+
+def test_export_holds_ones_messages_and_closing_cancels_seeks(alice, bob):
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    say(alice, match_id, "mine")
+    say(bob, match_id, "not mine")
+    alice.post("/chat/mutes", {"player": "bob"})
+    seek = alice.post("/seeks", {"game": "gops", "players": 2}).json()
+    export = alice.get("/accounts/me/export").json()
+    assert [(m["match"], m["seq"], m["text"]) for m in export["chat_messages"]] == [
+        (match_id, 1, "mine")
+    ]
+    closed = alice.client.delete(
+        "/api/v1/accounts/me", {"password": "correct-horse-battery"}, format="json"
+    )
+    assert closed.status_code == 204, closed.content
+    assert Seek.objects.get(pk=seek["id"]).status == "cancelled"
+    assert not ChatMute.objects.exists()
+    assert bob.get("/seeks").json()["results"] == []
