@@ -18,6 +18,8 @@ COPY config ./config
 COPY core ./core
 COPY accounts ./accounts
 COPY games ./games
+COPY notify ./notify
+COPY social ./social
 COPY web ./web
 COPY manage.py ./
 RUN pip install --no-cache-dir . \

@@ -424,7 +424,8 @@ FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500")
 _throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
 _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
 _enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
-_enum_names["SeekStatusEnum"] = ["open", "matched", "cancelled", "expired"]
+_enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
+_enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 # CORS (django-cors-headers): a web client served from another origin may call the API with a
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
 # empty (the default) allows none. Cookies are never sent cross-origin (token auth only).

@@ -12,6 +12,7 @@ from core.serializers import (
     StrictSerializer,
 )
 from games.services.fairness import CLIENT_SEED_PATTERN
+from social.models import Seek
 
 
 class SeekInput(StrictSerializer):
@@ -43,7 +44,7 @@ class SeekOutput(serializers.Serializer):
     options = serializers.DictField()
     time_control = serializers.DictField(allow_null=True)
     rating_range = serializers.DictField(allow_null=True)
-    status = serializers.ChoiceField(choices=["open", "matched", "cancelled", "expired"])
+    status = serializers.ChoiceField(choices=Seek.Status.choices)
     match = serializers.UUIDField(allow_null=True, help_text="The match, once paired.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()

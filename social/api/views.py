@@ -41,6 +41,7 @@ class SeekListApi(APIView):
         parameters=[OpenApiParameter("game", str, description="A game's slug.")],
         responses={200: s.SeekPageOutput, 400: PROBLEM},
         tags=["seeks"],
+        operation_id="v1_seeks_list",
         description="Every open seek, oldest first.",
     )
     def get(self, request: Request) -> Response:
