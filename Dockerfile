@@ -20,6 +20,7 @@ COPY accounts ./accounts
 COPY games ./games
 COPY notify ./notify
 COPY observability ./observability
+COPY social ./social
 COPY web ./web
 COPY manage.py ./
 RUN pip install --no-cache-dir . \

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notify",
+    "social",
     "web",
 ]
 
@@ -454,3 +455,31 @@ SILENCED_SYSTEM_CHECKS = [
 FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
     os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
 )
+
+# --- Seeks, chat, CORS ---
+# An open seek waits this many seconds for opponents, then expires.
+FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
+FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
+_throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
+_throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
+_enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
+_enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
+_enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
+# CORS (django-cors-headers): a web client served from another origin may call the API with a
+# token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
+# empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
+INSTALLED_APPS.append("corsheaders")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "corsheaders.middleware.CorsMiddleware",
+)
+CORS_ALLOWED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("FACEDOWN_CORS_ORIGINS", "").split(",")
+    if origin.strip()
+]
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-key", "if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
+CORS_PREFLIGHT_MAX_AGE = 3600

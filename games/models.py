@@ -35,6 +35,8 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.SEALED)
     disclose_submitted = models.BooleanField(default=True)
+    # Whether the match has a chat room (social/chat); a setting of creation, never changed.
+    chat = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )

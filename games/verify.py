@@ -504,7 +504,7 @@ def _check_finished_event(t: Mapping[str, Any], result: Mapping[str, Any], repor
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.verify",
+        prog="facedown-verify",
         description="Check a facedown-transcript-v1 transcript (GET /api/v1/matches/{id}/audit).",
     )
     parser.add_argument("transcript", help="the transcript JSON file ('-' for standard input)")

@@ -68,6 +68,9 @@ class MatchCreateInput(StrictSerializer):
     protocol = serializers.ChoiceField(choices=Match.Protocol.values, default=Match.Protocol.SEALED)
     disclose_submitted = StrictBooleanField(default=True)
     ready = StrictBooleanField(default=True)
+    chat = StrictBooleanField(
+        default=True, help_text="false: the match has no chat (GET/POST /matches/{id}/chat)."
+    )
     time_control = serializers.JSONField(
         required=False,
         allow_null=True,
@@ -163,6 +166,7 @@ class MatchSummaryOutput(serializers.Serializer):
     options = serializers.DictField()
     protocol = serializers.CharField()
     disclose_submitted = serializers.BooleanField()
+    chat = serializers.BooleanField(help_text="Whether the match has a chat room.")
     status = serializers.ChoiceField(choices=Match.Status.values)
     version = serializers.IntegerField()
     step = serializers.IntegerField()

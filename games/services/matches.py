@@ -99,6 +99,7 @@ def match_create(
     time_control: dict[str, Any] | None = None,
     rated: bool = True,
     series: Any = None,
+    chat: bool = True,
 ) -> Match:
     engine = get_engine(game)
     if engine is None:
@@ -122,6 +123,7 @@ def match_create(
         options=filled,
         protocol=protocol,
         disclose_submitted=disclose_submitted,
+        chat=chat,
         time_control=time_control,
         created_by=creator,
         seed=seed,
