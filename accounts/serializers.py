@@ -120,7 +120,14 @@ class ExportAccountOutput(serializers.Serializer):
     last_login = serializers.DateTimeField(allow_null=True)
 
 
+class MeUpdateInput(StrictSerializer):
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
 class ExportOutput(serializers.Serializer):
     format = serializers.CharField()
     account = ExportAccountOutput()
     matches = ExportMatchOutput(many=True)
+    notifications = serializers.JSONField(
+        required=False, help_text="Notification preferences, webhooks and push subscriptions."
+    )
