@@ -19,7 +19,7 @@ from typing import Any
 import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from py_vapid import Vapid01
+from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from accounts.models import User
@@ -106,7 +106,7 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
     private = settings.FACEDOWN_VAPID_PRIVATE_KEY
     if not private:
         return 0
-    vapid = Vapid01.from_raw(private.encode())
+    vapid = Vapid02.from_raw(private.encode())
     session = requests.Session()
     session.max_redirects = 0  # a push service does not redirect; a redirect could go inward
     sent = 0
@@ -122,7 +122,7 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
 
 
 def _push_one(
-    subscription: PushSubscription, data: str, vapid: Vapid01, session: requests.Session
+    subscription: PushSubscription, data: str, vapid: Vapid02, session: requests.Session
 ) -> int:
     try:
         target_check(subscription.endpoint)

@@ -83,7 +83,8 @@ class LocalServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
-                outer.received.append(Received(self.path, dict(self.headers.items()), body))
+                headers = {k.lower(): v for k, v in self.headers.items()}
+                outer.received.append(Received(self.path, headers, body))
                 status = outer.statuses.pop(0) if len(outer.statuses) > 1 else outer.statuses[0]
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
@@ -93,7 +94,9 @@ class LocalServer:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self.thread.start()
 
     @property
