@@ -348,3 +348,13 @@ FACEDOWN_WEBHOOK_ALLOW_PRIVATE = _env_bool("FACEDOWN_WEBHOOK_ALLOW_PRIVATE", Fal
 FACEDOWN_VAPID_PRIVATE_KEY = os.environ.get("FACEDOWN_VAPID_PRIVATE_KEY", "")
 FACEDOWN_VAPID_PUBLIC_KEY = os.environ.get("FACEDOWN_VAPID_PUBLIC_KEY", "")
 FACEDOWN_VAPID_SUBJECT = os.environ.get("FACEDOWN_VAPID_SUBJECT", "mailto:facedown@localhost")
+# The notification (webhook payload) and its types in the OpenAPI document.
+_schema_hooks = SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]
+assert isinstance(_schema_hooks, list)
+_schema_hooks.append("notify.schema.notification_schema")
+# SMTP, when EMAIL_BACKEND is django.core.mail.backends.smtp.EmailBackend (docs/notifications.md).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", False)

@@ -10,4 +10,5 @@ urlpatterns = [
     path("signup", views.signup, name="web-signup"),
     path("matches/<str:match_id>", views.match_page, name="web-match"),
     path("assets/<path:path>", views.asset, name="web-asset"),
+    path("sw.js", views.service_worker, name="web-service-worker"),
 ]
