@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -205,8 +205,13 @@ class CalendarRenderer(BaseRenderer):
 class CalendarApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    renderer_classes = [CalendarRenderer, JSONRenderer]
+    renderer_classes = [CalendarRenderer]
     throttle_scope = "reads"
+
+    def perform_content_negotiation(self, request: Request, force: bool = False) -> Any:
+        # Always iCalendar (``?format=`` and Accept cannot ask for another rendering); errors
+        # are still problem+json (their content type is set by the problem handler).
+        return CalendarRenderer(), CalendarRenderer.media_type
 
     @extend_schema(
         parameters=[

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -204,3 +205,32 @@ def test_deliveries_do_not_depend_on_a_sealed_move(
     first, second = alternatives(playing(1), playing(3))
     assert first == second
     assert [d["type"] for d in first] == ["step_resolved", "your_move"]
+
+
+def test_a_name_resolving_inward_is_refused_before_each_request() -> None:
+    # Registration checks the URL; a request resolves the name and checks every address. The
+    # machine's own name resolves to loopback or to its private address.
+    name = socket.gethostname()
+    try:
+        socket.getaddrinfo(name, 80)
+    except OSError:
+        pytest.skip("this machine's name does not resolve")
+    target_check(f"http://{name}/hook", resolve=False)
+    with pytest.raises(UnsafeTarget, match="private, loopback or link-local"):
+        target_check(f"http://{name}/hook")
+    with pytest.raises(UnsafeTarget):
+        target_check("http://localhost./hook", resolve=False)
+
+
+def test_closing_an_account_drops_its_hooks_and_export_lists_them(
+    allow_private: None, alice: Player, server: Callable[..., LocalServer]
+) -> None:
+    _register(alice, server())
+    exported = alice.get("/accounts/me/export").json()["notifications"]
+    assert [h["active"] for h in exported["webhooks"]] == [True]
+    assert "secret" not in json.dumps(exported)
+    closed = alice.client.delete(
+        f"{API}/accounts/me", {"password": "correct-horse-battery"}, format="json"
+    )
+    assert closed.status_code == 204
+    assert not Webhook.objects.exists()
