@@ -19,7 +19,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-
 LOCAL = "The host is (or resolves to) a private, loopback or link-local address."
 
 
