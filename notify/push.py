@@ -156,5 +156,7 @@ def _push_one(
 
 def push_channel(notifications: Sequence[Notification]) -> None:
     items = [{**n.as_json(), "user": n.user_id} for n in notifications if n.type in PUSH_PREFERENCE]
-    if items and settings.FACEDOWN_VAPID_PRIVATE_KEY:
+    if not items or not settings.FACEDOWN_VAPID_PRIVATE_KEY:
+        return
+    if PushSubscription.objects.filter(user_id__in={item["user"] for item in items}).exists():
         dispatch.enqueue("push_send", items)
