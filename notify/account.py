@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
+
+from django.db import transaction
 
 from accounts.models import User
 from games import dispatch
@@ -12,8 +15,8 @@ from notify.preferences import CHANGEABLE, email_verified, settings_of
 
 def notify_email_changed(user: User) -> None:
     """A new address is unverified until its owner opens the mailed link."""
-    if user.email:
-        dispatch.enqueue("email_verify_send", user.pk)
+    if user.email:  # on commit: at once, unless a caller still holds a transaction open
+        transaction.on_commit(partial(dispatch.enqueue, "email_verify_send", user.pk), robust=True)
 
 
 def notify_account_close(user: User) -> None:

@@ -12,13 +12,10 @@ class NotifyConfig(AppConfig):
         from notify import generate, tasks  # noqa: F401
         from notify.account import notify_account_close, notify_email_changed, notify_export
         from notify.dispatch import register_channel
-        from notify.mail import mail_channel
-        from notify.push import push_channel
-        from notify.webhooks import webhook_channel
+        from notify.outbound import outbound_channel
 
-        register_channel("email", mail_channel)
-        register_channel("webhooks", webhook_channel)
-        register_channel("push", push_channel)
+        # E-mail, webhooks and Web Push: one job per batch (notify/outbound.py).
+        register_channel("outbound", outbound_channel)
         account_hook_register(
             AccountHooks(
                 close=notify_account_close,

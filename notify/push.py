@@ -24,8 +24,6 @@ from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
-from games import dispatch
-from notify.kinds import Notification
 from notify.models import PushSubscription
 from notify.preferences import PUSH_PREFERENCE, settings_of
 from notify.ssrf import UnsafeTarget, target_check
@@ -106,11 +104,20 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
     private = settings.FACEDOWN_VAPID_PRIVATE_KEY
     if not private:
         return 0
+    wanted = [item for item in items if item["type"] in PUSH_PREFERENCE]
+    subscribed = set(
+        PushSubscription.objects.filter(user_id__in={int(i["user"]) for i in wanted})
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    wanted = [item for item in wanted if int(item["user"]) in subscribed]
+    if not wanted:
+        return 0
     vapid = Vapid02.from_raw(private.encode())
     session = requests.Session()
     session.max_redirects = 0  # a push service does not redirect; a redirect could go inward
     sent = 0
-    for item in items:
+    for item in wanted:
         preference = PUSH_PREFERENCE.get(item["type"])
         user_id = int(item["user"])
         if preference is None or not getattr(settings_of(user_id), preference):
@@ -152,11 +159,3 @@ def _push_one(
         log.warning("push to subscription %s failed (%s)", subscription.pk, type(exc).__name__)
         return 0
     return 1
-
-
-def push_channel(notifications: Sequence[Notification]) -> None:
-    items = [{**n.as_json(), "user": n.user_id} for n in notifications if n.type in PUSH_PREFERENCE]
-    if not items or not settings.FACEDOWN_VAPID_PRIVATE_KEY:
-        return
-    if PushSubscription.objects.filter(user_id__in={item["user"] for item in items}).exists():
-        dispatch.enqueue("push_send", items)

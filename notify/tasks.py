@@ -17,9 +17,9 @@ from django.db import OperationalError
 from games.embedded import worker
 from games.tasks import celery_job_register
 from notify.deadlines import deadline_soon_scan
-from notify.mail import email_verify_send, mail_notifications, your_move_digest
-from notify.push import push_send
-from notify.webhooks import webhook_deliver, webhooks_fan_out
+from notify.mail import email_verify_send, your_move_digest
+from notify.outbound import notifications_outbound
+from notify.webhooks import webhook_deliver
 
 _RETRY: dict[str, Any] = {
     "autoretry_for": (OperationalError,),
@@ -34,8 +34,8 @@ def deadline_soon_scan_task() -> int:
 
 
 @shared_task(**_RETRY)
-def mail_notifications_task(items: list[dict[str, Any]]) -> int:
-    return mail_notifications(items)
+def notifications_outbound_task(items: list[dict[str, Any]]) -> dict[str, int]:
+    return notifications_outbound(items)
 
 
 @shared_task(**_RETRY)
@@ -49,28 +49,16 @@ def email_verify_send_task(user_id: int) -> bool:
 
 
 @shared_task(**_RETRY)
-def webhooks_fan_out_task(items: list[dict[str, Any]]) -> int:
-    return webhooks_fan_out(items)
-
-
-@shared_task(**_RETRY)
 def webhook_deliver_task(delivery_id: int) -> str:
     return webhook_deliver(delivery_id)
 
 
-@shared_task(**_RETRY)
-def push_send_task(items: list[dict[str, Any]]) -> int:
-    return push_send(items)
-
-
 for _name, _task in {
     "deadline_soon_scan": deadline_soon_scan_task,
-    "mail_notifications": mail_notifications_task,
+    "notifications_outbound": notifications_outbound_task,
     "mail_your_move_digest": mail_your_move_digest_task,
     "email_verify_send": email_verify_send_task,
-    "webhooks_fan_out": webhooks_fan_out_task,
     "webhook_deliver": webhook_deliver_task,
-    "push_send": push_send_task,
 }.items():
     celery_job_register(_name, _task)
 worker.periodic["deadline_soon_scan"] = lambda: settings.FACEDOWN_DEADLINE_SOON_SCAN_SECONDS

@@ -32,7 +32,7 @@ from django.utils import timezone
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
 from games import dispatch
-from notify.kinds import KINDS, Notification
+from notify.kinds import KINDS
 from notify.models import Webhook, WebhookDelivery
 from notify.preferences import mail_allowed, settings_of
 from notify.ssrf import UnsafeTarget, target_check
@@ -194,13 +194,3 @@ def _tell_disabled(hook: Webhook) -> None:
         f"{hook.pk}/deliveries; register it again once it answers.",
         to=[user.email],
     ).send()
-
-
-def webhook_channel(notifications: Sequence[Notification]) -> None:
-    """The channel: a job for the batch, if any recipient has an active hook (one indexed
-    query after the commit spares the task runner a job per move for everyone else)."""
-    users = {n.user_id for n in notifications}
-    if Webhook.objects.filter(user_id__in=users, active=True).exists():
-        dispatch.enqueue(
-            "webhooks_fan_out", [{**n.as_json(), "user": n.user_id} for n in notifications]
-        )
