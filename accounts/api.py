@@ -14,6 +14,7 @@ from accounts.models import User
 from accounts.services import (
     account_delete,
     account_export,
+    account_update,
     password_change,
     password_reset_confirm,
     password_reset_request,
@@ -149,11 +150,22 @@ class PasswordResetConfirmApi(APIView):
 
 
 class MeApi(APIView):
-    throttle_scope = {"GET": "reads", "DELETE": "login"}
+    throttle_scope = {"GET": "reads", "PATCH": "login", "DELETE": "login"}
 
     @extend_schema(responses={200: s.MeOutput}, tags=["accounts"])
     def get(self, request: Request) -> Response:
         return Response(s.MeOutput(request.user).data)
+
+    @extend_schema(
+        request=s.MeUpdateInput,
+        responses={200: s.MeOutput},
+        tags=["accounts"],
+        description='Change your e-mail address (`""` for none). A new address is mailed a '
+        "signed verification link; no other mail goes to it until the link is opened.",
+    )
+    def patch(self, request: Request) -> Response:
+        user = account_update(user=_user(request), **_input(s.MeUpdateInput, request))
+        return Response(s.MeOutput(user).data)
 
     @extend_schema(
         request=s.AccountDeleteInput,

@@ -22,6 +22,9 @@ class AccountHooks:
     #: ``renamed(user, old_name)`` runs once a closed account has its placeholder name, so
     #: records that spelled the old name out (e.g. event data) can be rewritten.
     renamed: Callable[[User, str], None] = lambda user, old_name: None
+    #: ``email_changed(user)`` runs once a new address is saved (at registration too), after
+    #: its transaction: e.g. mail a link that verifies it.
+    email_changed: Callable[[User], None] = lambda user: None
 
 
 _hooks: list[AccountHooks] = []

@@ -131,8 +131,15 @@ class ExportChatOutput(serializers.Serializer):
     text = serializers.CharField()
 
 
+class MeUpdateInput(StrictSerializer):
+    email = serializers.EmailField(required=False, allow_blank=True)
+
+
 class ExportOutput(serializers.Serializer):
     format = serializers.CharField()
     account = ExportAccountOutput()
     matches = ExportMatchOutput(many=True)
     chat_messages = ExportChatOutput(many=True, help_text="Every chat message you wrote.")
+    notifications = serializers.JSONField(
+        required=False, help_text="Notification preferences, webhooks and push subscriptions."
+    )

@@ -67,7 +67,24 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
             token = Token.objects.create(user=user)
     except IntegrityError:  # the same name, in another case, registered a moment earlier
         raise ValidationFailed({"username": [USERNAME_TAKEN]}) from None
+    if email:
+        _email_changed(user)
     return user, token.key
+
+
+def _email_changed(user: User) -> None:
+    for hooks in account_hooks():
+        hooks.email_changed(user)
+
+
+def account_update(*, user: User, email: str | None = None) -> User:
+    """Change the account's own fields (the e-mail address); a new address goes to every
+    registered hook (which mails it a verification link)."""
+    if email is not None and email != user.email:
+        user.email = email
+        user.save(update_fields=["email"])
+        _email_changed(user)
+    return user
 
 
 def token_obtain(*, username: str, password: str) -> str:

@@ -401,6 +401,38 @@ CELERY_BEAT_SCHEDULE["deadline-soon-scan"] = {
     "task": "notify.tasks.deadline_soon_scan_task",
     "schedule": FACEDOWN_DEADLINE_SOON_SCAN_SECONDS,
 }
+# Where links in mail point (the web client's and API's public address).
+FACEDOWN_PUBLIC_URL = os.environ.get("FACEDOWN_PUBLIC_URL", "http://127.0.0.1:8000")
+# At most one "your move" mail per user per this many seconds, listing every match waiting.
+FACEDOWN_MAIL_YOUR_MOVE_INTERVAL = int(os.environ.get("FACEDOWN_MAIL_YOUR_MOVE_INTERVAL", "1800"))
+# How long an address verification link works.
+FACEDOWN_EMAIL_VERIFY_SECONDS = int(os.environ.get("FACEDOWN_EMAIL_VERIFY_SECONDS", "259200"))
+# Webhooks: attempts per delivery, the first retry's delay (doubling after), the request
+# timeout, and how many deliveries in a row may give up before the hook is disabled.
+FACEDOWN_WEBHOOK_ATTEMPTS = int(os.environ.get("FACEDOWN_WEBHOOK_ATTEMPTS", "6"))
+FACEDOWN_WEBHOOK_RETRY_BASE_SECONDS = float(
+    os.environ.get("FACEDOWN_WEBHOOK_RETRY_BASE_SECONDS", "30")
+)
+FACEDOWN_WEBHOOK_TIMEOUT_SECONDS = float(os.environ.get("FACEDOWN_WEBHOOK_TIMEOUT_SECONDS", "5"))
+FACEDOWN_WEBHOOK_DISABLE_AFTER = int(os.environ.get("FACEDOWN_WEBHOOK_DISABLE_AFTER", "5"))
+# Webhook and Web Push targets on private, loopback or link-local addresses are refused unless
+# this is on (tests; a closed network whose receivers are private).
+FACEDOWN_WEBHOOK_ALLOW_PRIVATE = _env_bool("FACEDOWN_WEBHOOK_ALLOW_PRIVATE", False)
+# Web Push (VAPID): one key pair for every machine (`manage.py vapid_keys` makes one), base64url;
+# empty: no Web Push. The subject is a contact URL or mailto: for push services.
+FACEDOWN_VAPID_PRIVATE_KEY = os.environ.get("FACEDOWN_VAPID_PRIVATE_KEY", "")
+FACEDOWN_VAPID_PUBLIC_KEY = os.environ.get("FACEDOWN_VAPID_PUBLIC_KEY", "")
+FACEDOWN_VAPID_SUBJECT = os.environ.get("FACEDOWN_VAPID_SUBJECT", "mailto:facedown@localhost")
+# The notification (webhook payload) and its types in the OpenAPI document.
+_schema_hooks = SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]
+assert isinstance(_schema_hooks, list)
+_schema_hooks.append("notify.schema.notification_schema")
+# SMTP, when EMAIL_BACKEND is django.core.mail.backends.smtp.EmailBackend (docs/notifications.md).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", False)
 
 # --- Production: static files, proxy and TLS (docs/deployment.md) ---
 # The broker may live apart from the cache (a Redis with persistence on, or another database of

@@ -39,6 +39,7 @@ urlpatterns = [
     ),
     path("favicon.ico", favicon, name="favicon"),
     path("api/v1/accounts/", include("accounts.urls")),
+    path("api/v1/accounts/", include("notify.urls")),
     path("api/v1/", include("games.api.urls")),
     path("api/v1/", include("social.api.urls")),
     path("", include("web.urls")),

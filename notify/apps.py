@@ -7,5 +7,19 @@ class NotifyConfig(AppConfig):
 
     def ready(self) -> None:
         # The unit of work's follow-up computes notifications after every committed change;
-        # the tasks register their jobs with the task runners.
+        # the tasks register their jobs with the task runners; the channels register here.
+        from accounts.hooks import AccountHooks, account_hook_register
         from notify import generate, tasks  # noqa: F401
+        from notify.account import notify_account_close, notify_email_changed, notify_export
+        from notify.dispatch import register_channel
+        from notify.outbound import outbound_channel
+
+        # E-mail, webhooks and Web Push: one job per batch (notify/outbound.py).
+        register_channel("outbound", outbound_channel)
+        account_hook_register(
+            AccountHooks(
+                close=notify_account_close,
+                export=notify_export,
+                email_changed=notify_email_changed,
+            )
+        )

@@ -13,4 +13,5 @@ urlpatterns = [
     path("leaderboard", views.leaderboard_page, name="web-leaderboard"),
     path("series/<str:series_id>", views.series_page, name="web-series"),
     path("assets/<path:path>", views.asset, name="web-asset"),
+    path("sw.js", views.service_worker, name="web-service-worker"),
 ]

@@ -97,6 +97,14 @@ def asset(request: HttpRequest, path: str) -> HttpResponseBase:
     return response
 
 
+def service_worker(request: HttpRequest) -> HttpResponseBase:
+    """The Web Push service worker, at the site's root so its scope is every page."""
+    response = serve(request, "sw.js", document_root=str(ASSETS))
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
 def favicon(request: HttpRequest) -> HttpResponseBase:
     """/favicon.ico, which browsers ask for on every site: a small face-down card."""
     response = serve(request, "favicon.ico", document_root=str(ASSETS))

@@ -45,6 +45,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.models import Match, MatchEvent, Move, Seat
+from notify.models import NotificationSettings, PushSubscription, Webhook
+from notify.preferences import settings_of
 from tests.leaks import RECEIPT_KEYS, alternatives, keys_in, shuffled_state, state_of, state_set
 from tests.players import Player, make_player, play_to_end, start_match
 from tests.schema_guard import session_guard
@@ -155,6 +157,8 @@ def build_world() -> World:
     gone = make_player()
     User.objects.filter(pk=gone.user.pk).update(is_active=False)
     players[DEACTIVATED] = gone
+    for player in players.values():  # one calendar key each, the same in every world
+        settings_of(player.user.pk)
     seated, other_seat = players[SEATED], players[OTHER_SEAT]
 
     # The other user plays a match of their own (it must never show up as theirs here).
@@ -210,7 +214,9 @@ class Row:
         path = path.replace("{series_id}", world.series).replace(
             "{username}", world.usernames[SEATED]
         )
-        return path.replace("{seek_id}", world.seek).replace("{seq}", "1")
+        path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
+        # Nobody here has a webhook or a push subscription: every such id is unknown.
+        return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
 
 
 def _register(world: World, actor: str, state: str) -> Any:
@@ -280,6 +286,15 @@ def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
 
+def _inward_hook(world: World, actor: str, state: str) -> Any:
+    return {"url": "http://127.0.0.1:8000/hook"}  # refused by the SSRF guard
+
+
+def _inward_push(world: World, actor: str, state: str) -> Any:
+    keys = {"p256dh": "BAAA", "auth": "AAAAAAAAAAAAAAAAAAAAAA"}
+    return {"endpoint": "http://169.254.169.254/push", "keys": keys}
+
+
 #: Public endpoints read no credentials at all: a stale or deactivated token changes nothing.
 PUBLIC = table(OK)
 MATCH = ("open", "active", "finished")
@@ -304,6 +319,28 @@ ROWS: tuple[Row, ...] = (
     ),
     Row("GET", "/api/v1/accounts/me", authenticated(OK)),
     Row("GET", "/api/v1/accounts/me/export", authenticated(OK)),
+    Row("PATCH", "/api/v1/accounts/me", authenticated(OK), _nothing),
+    # Notifications: each user's own settings, hooks and subscriptions; the links mailed and
+    # the calendar feed take no credentials (their token or key is the credential).
+    Row("GET", "/api/v1/accounts/me/notifications", authenticated(OK)),
+    Row("PATCH", "/api/v1/accounts/me/notifications", authenticated(OK), _nothing),
+    Row("GET", "/api/v1/accounts/me/webhooks", authenticated(OK)),
+    Row("POST", "/api/v1/accounts/me/webhooks", authenticated(INVALID), _inward_hook),
+    Row("GET", "/api/v1/accounts/me/webhooks/{webhook_id}", authenticated(NOT_FOUND)),
+    Row("DELETE", "/api/v1/accounts/me/webhooks/{webhook_id}", authenticated(NOT_FOUND)),
+    Row("GET", "/api/v1/accounts/me/webhooks/{webhook_id}/deliveries", authenticated(NOT_FOUND)),
+    Row("POST", "/api/v1/accounts/me/push-subscriptions", authenticated(INVALID), _inward_push),
+    Row(
+        "DELETE",
+        "/api/v1/accounts/me/push-subscriptions/{subscription_id}",
+        authenticated(NOT_FOUND),
+    ),
+    Row("GET", "/api/v1/accounts/push-key", PUBLIC),
+    Row("GET", "/api/v1/accounts/me/deadlines.ics", table(NOT_FOUND)),
+    Row("POST", "/api/v1/accounts/me/calendar-key", authenticated(OK)),
+    Row("GET", "/api/v1/accounts/email/verify", table(INVALID)),
+    Row("GET", "/api/v1/accounts/notifications/unsubscribe", table(INVALID)),
+    Row("POST", "/api/v1/accounts/notifications/unsubscribe", table(INVALID)),
     Row("DELETE", "/api/v1/accounts/me", authenticated(NO_CONTENT), _password),
     Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK)),
     Row("POST", "/api/v1/accounts/logout", authenticated(NO_CONTENT)),
@@ -475,7 +512,17 @@ class _Rollback(Exception):
     pass
 
 
-_TABLES = (Match, Seat, Move, MatchEvent, User, Token)
+_TABLES = (
+    Match,
+    Seat,
+    Move,
+    MatchEvent,
+    User,
+    Token,
+    NotificationSettings,
+    Webhook,
+    PushSubscription,
+)
 
 
 def fingerprint() -> str:
@@ -517,7 +564,7 @@ def call(world: World, row: Row, actor: str, state: str, *, watch: bool) -> tupl
                 response = client.get(path)
             else:
                 body = row.body(world, actor, state) if row.body else None
-                send = client.delete if row.method == "DELETE" else client.post
+                send = {"DELETE": client.delete, "PATCH": client.patch}.get(row.method, client.post)
                 response = send(path, body, format="json")
             content_type = response.get("Content-Type", "").split(";")[0]
             try:

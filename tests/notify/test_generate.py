@@ -145,3 +145,24 @@ def test_what_they_carry_does_not_depend_on_a_sealed_move(
     first, second = alternatives(playing(1), playing(3))
     assert first == second and len(json.loads(first)) == 4
     assert '"card"' not in first and "hand" not in first
+
+
+def test_an_outbound_channel_failing_leaves_the_others_running(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from notify import outbound
+
+    ran: list[str] = []
+
+    def broken(items: Any) -> int:
+        raise RuntimeError("smtp is down")
+
+    def working(items: Any) -> int:
+        ran.append("push")
+        return len(items)
+
+    monkeypatch.setattr(outbound, "CHANNELS", {"email": broken, "push": working})
+    with caplog.at_level(logging.ERROR):
+        done = outbound.notifications_outbound([{"type": "your_move", "user": 1}])
+    assert done == {"push": 1} and ran == ["push"]
+    assert "outbound channel email failed (RuntimeError)" in caplog.text

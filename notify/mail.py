@@ -1,0 +1,257 @@
+"""The e-mail channel: "your move" digests, deadline reminders, results and invitations.
+
+Mail goes only to a verified address (``email_verify_send`` mails a signed link whenever an
+address is set) and only for the kinds the user keeps on. The channel enqueues a job; the job
+records each notification once in ``MailItem`` (so a retried job mails nothing twice) and sends:
+
+- ``your_move`` waits for the user's digest: at most one mail per
+  ``FACEDOWN_MAIL_YOUR_MOVE_INTERVAL`` seconds, listing every match then still waiting for them
+  (read when the digest goes out, so a match played meanwhile is left out);
+- the other kinds go out at once, one mail each.
+
+Every mail carries a signed one-click unsubscribe link for its kind, also as
+``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058). Nothing in a mail is hidden
+information: the game, the step, the public deadline and a link to the match.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.core.mail import EmailMessage
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import dispatch
+from games.models import Match, Seat
+from notify.models import MailItem, NotificationSettings
+from notify.preferences import CHANGEABLE, MAIL_PREFERENCE, mail_allowed, settings_of
+
+log = logging.getLogger(__name__)
+
+UNSUBSCRIBE_SALT = "notify.unsubscribe"
+VERIFY_SALT = "notify.verify-email"
+
+
+def _url(path: str) -> str:
+    return settings.FACEDOWN_PUBLIC_URL.rstrip("/") + path
+
+
+def _match_url(match_id: str) -> str:
+    return _url(f"/matches/{match_id}")
+
+
+# --- signed links ------------------------------------------------------------------------------
+
+
+def unsubscribe_token(user_id: int, preference: str) -> str:
+    # Without a timestamp: the same link for the same preference, valid for ever.
+    return signing.Signer(salt=UNSUBSCRIBE_SALT).sign_object({"u": user_id, "p": preference})
+
+
+def unsubscribe_url(user_id: int, preference: str) -> str:
+    token = unsubscribe_token(user_id, preference)
+    return _url(f"/api/v1/accounts/notifications/unsubscribe?token={token}")
+
+
+def unsubscribe(token: str) -> str | None:
+    """Turn off the preference a link names; returns it, or None for a bad link. Never
+    expires: an old mail's link must still work."""
+    try:
+        found = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
+        user_id, preference = int(found["u"]), str(found["p"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+    if preference not in CHANGEABLE or not User.objects.filter(pk=user_id).exists():
+        return None
+    prefs = settings_of(user_id)
+    setattr(prefs, preference, False)
+    prefs.save(update_fields=[preference])
+    return preference
+
+
+def email_verify_send(user_id: int) -> bool:
+    """Mail a signed link proving the account's current address; the one mail an unverified
+    address receives. Returns whether one went out."""
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or not user.email:
+        return False
+    token = signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
+    link = _url(f"/api/v1/accounts/email/verify?token={token}")
+    hours = settings.FACEDOWN_EMAIL_VERIFY_SECONDS // 3600
+    EmailMessage(
+        "Facedown: confirm your e-mail address",
+        f"The Facedown account {user.username} gave this address.\n\n"
+        f"To receive its notifications here, open this link within {hours} hours:\n{link}\n\n"
+        "If this was not you, ignore this message: nothing will be sent to you.",
+        to=[user.email],
+    ).send()
+    return True
+
+
+def email_verify(token: str) -> User | None:
+    """Mark the address a link names as verified, if it is still the account's address."""
+    try:
+        found = signing.loads(
+            token, salt=VERIFY_SALT, max_age=settings.FACEDOWN_EMAIL_VERIFY_SECONDS
+        )
+        user_id, email = int(found["u"]), str(found["e"])
+    except (signing.BadSignature, KeyError, TypeError, ValueError):
+        return None
+    user = User.objects.filter(pk=user_id, is_active=True).first()
+    if user is None or user.email.casefold() != email.casefold():
+        return None
+    prefs = settings_of(user.pk)
+    prefs.verified_email = user.email
+    prefs.save(update_fields=["verified_email"])
+    return user
+
+
+# --- sending -----------------------------------------------------------------------------------
+
+
+def _send(user: User, preference: str, subject: str, body: str) -> None:
+    link = unsubscribe_url(user.pk, preference)
+    EmailMessage(
+        f"Facedown: {subject}",
+        f"{body}\n\n--\nTo stop these mails: {link}\n",
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{link}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    ).send()
+
+
+def _deadline_text(value: str | None) -> str:
+    return f" (due {value.replace('T', ' ')[:16]} UTC)" if value else ""
+
+
+def _single(user: User, item: MailItem) -> None:
+    data, url = item.data, _match_url(str(item.match_id))
+    game = data.get("game", "")
+    if item.kind == "deadline_soon":
+        within = "1 hour" if data.get("within") == "1h" else "24 hours"
+        subject = f"your move in {game} is due within {within}"
+        body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
+    elif item.kind == "match_finished":
+        subject = f"your {game} match is over"
+        body = "The match has " + (
+            "been aborted." if data.get("outcome") == "aborted" else "ended."
+        )
+        body += " The result:"
+    else:  # invited
+        subject = f"{data.get('by') or 'someone'} invited you to {game}"
+        body = "You have a seat in a new match. Accept or decline it:"
+    _send(user, MAIL_PREFERENCE[item.kind], subject, f"{body}\n{url}")  # type: ignore[index]
+
+
+def mail_notifications(items: Sequence[dict[str, Any]]) -> int:
+    """The job behind the channel: record each notification once, send or schedule it.
+    Returns how many mails went out now."""
+    sent = 0
+    digests: set[int] = set()
+    mailable = [item for item in items if item["type"] in MAIL_PREFERENCE]
+    # One query leaves out everyone without a verified address (most players, most moves).
+    verified = set(
+        NotificationSettings.objects.filter(user_id__in={int(i["user"]) for i in mailable})
+        .exclude(verified_email="")
+        .values_list("user_id", flat=True)
+    )
+    for item in mailable:
+        kind, user_id = item["type"], int(item["user"])
+        if user_id not in verified:
+            continue
+        user = User.objects.filter(pk=user_id).first()
+        if user is None or not mail_allowed(user, settings_of(user_id), MAIL_PREFERENCE[kind]):
+            continue
+        data = {k: v for k, v in item.items() if k not in ("id", "type", "match", "at", "user")}
+        try:
+            with transaction.atomic():
+                record = MailItem.objects.create(
+                    notification_id=item["id"],
+                    user_id=user_id,
+                    kind=kind,
+                    match_id=item["match"],
+                    data=data,
+                )
+        except IntegrityError:
+            continue  # recorded by an earlier run of this job
+        if kind == "your_move":
+            digests.add(user_id)
+            continue
+        with transaction.atomic():
+            claimed = MailItem.objects.filter(pk=record.pk, sent_at=None).update(
+                sent_at=timezone.now()
+            )
+            if claimed:
+                _single(user, record)
+                sent += 1
+    for user_id in digests:
+        sent += your_move_digest(user_id)
+    return sent
+
+
+def waiting_matches(user_id: int) -> list[Match]:
+    """The active matches whose open phase waits for the user's seat."""
+    seats = Seat.objects.filter(
+        user_id=user_id,
+        forfeited=False,
+        controlled_by=Seat.Controller.PLAYER,
+        match__status=Match.Status.ACTIVE,
+    ).select_related("match")
+    return [
+        seat.match
+        for seat in seats
+        if (seat.match.acting_mask & ~seat.match.submitted_mask) >> seat.index & 1
+    ]
+
+
+def _digest_due(prefs: NotificationSettings, now: datetime) -> datetime | None:
+    """When the next digest may go out, if not now."""
+    if prefs.your_move_mailed_at is None:
+        return None
+    due = prefs.your_move_mailed_at + timedelta(seconds=settings.FACEDOWN_MAIL_YOUR_MOVE_INTERVAL)
+    return due if due > now else None
+
+
+def your_move_digest(user_id: int) -> int:
+    """Send the user's "your move" digest if one is pending and the interval allows it;
+    otherwise schedule this job for when it does. Returns 1 if a mail went out."""
+    with transaction.atomic():
+        settings_of(user_id)
+        prefs = NotificationSettings.objects.select_for_update().get(user_id=user_id)
+        pending = MailItem.objects.filter(user_id=user_id, kind="your_move", sent_at=None)
+        if not pending.exists():
+            return 0
+        now = timezone.now()
+        if (due := _digest_due(prefs, now)) is not None:
+            transaction.on_commit(
+                lambda: dispatch.enqueue("mail_your_move_digest", user_id, eta=due), robust=True
+            )
+            return 0
+        user = User.objects.get(pk=user_id)
+        waiting = waiting_matches(user_id)
+        pending.update(sent_at=now)
+        if not waiting or not mail_allowed(user, prefs, "email_your_move"):
+            return 0
+        lines = [
+            f"- {m.game}, step {m.step}{_deadline_text(_iso(m.deadline))}: {_match_url(str(m.pk))}"
+            for m in sorted(waiting, key=lambda m: (m.deadline is None, m.deadline, str(m.pk)))
+        ]
+        count = len(waiting)
+        subject = f"your move in {count} match{'es' if count > 1 else ''}"
+        _send(user, "email_your_move", subject, "Waiting for you:\n" + "\n".join(lines))
+        prefs.your_move_mailed_at = now
+        prefs.save(update_fields=["your_move_mailed_at"])
+        return 1
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None

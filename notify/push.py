@@ -1,0 +1,161 @@
+"""The Web Push channel: "your move" and "deadline soon" as browser notifications.
+
+Messages are encrypted for each subscription (RFC 8291, ``aes128gcm``) and signed with the
+server's VAPID key pair (RFC 8292) from ``FACEDOWN_VAPID_PRIVATE_KEY`` /
+``FACEDOWN_VAPID_PUBLIC_KEY``, which every machine shares (``manage.py vapid_keys`` makes a
+pair). Subscription endpoints pass the SSRF guard when registered and before each message; a
+push service that answers 404 or 410 has dropped the subscription, so it is deleted here too.
+Without keys configured the channel sends nothing (and the public key endpoint says so).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import requests
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings
+from py_vapid import Vapid02
+from pywebpush import WebPushException, webpush
+
+from accounts.models import User
+from core.errors import NotFound, ValidationFailed
+from notify.models import PushSubscription
+from notify.preferences import PUSH_PREFERENCE, settings_of
+from notify.ssrf import UnsafeTarget, target_check
+
+log = logging.getLogger(__name__)
+
+MAX_SUBSCRIPTIONS_PER_USER = 20
+
+
+def _b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def _unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def vapid_keys_new() -> tuple[str, str]:
+    """A new VAPID pair: (private: base64url of the 32-byte scalar, public: base64url of the
+    uncompressed P-256 point, the ``applicationServerKey`` browsers subscribe with)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = key.private_numbers().private_value.to_bytes(32, "big")
+    public = key.public_key().public_numbers()
+    point = b"\x04" + public.x.to_bytes(32, "big") + public.y.to_bytes(32, "big")
+    return _b64url(private), _b64url(point)
+
+
+def vapid_public_key() -> str:
+    return str(settings.FACEDOWN_VAPID_PUBLIC_KEY)
+
+
+def push_subscribe(*, user: User, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
+    try:
+        target_check(endpoint, resolve=False)  # its DNS answers are checked before each push
+    except UnsafeTarget as exc:
+        raise ValidationFailed({"endpoint": [str(exc)]}) from None
+    try:
+        point, secret = _unb64url(p256dh), _unb64url(auth)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+    except ValueError:
+        raise ValidationFailed({"keys.p256dh": ["Not a P-256 public key (base64url)."]}) from None
+    if len(secret) != 16:
+        raise ValidationFailed({"keys.auth": ["16 bytes, base64url."]})
+    if PushSubscription.objects.filter(user=user).count() >= MAX_SUBSCRIPTIONS_PER_USER:
+        raise ValidationFailed({"endpoint": ["Too many push subscriptions on this account."]})
+    found, _ = PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+    )
+    return found
+
+
+def push_unsubscribe(*, user: User, subscription_id: int) -> None:
+    deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
+    if not deleted:
+        raise NotFound("No such push subscription.")
+
+
+def _message(item: dict[str, Any]) -> dict[str, Any]:
+    game, step = item.get("game", ""), item.get("step")
+    if item["type"] == "deadline_soon":
+        within = "1 hour" if item.get("within") == "1h" else "24 hours"
+        title, body = f"Due within {within}", f"Your move in {game}, step {step}."
+    else:
+        title, body = "Your move", f"{game}: step {step} waits for you."
+    return {
+        "title": title,
+        "body": body,
+        "type": item["type"],
+        "match": item["match"],
+        "url": f"/matches/{item['match']}",
+        "tag": f"{item['type']}:{item['match']}",
+    }
+
+
+def push_send(items: Sequence[dict[str, Any]]) -> int:
+    """The job behind the channel: one message per subscription of each recipient who keeps
+    the kind on. Returns how many were accepted by the push services."""
+    private = settings.FACEDOWN_VAPID_PRIVATE_KEY
+    if not private:
+        return 0
+    wanted = [item for item in items if item["type"] in PUSH_PREFERENCE]
+    subscribed = set(
+        PushSubscription.objects.filter(user_id__in={int(i["user"]) for i in wanted})
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    wanted = [item for item in wanted if int(item["user"]) in subscribed]
+    if not wanted:
+        return 0
+    vapid = Vapid02.from_raw(private.encode())
+    session = requests.Session()
+    session.max_redirects = 0  # a push service does not redirect; a redirect could go inward
+    sent = 0
+    for item in wanted:
+        preference = PUSH_PREFERENCE.get(item["type"])
+        user_id = int(item["user"])
+        if preference is None or not getattr(settings_of(user_id), preference):
+            continue
+        data = json.dumps(_message(item))
+        for subscription in PushSubscription.objects.filter(user_id=user_id):
+            sent += _push_one(subscription, data, vapid, session)
+    return sent
+
+
+def _push_one(
+    subscription: PushSubscription, data: str, vapid: Vapid02, session: requests.Session
+) -> int:
+    try:
+        target_check(subscription.endpoint)
+    except UnsafeTarget:
+        return 0
+    info = {
+        "endpoint": subscription.endpoint,
+        "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+    }
+    try:
+        webpush(
+            info,
+            data=data,
+            vapid_private_key=vapid,
+            vapid_claims={"sub": settings.FACEDOWN_VAPID_SUBJECT},
+            ttl=24 * 3600,
+            timeout=settings.FACEDOWN_WEBHOOK_TIMEOUT_SECONDS,
+            requests_session=session,
+        )
+    except WebPushException as exc:
+        status = exc.response.status_code if exc.response is not None else None
+        if status in (404, 410):
+            subscription.delete()
+        log.warning("push to subscription %s failed (%s)", subscription.pk, status)
+        return 0
+    except requests.RequestException as exc:
+        log.warning("push to subscription %s failed (%s)", subscription.pk, type(exc).__name__)
+        return 0
+    return 1

@@ -1,0 +1,63 @@
+"""drf-spectacular postprocessing hook: the notification (webhook payload) in the OpenAPI
+document, as a ``Notification`` component and a section of the description."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from notify.kinds import DESCRIPTIONS, KINDS
+
+SECTION = """
+
+## Notifications and webhooks
+
+A notification tells one user about one match. Webhooks receive it as the JSON body of a POST
+(the `Notification` schema), signed `X-Facedown-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret,
+"<t>.<body>")>`; e-mail, Web Push and the user's live stream carry the same facts. It never
+carries a move, a card or anything else the rules keep hidden. Types:
+
+{rows}
+"""
+
+NOTIFICATION: dict[str, Any] = {
+    "type": "object",
+    "description": "One notification: a webhook delivery's body.",
+    "properties": {
+        "id": {"type": "string", "description": "Stable for one occurrence: deduplicate on it."},
+        "type": {"type": "string", "enum": list(KINDS)},
+        "match": {"type": "string", "format": "uuid"},
+        "at": {"type": "string", "format": "date-time"},
+        "game": {"type": "string"},
+        "step": {"type": "integer", "nullable": True},
+        "phase": {
+            "type": "string",
+            "description": "your_move, deadline_soon: simultaneous, turn or reveal.",
+        },
+        "deadline": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": True,
+            "description": "your_move, deadline_soon: when the open phase times out.",
+        },
+        "within": {"type": "string", "enum": ["24h", "1h"], "description": "deadline_soon."},
+        "outcome": {
+            "type": "string",
+            "enum": ["finished", "aborted"],
+            "description": "match_finished.",
+        },
+        "by": {
+            "type": "string",
+            "nullable": True,
+            "description": "invited: the creator's name.",
+        },
+    },
+    "required": ["id", "type", "match", "at", "game"],
+}
+
+
+def notification_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
+    rows = "\n".join(f"- `{kind}`: {DESCRIPTIONS[kind]}" for kind in KINDS)
+    info = result.setdefault("info", {})
+    info["description"] = info.get("description", "") + SECTION.format(rows=rows)
+    result.setdefault("components", {}).setdefault("schemas", {})["Notification"] = NOTIFICATION
+    return result
