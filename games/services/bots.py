@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db.models import F, Value
+from django.db.models import F, QuerySet, Value
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
@@ -63,13 +63,12 @@ def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
     return played
 
 
-def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
-    """Play the bot seats still waiting well after their step opened (their task was lost, or
-    the embedded worker was not running). Returns how many moves were made."""
-    now = now or timezone.now()
+def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Seat, tuple[Any, ...]]:
+    """(match id, step) of active matches with a bot seat still waiting well after its step
+    opened (the sweep's query; bench/queries.py measures it)."""
     cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
     bit: Any = Value(1).bitleftshift(F("index"))  # type: ignore[arg-type]
-    stalled = (
+    return (
         Seat.objects.filter(
             controlled_by=Seat.Controller.BOT,
             forfeited=False,
@@ -84,6 +83,12 @@ def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
         .values_list("match_id", "match__step")
         .distinct()[:limit]
     )
+
+
+def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Play the bot seats still waiting well after their step opened (their task was lost, or
+    the embedded worker was not running). Returns how many moves were made."""
+    stalled = stalled_bot_steps(now=now or timezone.now(), limit=limit)
     played = 0
     for match_id, step in stalled:
         try:  # one broken match must not stall every other match's bots
