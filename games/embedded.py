@@ -24,6 +24,10 @@ from games import dispatch
 log = logging.getLogger(__name__)
 
 
+#: The jobs the worker runs again and again, with the setting that names their interval.
+PERIODIC = {"overdue_sweep": "FACEDOWN_SWEEP_SECONDS", "data_purge": "FACEDOWN_PURGE_SECONDS"}
+
+
 class EmbeddedWorker:
     def __init__(self) -> None:
         self._jobs: list[tuple[datetime, int, str, tuple[Any, ...]]] = []
@@ -45,8 +49,9 @@ class EmbeddedWorker:
         if self.running:
             return
         self._stopping = False
-        # The first sweep picks up whatever waited while no worker ran.
+        # The first sweep picks up whatever waited while no worker ran; the purge follows.
         self.submit("overdue_sweep", ())
+        self.submit("data_purge", ())
         self._thread = threading.Thread(target=self._loop, name="facedown-worker", daemon=True)
         self._thread.start()
 
@@ -78,9 +83,9 @@ class EmbeddedWorker:
                     dispatch.job(name)(*args)
                 except Exception:
                     log.exception("embedded job %s%r failed", name, args)
-                if name == "overdue_sweep":
-                    delay = timedelta(seconds=settings.FACEDOWN_SWEEP_SECONDS)
-                    self.submit("overdue_sweep", (), eta=timezone.now() + delay)
+                if name in PERIODIC:
+                    delay = timedelta(seconds=getattr(settings, PERIODIC[name]))
+                    self.submit(name, (), eta=timezone.now() + delay)
         finally:
             connections.close_all()
 

@@ -30,7 +30,8 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
         .select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
         .order_by("index")
-    )
+    ),
+    for_write=True,
 )
 
 

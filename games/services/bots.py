@@ -9,7 +9,15 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db.models import F, QuerySet, Value
+from django.db.models import (
+    BigIntegerField,
+    Exists,
+    ExpressionWrapper,
+    F,
+    OuterRef,
+    QuerySet,
+    Value,
+)
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
@@ -63,25 +71,32 @@ def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
     return played
 
 
-def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Seat, tuple[Any, ...]]:
+def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Match, tuple[Any, ...]]:
     """(match id, step) of active matches with a bot seat still waiting well after its step
-    opened (the sweep's query; bench/queries.py measures it)."""
+    opened: the sweep's query (bench/queries.py measures it).
+
+    It starts from the active matches whose step opened before the cutoff (a partial index,
+    ``match_step_opened_active``), so it costs what the live matches cost, never the whole
+    seat table; one row per match, so a match with two waiting bots is nudged once. The
+    ordering is cleared: a model's default ordering must not widen the rows it returns."""
     cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
     bit: Any = Value(1).bitleftshift(F("index"))  # type: ignore[arg-type]
-    return (
+    waiting = (
         Seat.objects.filter(
-            controlled_by=Seat.Controller.BOT,
-            forfeited=False,
-            match__status=Match.Status.ACTIVE,
-            match__step_opened_at__lte=cutoff,
+            match=OuterRef("pk"), controlled_by=Seat.Controller.BOT, forfeited=False
         )
         .annotate(
-            acting=F("match__acting_mask").bitand(bit),
-            moved=F("match__submitted_mask").bitand(bit),
+            acting=ExpressionWrapper(OuterRef("acting_mask").bitand(bit), BigIntegerField()),
+            moved=ExpressionWrapper(OuterRef("submitted_mask").bitand(bit), BigIntegerField()),
         )
         .filter(acting__gt=0, moved=0)
-        .values_list("match_id", "match__step")
-        .distinct()[:limit]
+    )
+    return (
+        Match.objects.filter(status=Match.Status.ACTIVE, step_opened_at__lte=cutoff)
+        .exclude(phase_kind=Match.PhaseKind.REVEAL)
+        .filter(Exists(waiting))
+        .order_by()
+        .values_list("id", "step")[:limit]
     )
 
 
