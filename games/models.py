@@ -109,12 +109,14 @@ class Seat(models.Model):
     # No index of its own: the unique (match, index) index serves every lookup by match.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
+    # Indexed with the match (``seat_user_match``): a user's match ids from the index alone.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_index=False,
     )
     # An invitation names its user at creation; an open seat has none until someone joins.
     invited = models.BooleanField(default=False)
@@ -135,8 +137,13 @@ class Seat(models.Model):
     class Meta:
         ordering = ["match", "index"]
         indexes = [
+            models.Index(fields=["user", "match"], name="seat_user_match"),
             models.Index(
                 fields=["user"], name="seat_awaiting_user", condition=Q(awaiting_move=True)
+            ),
+            # The open seats anyone may join (the default list).
+            models.Index(
+                fields=["match"], name="seat_joinable", condition=Q(user__isnull=True, bot="")
             ),
         ]
         constraints = [

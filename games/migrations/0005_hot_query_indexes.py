@@ -54,8 +54,21 @@ class Migration(migrations.Migration):
             model_name='match',
             index=models.Index(fields=['-created_at'], name='match_created'),
         ),
+        migrations.AlterField(
+            model_name='seat',
+            name='user',
+            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='seats', to=settings.AUTH_USER_MODEL),
+        ),
+        migrations.AddIndex(
+            model_name='seat',
+            index=models.Index(fields=['user', 'match'], name='seat_user_match'),
+        ),
         migrations.AddIndex(
             model_name='seat',
             index=models.Index(condition=models.Q(('awaiting_move', True)), fields=['user'], name='seat_awaiting_user'),
+        ),
+        migrations.AddIndex(
+            model_name='seat',
+            index=models.Index(condition=models.Q(('bot', ''), ('user__isnull', True)), fields=['match'], name='seat_joinable'),
         ),
     ]
