@@ -141,6 +141,12 @@ class Seat(models.Model):
             models.Index(
                 fields=["user"], name="seat_awaiting_user", condition=Q(awaiting_move=True)
             ),
+            # The bot seats a match waits for: what the stalled-bots sweep looks for.
+            models.Index(
+                fields=["match"],
+                name="seat_bot_waiting",
+                condition=Q(awaiting_move=True, controlled_by="bot"),
+            ),
             # The open seats anyone may join (the default list).
             models.Index(
                 fields=["match"], name="seat_joinable", condition=Q(user__isnull=True, bot="")

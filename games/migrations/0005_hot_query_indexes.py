@@ -69,6 +69,10 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='seat',
+            index=models.Index(condition=models.Q(('awaiting_move', True), ('controlled_by', 'bot')), fields=['match'], name='seat_bot_waiting'),
+        ),
+        migrations.AddIndex(
+            model_name='seat',
             index=models.Index(condition=models.Q(('bot', ''), ('user__isnull', True)), fields=['match'], name='seat_joinable'),
         ),
     ]

@@ -9,15 +9,7 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db.models import (
-    BigIntegerField,
-    Exists,
-    ExpressionWrapper,
-    F,
-    OuterRef,
-    QuerySet,
-    Value,
-)
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
@@ -75,21 +67,14 @@ def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Match, tup
     """(match id, step) of active matches with a bot seat still waiting well after its step
     opened: the sweep's query (bench/queries.py measures it).
 
-    It starts from the active matches whose step opened before the cutoff (a partial index,
-    ``match_step_opened_active``), so it costs what the live matches cost, never the whole
-    seat table; one row per match, so a match with two waiting bots is nudged once. The
-    ordering is cleared: a model's default ordering must not widen the rows it returns."""
+    It asks the active matches whose step opened before the cutoff whether a bot seat waits
+    (``Seat.awaiting_move``, kept by the unit of work; the partial index ``seat_bot_waiting``
+    holds only those seats), so it costs the waiting bots, never the whole seat table. One row
+    per match, so a match with two waiting bots is nudged once; the ordering is cleared so a
+    model's default ordering cannot widen the rows it returns."""
     cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
-    bit: Any = Value(1).bitleftshift(F("index"))  # type: ignore[arg-type]
-    waiting = (
-        Seat.objects.filter(
-            match=OuterRef("pk"), controlled_by=Seat.Controller.BOT, forfeited=False
-        )
-        .annotate(
-            acting=ExpressionWrapper(OuterRef("acting_mask").bitand(bit), BigIntegerField()),
-            moved=ExpressionWrapper(OuterRef("submitted_mask").bitand(bit), BigIntegerField()),
-        )
-        .filter(acting__gt=0, moved=0)
+    waiting = Seat.objects.filter(
+        match=OuterRef("pk"), awaiting_move=True, controlled_by=Seat.Controller.BOT
     )
     return (
         Match.objects.filter(status=Match.Status.ACTIVE, step_opened_at__lte=cutoff)
