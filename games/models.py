@@ -71,12 +71,6 @@ class Match(models.Model):
             models.Index(
                 fields=["deadline"], name="match_deadline_active", condition=Q(status="active")
             ),
-            # The stalled-bots sweep starts from active matches whose step opened long ago.
-            models.Index(
-                fields=["step_opened_at"],
-                name="match_step_opened_active",
-                condition=Q(status="active"),
-            ),
             # Lists walk matches newest first (the default ordering, the API's cursor).
             models.Index(fields=["-created_at"], name="match_created"),
         ]

@@ -48,10 +48,6 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='match',
-            index=models.Index(condition=models.Q(('status', 'active')), fields=['step_opened_at'], name='match_step_opened_active'),
-        ),
-        migrations.AddIndex(
-            model_name='match',
             index=models.Index(fields=['-created_at'], name='match_created'),
         ),
         migrations.AlterField(

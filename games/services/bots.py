@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
@@ -63,25 +63,28 @@ def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
     return played
 
 
-def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Match, tuple[Any, ...]]:
+def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Seat, tuple[Any, ...]]:
     """(match id, step) of active matches with a bot seat still waiting well after its step
     opened: the sweep's query (bench/queries.py measures it).
 
-    It asks the active matches whose step opened before the cutoff whether a bot seat waits
-    (``Seat.awaiting_move``, kept by the unit of work; the partial index ``seat_bot_waiting``
-    holds only those seats), so it costs the waiting bots, never the whole seat table. One row
-    per match, so a match with two waiting bots is nudged once; the ordering is cleared so a
-    model's default ordering cannot widen the rows it returns."""
+    It starts from the bot seats a live match waits for (``Seat.awaiting_move``, kept by the
+    unit of work for active matches only; the partial index ``seat_bot_waiting`` holds just
+    those seats), so it costs the waiting bots, never the whole seat table or every active
+    match. One row per match: ``DISTINCT`` on the two selected columns, with the ordering
+    cleared (the seat model's default ordering would add its columns to the ``DISTINCT``, and
+    a match with two waiting bots would be nudged twice)."""
     cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
-    waiting = Seat.objects.filter(
-        match=OuterRef("pk"), awaiting_move=True, controlled_by=Seat.Controller.BOT
-    )
     return (
-        Match.objects.filter(status=Match.Status.ACTIVE, step_opened_at__lte=cutoff)
-        .exclude(phase_kind=Match.PhaseKind.REVEAL)
-        .filter(Exists(waiting))
+        Seat.objects.filter(
+            awaiting_move=True,
+            controlled_by=Seat.Controller.BOT,
+            match__status=Match.Status.ACTIVE,
+            match__step_opened_at__lte=cutoff,
+        )
+        .exclude(match__phase_kind=Match.PhaseKind.REVEAL)
         .order_by()
-        .values_list("id", "step")[:limit]
+        .values_list("match_id", "match__step")
+        .distinct()[:limit]
     )
 
 
