@@ -12,6 +12,7 @@ import heapq
 import itertools
 import logging
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,12 +25,14 @@ from games import dispatch
 log = logging.getLogger(__name__)
 
 
-#: The jobs the worker runs again and again, with the setting that names their interval.
-PERIODIC = {"overdue_sweep": "FACEDOWN_SWEEP_SECONDS", "data_purge": "FACEDOWN_PURGE_SECONDS"}
-
-
 class EmbeddedWorker:
     def __init__(self) -> None:
+        #: Jobs run again every so many seconds (the sweep; apps add theirs).
+        self.periodic: dict[str, Callable[[], float]] = {
+            "overdue_sweep": lambda: settings.FACEDOWN_SWEEP_SECONDS,
+            # Expired idempotency records and sessions, finished matches to archive.
+            "data_purge": lambda: settings.FACEDOWN_PURGE_SECONDS,
+        }
         self._jobs: list[tuple[datetime, int, str, tuple[Any, ...]]] = []
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -49,9 +52,9 @@ class EmbeddedWorker:
         if self.running:
             return
         self._stopping = False
-        # The first sweep picks up whatever waited while no worker ran; the purge follows.
-        self.submit("overdue_sweep", ())
-        self.submit("data_purge", ())
+        # The first sweep picks up whatever waited while no worker ran.
+        for name in self.periodic:
+            self.submit(name, ())
         self._thread = threading.Thread(target=self._loop, name="facedown-worker", daemon=True)
         self._thread.start()
 
@@ -83,8 +86,8 @@ class EmbeddedWorker:
                     dispatch.job(name)(*args)
                 except Exception:
                     log.exception("embedded job %s%r failed", name, args)
-                if name in PERIODIC:
-                    delay = timedelta(seconds=getattr(settings, PERIODIC[name]))
+                if name in self.periodic:
+                    delay = timedelta(seconds=self.periodic[name]())
                     self.submit(name, (), eta=timezone.now() + delay)
         finally:
             connections.close_all()
