@@ -515,3 +515,31 @@ CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-key", "if-none-match"]
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
 CORS_PREFLIGHT_MAX_AGE = 3600
+
+# --- Data lifecycle and read replicas (docs/data.md) ---
+# A match over for this many days has its moves and events moved into its archive (one
+# compressed row); every read answers as before. 0 archives every match that is over.
+FACEDOWN_ARCHIVE_AFTER_DAYS = float(os.environ.get("FACEDOWN_ARCHIVE_AFTER_DAYS", "30"))
+# How often the purge jobs run (Celery beat; the embedded worker runs them too): expired
+# idempotency records and sessions, and the archiving of finished matches.
+FACEDOWN_PURGE_SECONDS = float(os.environ.get("FACEDOWN_PURGE_SECONDS", "3600"))
+CELERY_BEAT_SCHEDULE["data-purge"] = {
+    "task": "games.tasks.data_purge_task",
+    "schedule": FACEDOWN_PURGE_SECONDS,
+}
+# An optional read replica: lists of finished matches, audits of matches over for more than
+# FACEDOWN_REPLICA_MIN_AGE_SECONDS and leaderboards read from it (games/routers.py); every
+# live read and every write stays on the primary.
+DATABASE_REPLICA_URL = _env_secret("DATABASE_REPLICA_URL")  # or DATABASE_REPLICA_URL_FILE
+FACEDOWN_REPLICA_MIN_AGE_SECONDS = int(os.environ.get("FACEDOWN_REPLICA_MIN_AGE_SECONDS", "60"))
+if DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL,
+        conn_max_age=DATABASES["default"]["CONN_MAX_AGE"],
+        conn_health_checks=DATABASES["default"]["CONN_HEALTH_CHECKS"],
+    )
+    DATABASES["replica"]["OPTIONS"] = dict(DATABASES["default"].get("OPTIONS", {}))
+    # Tests run against the one test database: the replica alias mirrors it there.
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+# Installed always: without a replica it answers "default" for everything.
+DATABASE_ROUTERS = ["games.routers.ReplicaRouter"]

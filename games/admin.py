@@ -30,6 +30,7 @@ from games.catalog import bots_of, get_engine
 from games.events import event_for, timestamp
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
+from games.services.archive import archived_events
 from games.services.deadlines import MAX_STEP_SECONDS
 from games.services.reads import spectator_reader
 
@@ -386,6 +387,8 @@ class MatchAdmin(admin.ModelAdmin):
             .only("seq", "type", "step", "at", "show_at", "data", "table_only")[:EVENTS_SHOWN]
         )
         events.reverse()
+        if not events and match.is_over and total:  # archived: the same rows, from its archive
+            events = (archived_events(match) or [])[-EVENTS_SHOWN:]
         # Operators read events as spectators do (the one redaction of games.events).
         reader = spectator_reader(match)
         rows = format_html_join(

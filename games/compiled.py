@@ -14,7 +14,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from django.db import connections
+from django.db import connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
@@ -37,16 +37,18 @@ def _preparer(param: Any) -> Callable[[Any], Any] | None:
 
 
 class CompiledSelect(Generic[M]):
-    def __init__(self, build: Callable[[str], QuerySet[M]], using: str = "default") -> None:
-        """``build(value)`` returns the queryset for one UUID parameter value."""
+    def __init__(self, build: Callable[[str], QuerySet[M]], *, for_write: bool = False) -> None:
+        """``build(value)`` returns the queryset for one UUID parameter value. The database
+        is the router's choice at each fetch (a read may go to a replica, games/routers.py);
+        ``for_write`` (a lock) always takes the writer's."""
         self._build = build
-        self._using = using
-        self._plan: tuple[Any, ...] | None = None
+        self._for_write = for_write
+        self._plans: dict[str, tuple[Any, ...]] = {}
         self._lock = threading.Lock()
 
-    def _compile(self) -> tuple[Any, ...]:
+    def _compile(self, using: str) -> tuple[Any, ...]:
         queryset = self._build(PLACEHOLDER)
-        compiler = queryset.query.get_compiler(using=self._using)
+        compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         # The backend prepared the placeholder its own way (a UUID on PostgreSQL, 32 hex digits
         # on SQLite): remember how, to prepare each real value alike.
@@ -54,7 +56,7 @@ class CompiledSelect(Generic[M]):
         select, klass_info = compiler.select, compiler.klass_info
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
         init_list = [column[0].target.attname for column in select[start:end]]
-        populators = get_related_populators(klass_info, select, self._using)  # type: ignore[call-arg]
+        populators = get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
         converters = list(compiler.get_converters([column[0] for column in select]).items())
         return (
             sql,
@@ -70,13 +72,16 @@ class CompiledSelect(Generic[M]):
 
     def fetch(self, value: Any) -> list[M]:
         """The rows for ``value``, as the built queryset would return them."""
-        if self._plan is None:
+        using = router.db_for_write(Model) if self._for_write else router.db_for_read(Model)
+        plan = self._plans.get(using)
+        if plan is None:
             with self._lock:
-                if self._plan is None:
-                    self._plan = self._compile()
-        sql, params, slots, model, start, end, init_list, populators, converters = self._plan
+                plan = self._plans.get(using)
+                if plan is None:
+                    plan = self._plans[using] = self._compile(using)
+        sql, params, slots, model, start, end, init_list, populators, converters = plan
         bound: Sequence[Any] = [slots[i](value) if i in slots else p for i, p in enumerate(params)]
-        connection = connections[self._using]
+        connection = connections[using]
         with connection.cursor() as cursor:
             cursor.execute(sql, bound)
             rows = cursor.fetchall()
@@ -86,7 +91,7 @@ class CompiledSelect(Generic[M]):
             for position, (functions, expression) in converters:
                 for function in functions:
                     row[position] = function(row[position], expression, connection)
-            obj = model.from_db(self._using, init_list, row[start:end])
+            obj = model.from_db(using, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
             result.append(obj)

@@ -29,7 +29,9 @@ class EmbeddedWorker:
     def __init__(self) -> None:
         #: Jobs run again every so many seconds (the sweep; apps add theirs).
         self.periodic: dict[str, Callable[[], float]] = {
-            "overdue_sweep": lambda: settings.FACEDOWN_SWEEP_SECONDS
+            "overdue_sweep": lambda: settings.FACEDOWN_SWEEP_SECONDS,
+            # Expired idempotency records and sessions, finished matches to archive.
+            "data_purge": lambda: settings.FACEDOWN_PURGE_SECONDS,
         }
         self._jobs: list[tuple[datetime, int, str, tuple[Any, ...]]] = []
         self._order = itertools.count()

@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from django.db import connection, transaction
+from django.db.models import QuerySet
 
 from core.errors import NotFound
 from games.compiled import CompiledSelect
@@ -41,7 +42,8 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
         .select_for_update(of=("self", "match"))
         .filter(match_id=match_id)
         .order_by("index")
-    )
+    ),
+    for_write=True,
 )
 
 
@@ -82,14 +84,20 @@ def overdue_step_claim(
     this sweep has already handled (or failed on), so one broken match is not claimed again.
     """
     with transaction.atomic():
-        yield (
-            Match.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(status=Match.Status.ACTIVE, deadline__lte=now)
-            .exclude(id__in=list(skip))
-            .order_by("deadline")
-            .values_list("id", "step")
-            .first()
-        )
+        yield overdue_claim_query(now=now, skip=skip).first()
+
+
+def overdue_claim_query(
+    *, now: datetime, skip: Collection[uuid.UUID] = ()
+) -> QuerySet[Match, tuple[uuid.UUID, int]]:
+    """The claim's query (bench/queries.py measures it); run it in a transaction."""
+    return (
+        Match.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(status=Match.Status.ACTIVE, deadline__lte=now)
+        .exclude(id__in=list(skip))
+        .order_by("deadline")
+        .values_list("id", "step")
+    )
 
 
 def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:

@@ -84,6 +84,8 @@ class Match(models.Model):
             models.Index(
                 fields=["deadline"], name="match_deadline_active", condition=Q(status="active")
             ),
+            # Lists walk matches newest first (the default ordering, the API's cursor).
+            models.Index(fields=["-created_at"], name="match_created"),
         ]
         constraints = [
             models.UniqueConstraint(
@@ -170,14 +172,17 @@ class Seat(models.Model):
         PLAYER = "player"
         BOT = "bot"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # No index of its own: the unique (match, index) index serves every lookup by match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
+    # Indexed with the match (``seat_user_match``): a user's match ids from the index alone.
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="seats",
+        db_index=False,
     )
     # An invitation names its user at creation; an open seat has none until someone joins.
     invited = models.BooleanField(default=False)
@@ -190,9 +195,29 @@ class Seat(models.Model):
     controlled_by = models.CharField(
         max_length=10, choices=Controller.choices, default=Controller.PLAYER
     )
+    # The match waits for this seat's move (active, acting, not submitted, not forfeited):
+    # kept by the unit of work on every change, so ``awaiting_me`` reads a small partial index
+    # instead of the user's whole history.
+    awaiting_move = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["match", "index"]
+        indexes = [
+            models.Index(fields=["user", "match"], name="seat_user_match"),
+            models.Index(
+                fields=["user"], name="seat_awaiting_user", condition=Q(awaiting_move=True)
+            ),
+            # The bot seats a match waits for: what the stalled-bots sweep looks for.
+            models.Index(
+                fields=["match"],
+                name="seat_bot_waiting",
+                condition=Q(awaiting_move=True, controlled_by="bot"),
+            ),
+            # The open seats anyone may join (the default list).
+            models.Index(
+                fields=["match"], name="seat_joinable", condition=Q(user__isnull=True, bot="")
+            ),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
             models.UniqueConstraint(
@@ -207,6 +232,15 @@ class Seat(models.Model):
     def is_open(self) -> bool:
         return self.user_id is None and not self.bot
 
+    def awaited_in(self, match: Match) -> bool:
+        """Whether ``match`` waits for this seat's move (what ``awaiting_move`` stores)."""
+        return (
+            match.status == Match.Status.ACTIVE
+            and not self.forfeited
+            and bool(match.acting_mask >> self.index & 1)
+            and not match.submitted_mask >> self.index & 1
+        )
+
 
 class Move(models.Model):
     """A seat's move for one step, sealed: shown to nobody but its owner until the step resolves."""
@@ -218,7 +252,8 @@ class Move(models.Model):
         FORFEIT = "forfeit"
         BOT = "bot"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: the unique (match, step, seat) index serves every lookup by match.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves", db_index=False)
     step = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     payload = models.JSONField(null=True, blank=True)
@@ -245,7 +280,10 @@ class Move(models.Model):
 class MatchEvent(models.Model):
     """Append-only, numbered densely per match. ``data`` is public, ``private`` per seat."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events")
+    # No index of its own: the unique (match, seq) index serves every lookup by match.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=32)
     step = models.PositiveIntegerField(null=True, blank=True)
@@ -290,3 +328,23 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} [{self.key}]"
+
+
+class MatchArchive(models.Model):
+    """A finished match's moves and events, moved out of the hot tables (docs/data.md).
+
+    ``transcript`` is zlib-compressed JSON (``facedown-archive-v1``): every column of every
+    move and event row but its id, so reads rebuild the rows exactly and answer as before.
+    """
+
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="archive"
+    )
+    format = models.CharField(max_length=32)
+    moves = models.PositiveIntegerField()
+    events = models.PositiveIntegerField()
+    transcript = models.BinaryField()
+    archived_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"archive of {self.match_id}"

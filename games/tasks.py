@@ -15,6 +15,7 @@ from django.db import OperationalError
 from games import dispatch
 from games.services.bots import bot_moves_play, stalled_bots_sweep
 from games.services.deadlines import overdue_sweep, step_expire
+from games.services.purge import data_purge
 
 _RETRY: dict[str, Any] = {
     "autoretry_for": (OperationalError,),
@@ -38,10 +39,16 @@ def overdue_sweep_task() -> int:
     return overdue_sweep() + stalled_bots_sweep()
 
 
+@shared_task(**_RETRY)
+def data_purge_task() -> dict[str, int]:
+    return data_purge()
+
+
 TASKS = {
     "bot_moves": bot_moves_task,
     "step_expire": step_expire_task,
     "overdue_sweep": overdue_sweep_task,
+    "data_purge": data_purge_task,
 }
 
 

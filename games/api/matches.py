@@ -8,6 +8,7 @@ import json
 import re
 import uuid
 from base64 import b64decode
+from contextlib import nullcontext
 from typing import Any, cast
 from urllib.parse import parse_qs
 
@@ -29,6 +30,7 @@ from games.api.idempotent import idempotent
 from games.api.params import param_choice, param_flag, param_int
 from games.catalog import engines
 from games.models import Match
+from games.routers import replica_reads
 from games.services import reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
@@ -160,20 +162,25 @@ class MatchListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         params = request.query_params
+        wanted = param_choice(params, "status", Match.Status.values)
         matches = reads.match_list(
             user=requester(request),
-            status=param_choice(params, "status", Match.Status.values),
+            status=wanted,
             mine=param_flag(params, "mine"),
             awaiting_me=param_flag(params, "awaiting_me"),
             invited=param_flag(params, "invited"),
             game=param_choice(params, "game", [engine.slug for engine in engines()]),
         )
         paginator = MatchPagination()
-        page = paginator.paginate_queryset(matches, request, view=self) or []
-        results = [
-            reads.match_resource(reads.snapshot_of(match, requester(request)), detail=False)
-            for match in page
-        ]
+        # Matches that are over change no more: their list may be a few seconds stale, so it
+        # reads from the read replica when there is one (games/routers.py).
+        over = wanted in (Match.Status.FINISHED, Match.Status.ABORTED)
+        with replica_reads() if over else nullcontext():
+            page = paginator.paginate_queryset(matches, request, view=self) or []
+            results = [
+                reads.match_resource(reads.snapshot_of(match, requester(request)), detail=False)
+                for match in page
+            ]
         response = paginator.get_paginated_response(results)
         return _conditional(request, response, _list_etag(request, response.data))
 

@@ -13,12 +13,18 @@ from __future__ import annotations
 
 import uuid
 from collections import defaultdict
+from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
+from django.utils.timezone import now
 
 from core.errors import MatchNotFinished, NotFound
 from games.catalog import get_engine
 from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
+from games.routers import primary_reads, replica_configured, replica_reads
+from games.services.archive import history_events, history_moves
 from games.signing import public_keys
 
 FORMAT = "facedown-transcript-v1"
@@ -82,17 +88,52 @@ def _receipt_salts(move: Move | None) -> Any:
 
 
 def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
-    """The match's transcript; 409 ``match_not_finished`` unless it is finished or aborted."""
+    """The match's transcript; 409 ``match_not_finished`` unless it is finished or aborted.
+
+    A match over for more than ``FACEDOWN_REPLICA_MIN_AGE_SECONDS`` is read from the read
+    replica when there is one (games/routers.py); when the replica does not have the match,
+    or not all of its events yet, everything is read again from the primary."""
+    if replica_configured():
+        with replica_reads():
+            read = _history(match_id, settled=True)
+        if read is not None:
+            return _transcript(*read)
+    with primary_reads():
+        read = _history(match_id, settled=False)
+    assert read is not None
+    return _transcript(*read)
+
+
+def _history(
+    match_id: uuid.UUID | str, *, settled: bool
+) -> tuple[Match, list[Seat], list[Move], list[MatchEvent]] | None:
+    """The match with its seats, moves and events, all from the current read alias. With
+    ``settled``, None unless the match has been over long enough and every event was read."""
     match = Match.objects.filter(pk=match_id).defer("state").first()
     if match is None:
+        if settled:
+            return None
         raise NotFound("No match with this id.")
+    if settled:
+        age = timedelta(seconds=settings.FACEDOWN_REPLICA_MIN_AGE_SECONDS)
+        if not match.is_over or match.finished_at is None or match.finished_at > now() - age:
+            return None
     if not match.is_over:
         raise MatchNotFinished(f"The match is {match.status}: its transcript comes at the end.")
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    # From the hot tables, or rebuilt from the match's archive (games/services/archive.py).
+    moves = history_moves(match)
+    events = history_events(match)
+    if settled and (len(events) != match.last_seq or not seats):
+        return None  # the replica lags behind: read the primary instead
+    return match, seats, moves, events
+
+
+def _transcript(
+    match: Match, seats: list[Seat], moves: list[Move], events: list[MatchEvent]
+) -> dict[str, Any]:
     engine = get_engine(match.game)
     assert engine is not None, f"unknown game {match.game!r}"
-    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
-    moves = list(Move.objects.filter(match=match).order_by("step", "seat"))
-    events = list(MatchEvent.objects.filter(match=match).order_by("seq"))
     steps = _steps(moves, len(seats))
 
     keys = public_keys()

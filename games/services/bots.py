@@ -9,7 +9,7 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.db.models import F, Value
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
@@ -63,27 +63,35 @@ def bot_moves_play(*, match_id: uuid.UUID | str, step: int) -> int:
     return played
 
 
-def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
-    """Play the bot seats still waiting well after their step opened (their task was lost, or
-    the embedded worker was not running). Returns how many moves were made."""
-    now = now or timezone.now()
+def stalled_bot_steps(*, now: datetime, limit: int = 500) -> QuerySet[Seat, tuple[Any, ...]]:
+    """(match id, step) of active matches with a bot seat still waiting well after its step
+    opened: the sweep's query (bench/queries.py measures it).
+
+    It starts from the bot seats a live match waits for (``Seat.awaiting_move``, kept by the
+    unit of work for active matches only; the partial index ``seat_bot_waiting`` holds just
+    those seats), so it costs the waiting bots, never the whole seat table or every active
+    match. One row per match: ``DISTINCT`` on the two selected columns, with the ordering
+    cleared (the seat model's default ordering would add its columns to the ``DISTINCT``, and
+    a match with two waiting bots would be nudged twice)."""
     cutoff = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
-    bit: Any = Value(1).bitleftshift(F("index"))  # type: ignore[arg-type]
-    stalled = (
+    return (
         Seat.objects.filter(
+            awaiting_move=True,
             controlled_by=Seat.Controller.BOT,
-            forfeited=False,
             match__status=Match.Status.ACTIVE,
             match__step_opened_at__lte=cutoff,
         )
-        .annotate(
-            acting=F("match__acting_mask").bitand(bit),
-            moved=F("match__submitted_mask").bitand(bit),
-        )
-        .filter(acting__gt=0, moved=0)
+        .exclude(match__phase_kind=Match.PhaseKind.REVEAL)
+        .order_by()
         .values_list("match_id", "match__step")
         .distinct()[:limit]
     )
+
+
+def stalled_bots_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Play the bot seats still waiting well after their step opened (their task was lost, or
+    the embedded worker was not running). Returns how many moves were made."""
+    stalled = stalled_bot_steps(now=now or timezone.now(), limit=limit)
     played = 0
     for match_id, step in stalled:
         try:  # one broken match must not stall every other match's bots

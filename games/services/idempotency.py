@@ -117,3 +117,20 @@ def idempotency_release(*, record: IdempotencyRecord) -> None:
     """Give the key up: the request failed while handling it, so a retry runs afresh instead
     of meeting ``idempotency_in_progress`` until the claim is abandoned."""
     IdempotencyRecord.objects.filter(pk=record.pk, completed=False).delete()
+
+
+def idempotency_purge(*, now: datetime | None = None, batch: int = 5000) -> int:
+    """Delete the records past their 24 h keep (``data_purge``), in batches so no one
+    statement holds many rows; returns how many went. A record past its keep is never
+    replayed (``_expired``), so deleting it changes no answer."""
+    cutoff = (now or timezone.now()) - timedelta(seconds=settings.FACEDOWN_IDEMPOTENCY_TTL_SECONDS)
+    deleted = 0
+    while True:
+        ids = list(
+            IdempotencyRecord.objects.filter(created_at__lt=cutoff)
+            .order_by("created_at")
+            .values_list("pk", flat=True)[:batch]
+        )
+        if not ids:
+            return deleted
+        deleted += IdempotencyRecord.objects.filter(pk__in=ids).delete()[0]

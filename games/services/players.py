@@ -10,7 +10,8 @@ from django.db.models import Q
 
 from accounts.models import User
 from core.errors import MatchNotActive
-from games.models import Match, MatchEvent, Move, Seat
+from games.models import Match, MatchArchive, MatchEvent, Move, Seat
+from games.services.archive import archived_event_data_rewrite, archived_moves
 from games.services.matches import match_resign
 from games.services.unit_of_work import match_change
 
@@ -66,6 +67,14 @@ def player_renamed(user: User, old_name: str) -> None:
                 data = _renamed(event.data, old_name, user.username)
                 if data != event.data:
                     tx.rewrite_event_data(event, data)
+    # Archived matches keep their events in their archive (games/services/archive.py).
+    for match_id in MatchArchive.objects.filter(match_id__in=seated).values_list(
+        "match_id", flat=True
+    ):
+        archived_event_data_rewrite(
+            match_id=match_id,
+            rewrite=lambda data: _renamed(data, old_name, user.username),
+        )
 
 
 def player_export(user: User) -> dict[str, Any]:
@@ -81,6 +90,10 @@ def player_export(user: User) -> dict[str, Any]:
     moves: dict[Any, list[Move]] = {}
     for move in Move.objects.filter(own).order_by("match_id", "step"):
         moves.setdefault(move.match_id, []).append(move)
+    for seat in seats:
+        if seat.match.status in _OVER and seat.match_id not in moves:  # perhaps archived
+            archived = archived_moves(seat.match) or []
+            moves[seat.match_id] = [m for m in archived if m.seat == seat.index]
     matches = []
     for seat in seats:
         match = seat.match

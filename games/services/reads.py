@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, Value
+from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from core.errors import NotFound
@@ -21,6 +21,7 @@ from games.compiled import CompiledSelect
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
+from games.services.archive import archived_events, archived_moves
 from games.services.steps import phase_public
 
 EVENTS_PAGE = 200
@@ -132,23 +133,27 @@ def match_list(
     with an invitation to the requester not yet answered (join accepts it, decline refuses).
     Filters combine: each one given narrows the list.
     """
-    seated = Seat.objects.filter(match=OuterRef("pk"), user=user)
+    # Each filter is a set of match ids from an indexed seat query, never a per-row EXISTS:
+    # an OR of two EXISTS made PostgreSQL scan every match (docs/data.md, "Indexes").
+    seats = Seat.objects.order_by()
     matches = Match.objects.defer("state").select_related("created_by")
-    if mine or awaiting_me or invited:
-        matches = matches.filter(Exists(seated))
     if invited:
-        unanswered = seated.filter(invited=True, accepted=False)
-        matches = matches.filter(Exists(unanswered), status=Match.Status.OPEN)
-    else:
-        joinable = Seat.objects.filter(match=OuterRef("pk"), user__isnull=True, bot="")
-        matches = matches.filter(Exists(seated) | (Q(status=Match.Status.OPEN) & Exists(joinable)))
+        unanswered = seats.filter(user=user, invited=True, accepted=False)
+        matches = matches.filter(pk__in=unanswered.values("match_id"), status=Match.Status.OPEN)
     if awaiting_me:
-        playing = seated.filter(forfeited=False).values("index")[:1]
-        my_bit: Any = Value(1).bitleftshift(Subquery(playing))  # type: ignore[arg-type]
-        matches = matches.annotate(
-            my_acting=F("acting_mask").bitand(my_bit),
-            my_submitted=F("submitted_mask").bitand(my_bit),
-        ).filter(status=Match.Status.ACTIVE, my_acting__gt=0, my_submitted=0)
+        # ``awaiting_move`` is kept by the unit of work; its partial index holds only the
+        # seats a match waits for.
+        awaited = seats.filter(user=user, awaiting_move=True)
+        matches = matches.filter(pk__in=awaited.values("match_id"), status=Match.Status.ACTIVE)
+    if mine and not (invited or awaiting_me):
+        matches = matches.filter(pk__in=seats.filter(user=user).values("match_id"))
+    if not (mine or invited or awaiting_me):
+        # Walked newest first (index ``match_created``) against the requester's match ids,
+        # hashed once from an index-only scan (``seat_user_match``): a page costs the rows
+        # walked to fill it, not the user's whole history.
+        theirs = seats.filter(user=user).values("match_id")
+        joinable = seats.filter(match=OuterRef("pk"), user__isnull=True, bot="")
+        matches = matches.filter(Q(pk__in=theirs) | Q(Exists(joinable), status=Match.Status.OPEN))
     if status:
         matches = matches.filter(status=status)
     if game:
@@ -223,6 +228,15 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
             .values_list("payload", flat=True)
             .first()
         )
+        if recorded is None and match.is_over:
+            recorded = next(
+                (
+                    move.payload
+                    for move in archived_moves(match) or []
+                    if (move.step, move.seat) == (match.step, snapshot.you)
+                ),
+                None,
+            )
         if recorded is not None and state is not None and snapshot.engine.echoes(state, recorded):
             your_move = recorded
     body["phase"] = _phase(snapshot, your_move)
@@ -275,6 +289,9 @@ def events_for_viewer(
     """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
     match = snapshot.match
     rows = list(MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[: limit + 1])
+    if not rows and match.is_over and after < match.last_seq:
+        # Archived (games/services/archive.py): the same rows, rebuilt from its archive.
+        rows = [row for row in archived_events(match) or [] if row.seq > after][: limit + 1]
     more = len(rows) > limit
     rows = rows[:limit]
     reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))

@@ -177,6 +177,8 @@ class MatchChange:
         """Write everything collected; then schedule the follow-ups on commit."""
         if self.events and not self._created:
             self.match.version += 1
+        for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
+            seat.awaiting_move = seat.awaited_in(self.match)
         match_fields = _changed(self.match, self._match_before)
         seat_updates = [
             (seat, changed)

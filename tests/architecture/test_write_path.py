@@ -11,8 +11,16 @@ import ast
 from pathlib import Path
 
 GAMES = Path(__file__).resolve().parents[2] / "games"
-#: The doors themselves, and the idempotency records (not match rows).
-ALLOWED = {"services/unit_of_work.py", "locks.py", "services/idempotency.py"}
+#: The doors themselves, and the idempotency records (not match rows). ``services/archive.py``
+#: moves a finished match's moves and events into its archive, under the match's lock: the
+#: match is over, so no change can touch those rows any more, and the unit of work (which
+#: collects changes to a live match) has nothing to add to a move of rows between tables.
+ALLOWED = {
+    "services/unit_of_work.py",
+    "locks.py",
+    "services/idempotency.py",
+    "services/archive.py",
+}
 ALWAYS_WRITES = {"save", "bulk_create", "bulk_update", "select_for_update"}
 QUERYSET_WRITES = {"update", "delete", "create", "get_or_create", "update_or_create"}
 MATCH_ROWS = ("Match.", "Seat.", "Move.", "MatchEvent.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -110,6 +111,26 @@ def test_stalled_bots_are_nudged_by_the_sweep(alice: Player):
     later = timezone.now() + timezone.timedelta(minutes=5)
     assert stalled_bots_sweep(now=later) == 1
     assert stalled_bots_sweep(now=later) == 0
+
+
+def test_a_match_with_two_stalled_bots_is_nudged_once(alice: Player, monkeypatch):
+    from games.services import bots as bot_services
+    from games.services.bots import stalled_bot_steps
+
+    match_id = _bot_match(alice, "gops", ["random", "random"], options={"num_cards": 4})
+    later = timezone.now() + timezone.timedelta(minutes=5)
+    assert list(stalled_bot_steps(now=later)) == [(uuid.UUID(match_id), 1)]
+    calls: list[str] = []
+    real = bot_services.bot_moves_play
+
+    def counted(*, match_id, step):
+        calls.append(str(match_id))
+        return real(match_id=match_id, step=step)
+
+    monkeypatch.setattr(bot_services, "bot_moves_play", counted)
+    assert stalled_bots_sweep(now=later) == 2  # both bots, in one change
+    assert calls == [match_id]
+    assert list(stalled_bot_steps(now=later)) == []
 
 
 def test_one_broken_match_does_not_stop_the_sweep(alice: Player, monkeypatch):
