@@ -152,24 +152,27 @@ class _RedisReader:
         self.pubsub = self.client.pubsub()
         self.hub = _Hub()
         self.confirmed: dict[str, asyncio.Event] = {}
+        self.commands = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None
         self.broken = False
 
     async def want(self, new: list[str], channels: tuple[str, ...]) -> None:
         """Subscribe to the ``new`` channels; wait until Redis confirmed all of ``channels``."""
         waits = [self.confirmed.setdefault(c, asyncio.Event()).wait() for c in channels]
-        if new:
-            await self.pubsub.subscribe(*new)
-        if self.task is None:
-            self.task = asyncio.get_running_loop().create_task(self._read())
+        async with self.commands:  # redis-py's PubSub must not connect twice at once
+            if new:
+                await self.pubsub.subscribe(*new)
+            if self.task is None:
+                self.task = asyncio.get_running_loop().create_task(self._read())
         await asyncio.wait_for(asyncio.gather(*waits), settings.FACEDOWN_LIVE_SUBSCRIBE_TIMEOUT)
 
     async def drop(self, channels: list[str]) -> None:
         for channel in channels:
             self.confirmed.pop(channel, None)
         if channels and not self.broken:
-            with contextlib.suppress(Exception):
-                await self.pubsub.unsubscribe(*channels)
+            async with self.commands:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(*channels)
 
     async def _read(self) -> None:
         try:
