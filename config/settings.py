@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "core",
     "accounts",
     "games",
+    "notify",
     "web",
 ]
 
@@ -314,6 +315,16 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+}
+
+# --- Notifications (notify/, docs/notifications.md) ---
+# How often the periodic job looks for moves due within 24 h / 1 h (deadline_soon).
+FACEDOWN_DEADLINE_SOON_SCAN_SECONDS = float(
+    os.environ.get("FACEDOWN_DEADLINE_SOON_SCAN_SECONDS", "60")
+)
+CELERY_BEAT_SCHEDULE["deadline-soon-scan"] = {
+    "task": "notify.tasks.deadline_soon_scan_task",
+    "schedule": FACEDOWN_DEADLINE_SOON_SCAN_SECONDS,
 }
 
 # --- Live updates (live/, docs/live.md) ---

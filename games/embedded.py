@@ -12,6 +12,7 @@ import heapq
 import itertools
 import logging
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,6 +27,10 @@ log = logging.getLogger(__name__)
 
 class EmbeddedWorker:
     def __init__(self) -> None:
+        #: Jobs run again every so many seconds (the sweep; apps add theirs).
+        self.periodic: dict[str, Callable[[], float]] = {
+            "overdue_sweep": lambda: settings.FACEDOWN_SWEEP_SECONDS
+        }
         self._jobs: list[tuple[datetime, int, str, tuple[Any, ...]]] = []
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -46,7 +51,8 @@ class EmbeddedWorker:
             return
         self._stopping = False
         # The first sweep picks up whatever waited while no worker ran.
-        self.submit("overdue_sweep", ())
+        for name in self.periodic:
+            self.submit(name, ())
         self._thread = threading.Thread(target=self._loop, name="facedown-worker", daemon=True)
         self._thread.start()
 
@@ -78,9 +84,9 @@ class EmbeddedWorker:
                     dispatch.job(name)(*args)
                 except Exception:
                     log.exception("embedded job %s%r failed", name, args)
-                if name == "overdue_sweep":
-                    delay = timedelta(seconds=settings.FACEDOWN_SWEEP_SECONDS)
-                    self.submit("overdue_sweep", (), eta=timezone.now() + delay)
+                if name in self.periodic:
+                    delay = timedelta(seconds=self.periodic[name]())
+                    self.submit(name, (), eta=timezone.now() + delay)
         finally:
             connections.close_all()
 

@@ -49,6 +49,12 @@ def _celery(name: str, args: tuple[Any, ...], eta: datetime | None) -> None:
     TASKS[name].apply_async(args=args, eta=eta)
 
 
+def celery_job_register(name: str, task: Any) -> None:
+    """A job of an app above ``games`` (its own Celery task), run by either runner."""
+    TASKS[name] = task
+    dispatch.job_register(name, task.run)
+
+
 for _name, _task in TASKS.items():
     dispatch.job_register(_name, _task.run)
 dispatch.runner_register("celery", _celery)

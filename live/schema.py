@@ -6,15 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.events import CATALOGUE
-
-NOTIFICATION_TYPES = {
-    "your_move": "A match waits for your move.",
-    "step_resolved": "A step of one of your matches resolved.",
-    "match_started": "A match you are seated in started.",
-    "match_finished": "A match you were seated in is over.",
-    "invited": "You were invited to a match.",
-    "deadline_soon": "The deadline of your move in a match is near.",
-}
+from notify.kinds import DESCRIPTIONS
 
 _FORMATS = """
 **Server-Sent Events** (`Accept: text/event-stream`, the default): each item is
@@ -44,8 +36,10 @@ _MATCH = (
 _USER = (
     "The requester's notifications across all their matches: first a `snapshot` item whose "
     'data is `{"awaiting_me": [match ids]}` (the matches waiting for their move), then one '
-    'item per notification, its data `{"type": …, "match": <match id>, "at": <ISO time>, …}`. '
-    "Types: " + ", ".join(f"`{kind}` ({doc})" for kind, doc in NOTIFICATION_TYPES.items())
+    "item per notification (its SSE `event:` is the type; no `id:`), its data "
+    '`{"id": …, "type": …, "match": <match id>, "at": <ISO time>, "game": …, "step": …, …}` '
+    "(public data only). Types: "
+    + ", ".join(f"`{kind}` ({doc})" for kind, doc in DESCRIPTIONS.items())
 )
 
 _STREAM_CONTENT = {

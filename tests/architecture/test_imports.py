@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import grimp
 
-ROOTS = ("config", "core", "accounts", "games", "web")
+ROOTS = ("config", "core", "accounts", "games", "notify", "web")
 
 
 def import_cycles(graph: grimp.ImportGraph) -> list[list[str]]:

@@ -1,0 +1,109 @@
+"""Notifications computed from a committed change to a match.
+
+Registered as a unit-of-work follow-up: ``notifications_of(tx)`` reads only what the change
+holds in memory (the events it emitted, the match and seat rows it locked), so it adds no query
+inside the locked transaction; the batch goes to the channels once the change has committed.
+
+- ``invited``: the match was created with a seat for another user (not the creator).
+- ``match_started``: every seated user, when the match started in this change.
+- ``your_move``: a step or a reveal phase opened in this change and waits for the user's seat
+  (a human-controlled seat that has not forfeited nor submitted yet).
+- ``step_resolved``: every seated user, when steps resolved in this change (the last one).
+- ``match_finished``: every seated user, when the match finished or was aborted.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from django.db import transaction
+
+from games import events
+from games.models import Match, MatchEvent, Seat
+from games.services.unit_of_work import MatchChange, follow_up_register
+from notify.dispatch import notifications_send
+from notify.kinds import Kind, Notification
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def _by_type(tx: MatchChange) -> dict[str, list[MatchEvent]]:
+    found: dict[str, list[MatchEvent]] = {}
+    for event in tx.events:
+        found.setdefault(event.type, []).append(event)
+    return found
+
+
+def notifications_of(tx: MatchChange) -> list[Notification]:
+    """What the users seated in ``tx.match`` must hear about this change (module docstring)."""
+    emitted = _by_type(tx)
+    if not emitted:
+        return []
+    match = tx.match
+    humans = [seat for seat in tx.seats if seat.user_id is not None]
+    found: list[Notification] = []
+
+    def add(kind: Kind, seat: Seat, **data: Any) -> None:
+        assert seat.user_id is not None
+        found.append(
+            Notification(
+                id=f"{kind}:{match.pk}:{match.version}:{seat.user_id}",
+                user_id=seat.user_id,
+                type=kind,
+                match_id=str(match.pk),
+                at=tx.now,
+                data={"game": match.game, **data},
+            )
+        )
+
+    if created := emitted.get(events.MATCH_CREATED.name):
+        seats_public = (created[0].data or {}).get("seats", [])
+        creator = next(
+            (s for s in humans if s.user_id == match.created_by_id and s.index < len(seats_public)),
+            None,
+        )
+        by = seats_public[creator.index]["player"] if creator is not None else None
+        for seat in humans:
+            if seat.invited and not seat.accepted and seat.user_id != match.created_by_id:
+                add("invited", seat, by=by)
+    if events.MATCH_STARTED.name in emitted:
+        for seat in humans:
+            add("match_started", seat, step=match.step)
+    if resolved := emitted.get(events.STEP_RESOLVED.name):
+        last = max(event.step or 0 for event in resolved)
+        for seat in humans:
+            add("step_resolved", seat, step=last)
+    if events.STEP_OPENED.name in emitted and match.status == Match.Status.ACTIVE:
+        waiting = match.acting_mask & ~match.submitted_mask
+        for seat in humans:
+            if (
+                waiting >> seat.index & 1
+                and not seat.forfeited
+                and seat.controlled_by == Seat.Controller.PLAYER
+            ):
+                add(
+                    "your_move",
+                    seat,
+                    step=match.step,
+                    phase=match.phase_kind,
+                    deadline=_iso(match.deadline),
+                )
+    ended = emitted.get(events.MATCH_FINISHED.name) or emitted.get(events.MATCH_ABORTED.name)
+    if ended:
+        outcome = "aborted" if match.status == Match.Status.ABORTED else "finished"
+        for seat in humans:
+            add("match_finished", seat, step=ended[-1].step, outcome=outcome)
+    return found
+
+
+def notifications_follow_up(tx: MatchChange) -> None:
+    """The unit-of-work follow-up: compute now (in memory), send once committed."""
+    found = notifications_of(tx)
+    if found:
+        transaction.on_commit(partial(notifications_send, found), robust=True)
+
+
+follow_up_register(notifications_follow_up)

@@ -1,0 +1,59 @@
+"""The notification kinds and the typed record every channel receives.
+
+A notification tells one user that something happened in one match. It carries only what
+every seat of the match may read (the game, the step, the public deadline, whom a step waits
+for): never a move, a card or anything else the rules keep hidden, so a channel may forward it
+as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, get_args
+
+Kind = Literal[
+    "your_move",
+    "step_resolved",
+    "match_started",
+    "match_finished",
+    "invited",
+    "deadline_soon",
+]
+KINDS: tuple[Kind, ...] = get_args(Kind)
+
+#: One line per kind, for the documentation and the OpenAPI description.
+DESCRIPTIONS: dict[Kind, str] = {
+    "your_move": "A step (or its reveal phase) opened and waits for your seat.",
+    "step_resolved": "A step of a match you play in resolved.",
+    "match_started": "Every seat was filled: the match started.",
+    "match_finished": "The match is over (finished, or aborted).",
+    "invited": "Someone created a match with a seat for you.",
+    "deadline_soon": "Your move is due within 24 hours, or within 1 hour (each sent once).",
+}
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One notification for one user. ``id`` is stable for the same occurrence, so a channel
+    that sees it twice (a retried task) can deliver it once."""
+
+    id: str
+    user_id: int
+    type: Kind
+    match_id: str
+    at: datetime
+    #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
+    #: ``within``, ``outcome``, ``by``.
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        """The notification as channels send it (the user is the recipient, not a field)."""
+        return {
+            "id": self.id,
+            "type": self.type,
+            "match": self.match_id,
+            "at": self.at.isoformat().replace("+00:00", "Z"),
+            **self.data,
+        }
