@@ -243,3 +243,26 @@ def test_user_stream_across_matches_and_processes(
         assert [(i.type, i.data) for i in items] == [(n["type"], n) for n in notes]
         assert stream.quiet(KEEPALIVE_SECONDS) == []  # bob's note is bob's
         stream.close()
+
+
+def test_notifications_of_real_moves_reach_the_user_stream(
+    asgi: Server, alice: Player, bob: Player
+):
+    one, two = start_match("gops", [alice, bob]), start_match("gops", [bob, alice])
+    stream = Stream(asgi.port, "/api/v1/accounts/me/stream", _token(alice))
+    stream.events(1)
+    for match_id in (one, two):
+        assert alice.move(match_id, 1, {"card": 1}).status_code == 202
+        assert bob.move(match_id, 1, {"card": 2}).status_code == 202
+    items = stream.events(4)
+    assert [(i.type, i.data["match"]) for i in items] == [
+        ("step_resolved", one),
+        ("your_move", one),
+        ("step_resolved", two),
+        ("your_move", two),
+    ] or sorted((i.type, i.data["match"]) for i in items) == sorted(
+        [("step_resolved", one), ("your_move", one), ("step_resolved", two), ("your_move", two)]
+    )
+    assert all(i.id is None and "card" not in keys_in(i.data) for i in items)
+    assert stream.quiet(KEEPALIVE_SECONDS) == []  # bob's notifications are bob's
+    stream.close()
