@@ -15,11 +15,11 @@ What one run does (docs/benchmarks.md, "Live streams", keeps the results):
 3. Opens ``-n`` stream connections (``GET /matches/{id}/stream``, the spectator's token,
    SSE), 50 at a time, each reading its snapshot; the server's resident memory (VmRSS of
    /proc) is read after 20 warm-up connections and again once all are open and idle for 3 s:
-   memory per connection = the difference ÷ (n − 20).
+   memory per connection = the difference ÷ (n - 20).
 4. Plays ``--commits`` moves (one commit each, in this process through the services, as the
    API would; each commit publishes its events on Redis after it commits), one every
    ``--gap`` seconds, and records when each connection receives each event: latency = receipt
-   − the moment the move was sent to the database (so it includes the commit). Reports the
+   minus the moment the move was sent to the database (so it includes the commit). Reports the
    median, p99 and maximum over all deliveries, and the median and p99 of the time until the
    LAST connection had each event ("reached all").
 
@@ -123,7 +123,7 @@ class Client:
 
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def measure(args: argparse.Namespace, setup: dict[str, Any], port: int, pid: int) -> Any:
