@@ -12,6 +12,7 @@ from django.core.asgi import get_asgi_application
 
 django_application = get_asgi_application()
 
+from live.asgi import Streams  # noqa: E402
 from live.longpoll import LongPoll  # noqa: E402
 
-application = LongPoll(django_application)  # type: ignore[arg-type]
+application = Streams(LongPoll(django_application))  # type: ignore[arg-type]

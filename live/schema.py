@@ -69,7 +69,10 @@ def _operation(summary: str, description: str, parameters: list[dict[str, Any]])
         "parameters": parameters,
         "responses": {
             "200": {"description": "The stream.", "content": _STREAM_CONTENT},
-            "400": {"description": "validation_error: a bad `last_event_id`."},
+            "400": {
+                "description": "validation_error: a bad `last_event_id`; not_supported: "
+                "asked of the WSGI server (streams are the ASGI server's)."
+            },
             "401": {
                 "description": "not_authenticated: no or bad credentials, or an expired ticket."
             },
@@ -105,7 +108,7 @@ def stream_paths(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[
     match = _operation("matches_stream", _MATCH, match_parameters)
     match["responses"]["404"] = {"description": "not_found."}
     user = _operation("accounts_me_stream", _USER, [_TICKET, _ACCEPT])
-    del user["responses"]["400"]
+    user["responses"]["400"] = {"description": "not_supported: asked of the WSGI server."}
     for operation in (match, user):
         if security is not None:
             operation["security"] = security

@@ -1,6 +1,8 @@
 """The streams: a match's events and a user's notifications, as Server-Sent Events or NDJSON.
 
-Async views, served by the ASGI server (docs/live.md). Opening a match stream:
+Async views, served by the ASGI server (docs/live.md; live.asgi serves them without Django's
+request handler). Their database reads run on the shared thread pool
+(``thread_sensitive=False``) and give their connection back at once. Opening a match stream:
 
 1. authenticate and find the viewer's seat (one short database read);
 2. subscribe to the viewer's channel of the match on the bus (``live.bus``);
@@ -24,11 +26,12 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 
 from accounts.models import User
-from core.errors import FacedownError, NotFound
+from core.errors import FacedownError, NotFound, NotSupported
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
 from games.services import reads
@@ -76,6 +79,9 @@ class Frames:
 
 
 def _frames(request: HttpRequest) -> Frames:
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server would buffer an endless body and hold a worker for it.
+        raise NotSupported("Streams are served by the ASGI server (docs/live.md).")
     return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
 
 
@@ -91,6 +97,10 @@ def _stream_response(frames: Frames, body: AsyncIterator[str]) -> StreamingHttpR
     response = StreamingHttpResponse(body, content_type=frames.content_type)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
+    # Any page may read a stream it holds a ticket or token for (no cookies cross-origin),
+    # so a web client served from the WSGI server can stream from the ASGI one.
+    response["Access-Control-Allow-Origin"] = "*"
+    response.live_items = body  # type: ignore[attr-defined]  # for live.asgi, which sends it
     return response
 
 
@@ -169,15 +179,15 @@ def _match_catch_up(match_id: str, user: User, after: int) -> list[dict[str, Any
 
 
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
-    frames = _frames(request)
     try:
+        frames = _frames(request)
         key = _match_key(match_id)
         last = _last_event_id(request)
-        user, seat = await sync_to_async(_seat_read)(request, key)
+        user, seat = await sync_to_async(_seat_read, thread_sensitive=False)(request, key)
         for _ in range(3):  # the viewer may take a seat between the two reads
             listener = await bus().subscribe(match_channel(key, seat))
             try:
-                opening = await sync_to_async(_match_open)(key, user, last)
+                opening = await sync_to_async(_match_open, thread_sensitive=False)(key, user, last)
             except BaseException:
                 await listener.close()
                 raise
@@ -189,7 +199,7 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
             raise NotFound("No match with this id.")
     except FacedownError as exc:
         return _problem(exc)
-    catch_up = sync_to_async(_match_catch_up)
+    catch_up = sync_to_async(_match_catch_up, thread_sensitive=False)
     return _stream_response(
         frames, _match_items(frames, listener, opening, lambda after: catch_up(key, user, after))
     )
@@ -243,12 +253,12 @@ def _awaiting(user: User) -> list[str]:
 
 
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
-    frames = _frames(request)
     try:
-        user = await sync_to_async(_user_check)(request)
+        frames = _frames(request)
+        user = await sync_to_async(_user_check, thread_sensitive=False)(request)
         listener = await bus().subscribe(user_channel(user.pk))
         try:
-            waiting = await sync_to_async(_awaiting)(user)
+            waiting = await sync_to_async(_awaiting, thread_sensitive=False)(user)
         except BaseException:
             await listener.close()
             raise

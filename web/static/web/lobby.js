@@ -293,6 +293,9 @@
     $("create-form").addEventListener("submit", createMatch);
     renderOptions();
     await refresh();
+    // The user stream refreshes the list when something happens; the timer is a slow guard.
+    Facedown.titleSet(document.title);
+    Facedown.followMe(refresh);
     setInterval(() => { if (!document.hidden) refresh(); }, 4000);
   }
 
