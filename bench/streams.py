@@ -173,7 +173,11 @@ async def measure(args: argparse.Namespace, setup: dict[str, Any], port: int, pi
         for seq in seqs:
             sent_at[seq] = sent
         await asyncio.sleep(args.gap)
-    await asyncio.sleep(1)
+    waited = time.monotonic() + 60  # every delivery, or a minute
+    while time.monotonic() < waited and any(
+        seq not in c.received for c in clients for seq in sent_at
+    ):
+        await asyncio.sleep(0.2)
     latencies: list[float] = []
     reached_all: list[float] = []
     missing = 0

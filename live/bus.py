@@ -54,8 +54,17 @@ class Listener:
         self.closed = False
 
     def deliver(self, message: Any) -> None:
-        """From any thread."""
-        if not self.closed:
+        """From any thread (on the listener's own loop, without waking it through its pipe:
+        a message fanned out to a thousand streams costs a thousand queue puts, no more)."""
+        if self.closed:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self.queue.put_nowait(message)
+        else:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
 
     async def get(self, timeout: float | None = None) -> Any:

@@ -18,6 +18,7 @@ While idle a stream holds its bus listener and nothing else: no database connect
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import AsyncIterator, Callable
@@ -205,6 +206,18 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _formatted(message: str, ndjson: bool) -> tuple[int, int, str]:
+    """A published message as frames, once for all the streams that receive it: its first
+    seq, its last, and the text."""
+    events: list[dict[str, Any]] = json.loads(message)
+    if not events:
+        return -1, -1, ""
+    frames = Frames(ndjson=ndjson)
+    chunk = "".join(frames.item(e["type"], e["seq"], e) for e in events)
+    return events[0]["seq"], events[-1]["seq"], chunk
+
+
 async def _match_items(
     frames: Frames,
     listener: Listener,
@@ -223,6 +236,11 @@ async def _match_items(
                 continue
             if message is BROKEN:
                 return
+            first, final, chunk = _formatted(message, frames.ndjson)
+            if first == last + 1:  # the usual case: the chunk every listener shares
+                last = final
+                yield chunk
+                continue
             events: list[dict[str, Any]] = json.loads(message)
             fresh = [e for e in events if e["seq"] > last]
             if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
