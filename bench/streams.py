@@ -16,8 +16,8 @@ What one run does (docs/benchmarks.md, "Live streams", keeps the results):
    SSE), 50 at a time, each reading its snapshot; the server's resident memory (VmRSS of
    /proc) is read after 20 warm-up connections and again once all are open and idle for 3 s:
    memory per connection = the difference ÷ (n - 20).
-4. Plays ``--commits`` moves (one commit each, in this process through the services, as the
-   API would; each commit publishes its events on Redis after it commits), one every
+4. Plays ``--commits`` moves (one commit each, through the services as the API would, in a
+   process of its own; each commit publishes its events on Redis after it commits), one every
    ``--gap`` seconds, and records when each connection receives each event: latency = receipt
    minus the moment the move was sent to the database (so it includes the commit). Reports the
    median, p99 and maximum over all deliveries, and the median and p99 of the time until the
@@ -127,11 +127,6 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 async def measure(args: argparse.Namespace, setup: dict[str, Any], port: int, pid: int) -> Any:
-    from asgiref.sync import sync_to_async
-
-    from games.models import Match
-    from games.services.moves import move_submit
-
     path = f"/api/v1/matches/{setup['match']}/stream"
     clients: list[Client] = []
     tasks: list[asyncio.Task[None]] = []
@@ -154,25 +149,17 @@ async def measure(args: argparse.Namespace, setup: dict[str, Any], port: int, pi
     await asyncio.sleep(3)
     rss_after = _rss_kib(pid)
 
-    def play_one(index: int) -> tuple[float, list[int]]:
-        """One move (one commit); returns when it was sent and the seqs it wrote."""
-        match = Match.objects.get(pk=setup["match"])
-        player = setup["players"][index % 2]
-        # GOPS: each seat bids its cards from the top, one per step.
-        before = match.last_seq
-        sent = time.monotonic()
-        move_submit(
-            match_id=match.id, user=player, step=match.step, move={"card": 13 - match.step + 1}
-        )
-        after = Match.objects.values_list("last_seq", flat=True).get(pk=match.id)
-        return sent, list(range(before + 1, after + 1))
-
-    sent_at: dict[int, float] = {}
-    for index in range(args.commits):
-        sent, seqs = await sync_to_async(play_one, thread_sensitive=False)(index)
-        for seq in seqs:
-            sent_at[seq] = sent
-        await asyncio.sleep(args.gap)
+    # The moves come from another process (as from the web processes in production), so the
+    # clients' work here never delays a commit; time.monotonic() is one clock for both.
+    publisher = await asyncio.create_subprocess_exec(
+        sys.executable, str(Path(__file__).resolve()), "--publish", json.dumps(
+            {"match": setup["match"], "commits": args.commits, "gap": args.gap}
+        ),
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        stdout=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, _ = await publisher.communicate()
+    sent_at = {int(seq): sent for seq, sent in json.loads(out.decode().splitlines()[-1]).items()}
     waited = time.monotonic() + 60  # every delivery, or a minute
     while time.monotonic() < waited and any(
         seq not in c.received for c in clients for seq in sent_at
@@ -211,15 +198,48 @@ async def measure(args: argparse.Namespace, setup: dict[str, Any], port: int, pi
     }
 
 
+def publish(spec: dict[str, Any]) -> None:
+    """The publisher process: one move (one commit) every ``gap`` seconds; prints, as its
+    last line, when each event's move was sent to the database, by seq."""
+    import django
+
+    django.setup()
+    from accounts.models import User
+    from games.models import Match
+    from games.services.moves import move_submit
+
+    players = [User.objects.get(username=name) for name in ("north", "south")]
+    sent_at: dict[int, float] = {}
+    for index in range(spec["commits"]):
+        match = Match.objects.get(pk=spec["match"])
+        before = match.last_seq
+        sent = time.monotonic()
+        # GOPS: each seat bids its cards from the top, one per step.
+        move_submit(
+            match_id=match.id,
+            user=players[index % 2],
+            step=match.step,
+            move={"card": 13 - match.step + 1},
+        )
+        after = Match.objects.values_list("last_seq", flat=True).get(pk=match.id)
+        sent_at.update((seq, sent) for seq in range(before + 1, after + 1))
+        time.sleep(spec["gap"])
+    print(json.dumps(sent_at))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=1000, help="idle stream connections")
     parser.add_argument("--commits", type=int, default=24, help="moves (commits) to deliver")
-    parser.add_argument("--gap", type=float, default=0.25, help="seconds between commits")
+    parser.add_argument("--gap", type=float, default=0.5, help="seconds between commits")
     parser.add_argument("--db", default="facedown_streams_bench")
     parser.add_argument("--redis-db", type=int, default=11)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--publish", help=argparse.SUPPRESS)  # the publisher process
     args = parser.parse_args()
+    if args.publish:
+        publish(json.loads(args.publish))
+        return 0
     if args.commits > 24:
         parser.error("a 13-card GOPS match has room for 24 commits of two moves")
     _raise_nofile()
@@ -252,7 +272,9 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        result = asyncio.run(measure(args, setup, port, server.pid))
+        import uvloop
+
+        result = uvloop.run(measure(args, setup, port, server.pid))
     finally:
         server.terminate()
         try:

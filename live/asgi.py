@@ -7,6 +7,7 @@ object is built here and the response sent here."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import re
 from collections.abc import AsyncIterator
@@ -56,6 +57,8 @@ async def _send(response: HttpResponseBase, receive: Receive, send: Send) -> Non
             await asyncio.wait({item, gone}, return_when=asyncio.FIRST_COMPLETED)
             if gone.done():
                 item.cancel()
+                with contextlib.suppress(BaseException):
+                    await item  # let the generator stop before it is closed
                 return
             try:
                 chunk = item.result()
