@@ -7,7 +7,6 @@ object is built here and the response sent here."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import re
 from collections.abc import AsyncIterator
@@ -50,22 +49,23 @@ async def _send(response: HttpResponseBase, receive: Receive, send: Send) -> Non
     if items is None:
         await send({"type": "http.response.body", "body": response.content})  # type: ignore[attr-defined]
         return
-    gone = asyncio.ensure_future(_disconnected(receive))
+    # One task per stream: it waits on the stream's queue; the client leaving cancels it.
+    pump = asyncio.current_task()
+    assert pump is not None
+
+    async def watch() -> None:
+        await _disconnected(receive)
+        pump.cancel()
+
+    gone = asyncio.ensure_future(watch())
     try:
-        while True:
-            item = asyncio.ensure_future(items.__anext__())
-            await asyncio.wait({item, gone}, return_when=asyncio.FIRST_COMPLETED)
-            if gone.done():
-                item.cancel()
-                with contextlib.suppress(BaseException):
-                    await item  # let the generator stop before it is closed
-                return
-            try:
-                chunk = item.result()
-            except StopAsyncIteration:  # the bus broke: end, the client resumes
-                await send({"type": "http.response.body", "body": b""})
-                return
+        async for chunk in items:
             await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
+        # The generator ended: the bus broke. End the body; the client resumes.
+        await send({"type": "http.response.body", "body": b""})
+    except asyncio.CancelledError:
+        if not gone.done():
+            raise  # the server is stopping
     finally:
         gone.cancel()
         await items.aclose()  # type: ignore[attr-defined]

@@ -30,6 +30,8 @@ logger = logging.getLogger(__name__)
 
 #: Put on a listener's queue when its messages can no longer be trusted (Redis went away).
 BROKEN = object()
+#: Put on every listener's queue every FACEDOWN_LIVE_KEEPALIVE_SECONDS: time for a keep-alive.
+KEEPALIVE = object()
 
 
 def match_channel(match_id: Any, seat: int | None) -> str:
@@ -52,6 +54,7 @@ class Listener:
         self.loop = loop
         self.queue: asyncio.Queue[Any] = asyncio.Queue()
         self.closed = False
+        _keepalive_add(self)
 
     def deliver(self, message: Any) -> None:
         """From any thread (on the listener's own loop, without waking it through its pipe:
@@ -67,14 +70,40 @@ class Listener:
         else:
             self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
 
-    async def get(self, timeout: float | None = None) -> Any:
-        """The next message, or ``TimeoutError`` after ``timeout`` seconds."""
-        return await asyncio.wait_for(self.queue.get(), timeout)
+    async def get(self) -> Any:
+        """The next message, ``KEEPALIVE`` or ``BROKEN``. No timer per listener: one ticker per
+        event loop serves them all (a thousand idle streams, one timer)."""
+        return await self.queue.get()
 
     async def close(self) -> None:
         if not self.closed:
             self.closed = True
+            _keepalive_remove(self)
             await self.bus.unsubscribe(self)
+
+
+_ticking: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[Listener]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _keepalive_add(listener: Listener) -> None:
+    group = _ticking.get(listener.loop)
+    if group is None:
+        group = _ticking[listener.loop] = set()
+        listener.loop.create_task(_keepalive_tick(listener.loop, group))
+    group.add(listener)
+
+
+def _keepalive_remove(listener: Listener) -> None:
+    _ticking.get(listener.loop, set()).discard(listener)
+
+
+async def _keepalive_tick(loop: asyncio.AbstractEventLoop, group: set[Listener]) -> None:
+    while True:
+        await asyncio.sleep(settings.FACEDOWN_LIVE_KEEPALIVE_SECONDS)
+        for listener in list(group):
+            listener.queue.put_nowait(KEEPALIVE)
 
 
 class _Hub:

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 
 from django.conf import settings
 
-from live.bus import bus, match_channel
+from live.bus import KEEPALIVE, bus, match_channel
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -120,6 +120,8 @@ class LongPoll:
                 woken.cancel()
                 if gone in done:
                     return
+                if woken in done and woken.result() is KEEPALIVE:
+                    continue  # nothing was published: ask again only when the time is up
         finally:
             gone.cancel()
             await listener.close()

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -37,7 +36,7 @@ from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
 from games.services import reads
 from live.auth import ME, NotAuthenticated, stream_user
-from live.bus import BROKEN, Listener, bus, match_channel, user_channel
+from live.bus import BROKEN, KEEPALIVE, Listener, bus, match_channel, user_channel
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -224,14 +223,12 @@ async def _match_items(
     opening: MatchOpening,
     catch_up: Callable[[int], Any],
 ) -> AsyncIterator[str]:
-    keepalive = settings.FACEDOWN_LIVE_KEEPALIVE_SECONDS
     last = opening.last_seq
     try:
         yield frames.opening() + "".join(frames.item(*item) for item in opening.items)
         while True:
-            try:
-                message = await listener.get(keepalive)
-            except TimeoutError:
+            message = await listener.get()
+            if message is KEEPALIVE:
                 yield frames.keepalive()
                 continue
             if message is BROKEN:
@@ -286,13 +283,11 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
 
 
 async def _user_items(frames: Frames, listener: Listener, waiting: list[str]) -> AsyncIterator[str]:
-    keepalive = settings.FACEDOWN_LIVE_KEEPALIVE_SECONDS
     try:
         yield frames.opening() + frames.item("snapshot", None, {"awaiting_me": waiting})
         while True:
-            try:
-                message = await listener.get(keepalive)
-            except TimeoutError:
+            message = await listener.get()
+            if message is KEEPALIVE:
                 yield frames.keepalive()
                 continue
             if message is BROKEN:

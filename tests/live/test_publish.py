@@ -94,7 +94,7 @@ def _roundtrip(bus: Any, threaded: bool) -> list[str]:
             publisher.join()
         else:
             bus.publish_many(messages)
-        got = [await listener.get(5), await listener.get(5)]
+        got = [await asyncio.wait_for(listener.get(), 5) for _ in range(2)]
         await listener.close()
         return got
 
