@@ -7,6 +7,7 @@ object is built here and the response sent here."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import re
 from collections.abc import AsyncIterator
@@ -36,6 +37,10 @@ def _request(scope: Scope) -> ASGIRequest:
     return request
 
 
+#: A chunk shared by many streams is encoded once.
+_bytes = functools.lru_cache(maxsize=64)(str.encode)
+
+
 async def _disconnected(receive: Receive) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
@@ -60,7 +65,7 @@ async def _send(response: HttpResponseBase, receive: Receive, send: Send) -> Non
     gone = asyncio.ensure_future(watch())
     try:
         async for chunk in items:
-            await send({"type": "http.response.body", "body": chunk.encode(), "more_body": True})
+            await send({"type": "http.response.body", "body": _bytes(chunk), "more_body": True})
         # The generator ended: the bus broke. End the body; the client resumes.
         await send({"type": "http.response.body", "body": b""})
     except asyncio.CancelledError:
