@@ -80,7 +80,8 @@
     "step_resolved", "seat_forfeited", "timeout", "match_finished", "match_aborted",
     "deadline_extended", "deadline_forced", "seat_replaced", "seat_returned",
   ];
-  let live = null; // "stream" | "long-poll" | null (polling)
+  let live = null; // "stream" | "long-poll" | null (polling); shown as #match[data-live]
+  const liveSet = (mode) => { live = mode; root.dataset.live = mode || "polling"; };
   let liveTimer = null;
 
   function nudge() {
@@ -90,22 +91,22 @@
 
   function goLive() {
     F.follow(`match:${matchId}`, `/matches/${matchId}/stream`, EVENT_TYPES, (type) => {
-      if (type === "snapshot") { live = "stream"; return; }
+      if (type === "snapshot") { liveSet("stream"); return; }
       nudge();
     }, longPoll, () => {
-      if (live === "stream") { live = null; clearTimeout(pollTimer); schedule(); } // poll until back
+      if (live === "stream") { liveSet(null); clearTimeout(pollTimer); schedule(); } // poll until back
     });
   }
 
   async function longPoll() {
-    live = "long-poll";
+    liveSet("long-poll");
     while (live === "long-poll" && !(match && (match.status === "finished" || match.status === "aborted"))) {
       const began = Date.now();
       let answer;
       try { answer = await api("GET", `/matches/${matchId}/events?after=${lastSeq}&wait=25`); }
       catch (err) { answer = { ok: false }; }
       if (answer.ok && answer.data.results.length) { await poll(); continue; }
-      if (!answer.ok || Date.now() - began < 1000) { live = null; clearTimeout(pollTimer); schedule(); return; }
+      if (!answer.ok || Date.now() - began < 1000) { liveSet(null); clearTimeout(pollTimer); schedule(); return; }
     }
   }
 
