@@ -29,6 +29,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.views import View
 
 from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported
@@ -296,3 +297,17 @@ async def _user_items(frames: Frames, listener: Listener, waiting: list[str]) ->
             yield frames.item(str(note["type"]), None, note)
     finally:
         await listener.close()
+
+
+class MatchStreamView(View):
+    """``GET /api/v1/matches/{id}/stream`` (live.asgi serves it without Django's handler)."""
+
+    async def get(self, request: HttpRequest, match_id: str) -> HttpResponseBase:
+        return await match_stream(request, match_id)
+
+
+class UserStreamView(View):
+    """``GET /api/v1/accounts/me/stream``."""
+
+    async def get(self, request: HttpRequest) -> HttpResponseBase:
+        return await user_stream(request)
