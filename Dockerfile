@@ -1,12 +1,35 @@
+# The Facedown image: web (gunicorn), Celery worker and beat, one-off migrations
+# (docker-compose.yml; docs/deployment.md). Runs as an unprivileged user.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    FACEDOWN_VAR_DIR=/app/var \
+    DJANGO_STATIC_ROOT=/app/staticfiles \
+    GUNICORN_BIND=0.0.0.0:8000
+
 WORKDIR /app
+# A fixed uid, so mounted secret files can be made readable to it (docs/deployment.md, "Keys").
+RUN groupadd --system --gid 10001 facedown \
+    && useradd --system --uid 10001 --gid facedown --home-dir /app --no-create-home facedown
+
 COPY pyproject.toml ./
 COPY config ./config
+COPY core ./core
 COPY accounts ./accounts
 COPY games ./games
 COPY web ./web
 COPY manage.py ./
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir . \
+    # Static files gathered and compressed once, at build; WhiteNoise serves them. No database
+    # or secret is needed for this step.
+    && python manage.py collectstatic --noinput -v 0 \
+    && mkdir -p /app/var \
+    && chown facedown:facedown /app/var
+
+USER facedown
 EXPOSE 8000
-CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4"]
+# Process alive and answering (GET /healthz), with Python's urllib: no curl in the image.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
+    CMD ["python", "-m", "config.healthcheck"]
+CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]

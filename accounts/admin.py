@@ -1,10 +1,13 @@
 """Users in the operator console: the stock user admin plus deactivation and token resets.
 
-Both actions forget the per-process token cache (``accounts.authentication``) in this process;
-other web processes refuse the old token at the latest ``FACEDOWN_TOKEN_CACHE_SECONDS`` later.
+Both actions, and unticking "active" on a user's page, record a token revocation
+(``accounts.revocation``): this process forgets its token cache at once, every other web process
+refuses the old token within ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
@@ -15,11 +18,20 @@ from rest_framework.authtoken.models import Token
 
 from accounts.authentication import forget_cached_tokens
 from accounts.models import User
+from accounts.revocation import revocation_record
 
 
 @admin.register(User)
 class FacedownUserAdmin(UserAdmin):
     actions = ("deactivate_users", "reset_tokens")
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        with transaction.atomic():
+            super().save_model(request, obj, form, change)
+            if change and not obj.is_active:
+                revocation_record([obj.pk])
+        if change and not obj.is_active:
+            forget_cached_tokens()
 
     @admin.action(description="Deactivate the selected users", permissions=["change"])
     def deactivate_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
@@ -29,6 +41,7 @@ class FacedownUserAdmin(UserAdmin):
         users = list(others)
         with transaction.atomic():
             count = User.objects.filter(pk__in=[u.pk for u in users]).update(is_active=False)
+            revocation_record(u.pk for u in users)
         forget_cached_tokens()
         for user in users:
             self.log_change(request, user, "Deactivated.")
@@ -44,6 +57,7 @@ class FacedownUserAdmin(UserAdmin):
             Token.objects.bulk_create(
                 [Token(user=user, key=Token.generate_key()) for user in users]
             )
+            revocation_record(user.pk for user in users)
         forget_cached_tokens()
         for user in users:
             self.log_change(request, user, "API token reset.")

@@ -1,8 +1,10 @@
 """Token authentication with a short per-process cache of token → user.
 
 A move submission is a hot path; looking the token up costs a database round trip on every
-request. The cache keeps that lookup off the path for ``FACEDOWN_TOKEN_CACHE_SECONDS``
-(a reset token or deactivated user is refused at the latest that long after the change).
+request. The cache keeps that lookup off the path for ``FACEDOWN_TOKEN_CACHE_SECONDS``. A
+revocation on any machine (``accounts.revocation``) still takes effect everywhere within
+``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS``: before answering from the cache, a process reads
+the revocations made since its last look, when that look is older than the interval.
 """
 
 from __future__ import annotations
@@ -14,23 +16,64 @@ from typing import Any
 from django.conf import settings
 from rest_framework.authentication import TokenAuthentication
 
+from accounts.revocation import revocation_last, revocations_since
+
 _cache: dict[str, tuple[float, tuple[Any, Any]]] = {}
 _lock = threading.Lock()
+_poll_lock = threading.Lock()
 _MAX_ENTRIES = 10_000
+
+
+class _Seen:
+    """The last revocation number this process has applied, and when it started that look."""
+
+    seq: int | None = None
+    looked: float = float("-inf")
+    generation = 0  # bumped whenever users are dropped, so a lookup racing a drop is not kept
+
+
+def _forget_users(user_ids: set[int]) -> None:
+    with _lock:
+        for key in [k for k, (_, (user, _t)) in _cache.items() if user.pk in user_ids]:
+            del _cache[key]
+        _Seen.generation += 1
+
+
+def _revocations_apply(now: float, ttl: float) -> None:
+    """Bring the cache up to date with every revocation committed before ``now`` - interval."""
+    interval = settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS
+    if now - _Seen.looked < interval:
+        return
+    with _poll_lock:
+        if now - _Seen.looked < interval:
+            return  # another thread looked while this one waited
+        started = time.monotonic()  # a revocation committed before this moment is seen below
+        if _Seen.seq is None or started - _Seen.looked > ttl:
+            # First look, or idle past the cache lifetime (every entry is stale anyway).
+            last = revocation_last()
+            forget_cached_tokens()
+        else:
+            last, users = revocations_since(_Seen.seq)
+            if users:
+                _forget_users(users)
+        _Seen.seq, _Seen.looked = last, started
 
 
 class CachedTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         ttl = settings.FACEDOWN_TOKEN_CACHE_SECONDS
+        if ttl <= 0:
+            return super().authenticate_credentials(key)
         now = time.monotonic()
-        if ttl > 0:
-            with _lock:
-                hit = _cache.get(key)
-            if hit is not None and hit[0] > now:
-                return hit[1]
+        _revocations_apply(now, ttl)
+        with _lock:
+            hit = _cache.get(key)
+            generation = _Seen.generation
+        if hit is not None and hit[0] > now:
+            return hit[1]
         credentials = super().authenticate_credentials(key)
-        if ttl > 0:
-            with _lock:
+        with _lock:
+            if generation == _Seen.generation:  # no revocation was applied meanwhile
                 if len(_cache) >= _MAX_ENTRIES:
                     _cache.clear()
                 _cache[key] = (now + ttl, credentials)
@@ -40,3 +83,4 @@ class CachedTokenAuthentication(TokenAuthentication):
 def forget_cached_tokens() -> None:
     with _lock:
         _cache.clear()
+        _Seen.generation += 1

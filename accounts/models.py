@@ -12,3 +12,26 @@ class User(AbstractUser):
             # Names are unique regardless of case (accounts/usernames.py), even under a race.
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
         ]
+
+
+class RevocationClock(models.Model):
+    """One row: the number of the last token revocation. Revoking transactions increment it
+    under its row lock, so the numbers are handed out in commit order (a sequence is not)."""
+
+    seq = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"revocation clock at {self.seq}"
+
+
+class TokenRevocation(models.Model):
+    """A user's tokens were revoked (logout, token reset, password change, deactivation): every
+    web process reads the rows past the last number it saw, at most a second apart, and drops
+    that user from its token cache (``accounts.authentication``)."""
+
+    seq = models.BigIntegerField(unique=True)
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"revocation {self.seq} of user {self.user_id}"

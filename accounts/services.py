@@ -22,6 +22,7 @@ from accounts.authentication import forget_cached_tokens
 from accounts.hooks import account_hooks
 from accounts.lockout import login_failure_record, login_failures_forget, login_lock_check
 from accounts.models import User
+from accounts.revocation import revocation_record
 from core.errors import InvalidCredentials, ValidationFailed
 
 USERNAME_TAKEN = "This username is taken."
@@ -41,14 +42,20 @@ def password_validate(*, password: str, user: User) -> None:
 
 def _token_new(user: User) -> str:
     """Revoke every token of ``user`` and issue a fresh one."""
-    Token.objects.filter(user=user).delete()
+    _tokens_delete(user)
     token = Token.objects.create(user=user)
     return str(token.key)
 
 
+def _tokens_delete(user: User) -> None:
+    """Inside the revoking transaction: the tokens go, and the revocation is recorded for every
+    other web process (``accounts.revocation``), which stops accepting them within a second."""
+    Token.objects.filter(user=user).delete()
+    revocation_record([user.pk])
+
+
 def _tokens_revoked() -> None:
-    """Called after the revoking transaction: this process forgets its cached tokens at once
-    (as the operator's token reset does); other processes within FACEDOWN_TOKEN_CACHE_SECONDS."""
+    """Called after the revoking transaction: this process forgets its cached tokens at once."""
     forget_cached_tokens()
 
 
@@ -77,7 +84,7 @@ def token_obtain(*, username: str, password: str) -> str:
 def token_revoke(*, user: User) -> None:
     """Log out: the token stops working (every client sharing it must log in again)."""
     with transaction.atomic():
-        Token.objects.filter(user=user).delete()
+        _tokens_delete(user)
     _tokens_revoked()
 
 
@@ -166,7 +173,7 @@ def account_delete(*, user: User, password: str) -> None:
         user.save()
         user.groups.clear()
         user.user_permissions.clear()
-        Token.objects.filter(user=user).delete()
+        _tokens_delete(user)
     _tokens_revoked()
     login_failures_forget(username=old_name)
     for hooks in account_hooks():

@@ -25,6 +25,10 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/facedown_bench")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/14")
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+# The production checks (core/checks.py) want these; a benchmark makes its own.
+os.environ.setdefault("DJANGO_SECRET_KEY", os.urandom(32).hex())
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+os.environ.setdefault("FACEDOWN_SIGNING_KEY", os.urandom(32).hex())
 
 
 def _database() -> None:

@@ -195,6 +195,9 @@ class Stack:
             DJANGO_DEBUG="0",
             DJANGO_SETTINGS_MODULE="config.settings",
             FACEDOWN_SIGNING_KEY=secrets.token_hex(32),
+            DJANGO_SECRET_KEY=secrets.token_hex(32),
+            # testserver: the in-process test client of the round-trip sample.
+            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
             FACEDOWN_THROTTLE_REGISTER="1000000/hour",
             FACEDOWN_THROTTLE_USER="1000000/min",
             FACEDOWN_THROTTLE_ANON="1000000/min",
@@ -260,7 +263,10 @@ class Stack:
                 raise RuntimeError("gunicorn exited")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
-                    s.sendall(b"GET /api/v1/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    s.sendall(
+                        b"GET /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                        b"Connection: close\r\n\r\n"
+                    )
                     if s.recv(64).startswith(b"HTTP/1.1 200"):
                         break
             except OSError:

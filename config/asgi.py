@@ -12,6 +12,11 @@ from django.core.asgi import get_asgi_application
 
 django_application = get_asgi_application()
 
+from config.startup import refuse_to_start_wrong  # noqa: E402
+
+# As gunicorn and Celery do (config/startup.py): a wrong configuration stops the process here.
+refuse_to_start_wrong("the ASGI server")
+
 from live.asgi import Streams  # noqa: E402
 from live.longpoll import LongPoll  # noqa: E402
 

@@ -72,6 +72,21 @@ app.steps["consumer"].add(SweepStep)
 
 
 @signals.worker_init.connect
+def refuse_to_start_wrong(**_: Any) -> None:
+    """A worker configured wrong exits at start with the settings named (config/startup.py)."""
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("the Celery worker")
+
+
+@signals.beat_init.connect
+def beat_refuses_to_start_wrong(**_: Any) -> None:
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("Celery beat")
+
+
+@signals.worker_init.connect
 @signals.worker_process_init.connect
 def database_timeouts(**_: Any) -> None:
     """Give the worker's PostgreSQL sessions their statement and lock timeouts.

@@ -46,3 +46,14 @@ accesslog = os.environ.get("GUNICORN_ACCESSLOG") or None
 errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOGLEVEL", "warning")
 proc_name = "facedown-web"
+# Django alone decides whether X-Forwarded-Proto is believed, by FACEDOWN_TRUSTED_PROXY_HOPS
+# (config/settings.py). gunicorn's own rule would believe any client on 127.0.0.1.
+secure_scheme_headers: dict[str, str] = {}
+
+
+def on_starting(server: object) -> None:
+    """Refuse to start with a configuration several machines could not share (config/startup.py):
+    the master exits before it binds or forks, with the missing settings named."""
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("gunicorn")

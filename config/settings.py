@@ -1,15 +1,21 @@
-"""Settings, all from environment variables.
+"""Settings, all from environment variables (docs/deployment.md has the table).
 
-The embedded default (no variables set) runs on a SQLite file under ``var/`` with no Redis;
-``DATABASE_URL`` and ``REDIS_URL`` switch to the full stack.
+Two modes (``FACEDOWN_MODE``). ``embedded`` (what ``scripts/run`` sets) runs on a SQLite file
+under ``var/`` with no Redis and generates what it lacks. ``production`` (the default) refuses to
+start while a setting every machine must share is missing (``core/checks.py``,
+``games/checks.py``): ``DJANGO_SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``,
+``DJANGO_ALLOWED_HOSTS`` and the receipt-signing key. ``DJANGO_DEBUG`` relaxes those checks too.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import warnings
 from pathlib import Path
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("FACEDOWN_VAR_DIR", BASE_DIR / "var"))
@@ -22,9 +28,31 @@ def _env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _env_secret(name: str) -> str:
+    """``$NAME``, or else the contents of the file ``$NAME_FILE`` names (a mounted secret such
+    as ``/run/secrets/...``); empty when neither is set."""
+    value = os.environ.get(name, "").strip()
+    path = os.environ.get(f"{name}_FILE", "").strip()
+    if value or not path:
+        return value
+    try:
+        return Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"{name}_FILE={path} cannot be read: {exc}") from exc
+
+
 DEBUG = _env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "facedown-insecure-development-key")
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "*").split(",") if h]
+FACEDOWN_MODE = os.environ.get("FACEDOWN_MODE", "").strip().lower() or "production"
+# Development and the embedded mode may fall back to defaults no deployment can share.
+FACEDOWN_RELAXED = DEBUG or FACEDOWN_MODE == "embedded"
+# Public, so a production start with it is refused (facedown.E001).
+DEVELOPMENT_SECRET_KEY = "facedown-insecure-development-key"
+SECRET_KEY = _env_secret("DJANGO_SECRET_KEY") or DEVELOPMENT_SECRET_KEY
+ALLOWED_HOSTS = [
+    host.strip()
+    for host in os.environ.get("DJANGO_ALLOWED_HOSTS", "*" if FACEDOWN_RELAXED else "").split(",")
+    if host.strip()
+]
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -46,6 +74,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the operator console's CSS) in every mode, DEBUG or not (docs/deployment.md).
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "core.input.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -76,7 +106,7 @@ TEMPLATES = [
 _default_sqlite = f"sqlite:///{VAR_DIR / 'facedown.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
-        os.environ.get("DATABASE_URL", _default_sqlite),
+        _env_secret("DATABASE_URL") or _default_sqlite,
         conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "60")),
         # A persistent connection is checked (one `SELECT 1`) before a request's first query,
         # so one that PostgreSQL dropped (a restart, a failover) is replaced instead of failing
@@ -228,13 +258,18 @@ FACEDOWN_IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 # A key still "in progress" after this long belongs to a request that died: it may be reused.
 FACEDOWN_IDEMPOTENCY_ABANDONED_SECONDS = 120
 
-# Ed25519 key signing move receipts (docs/fairness.md, "Keys"): 64 hex characters of the raw
-# private key; when empty, read from FACEDOWN_SIGNING_KEY_FILE (generated there, mode 0600, on
-# first use). Every web process and worker must use the same key.
-FACEDOWN_SIGNING_KEY = os.environ.get("FACEDOWN_SIGNING_KEY", "")
-FACEDOWN_SIGNING_KEY_FILE = Path(
-    os.environ.get("FACEDOWN_SIGNING_KEY_FILE", VAR_DIR / "signing-key")
+# Ed25519 key signing move receipts (docs/fairness.md, "Keys"; docs/deployment.md, "Keys"): 64
+# hex characters of the raw private key; when empty, read from FACEDOWN_SIGNING_KEY_FILE (a
+# mounted secret). Every web process and worker must use the same key, so only the relaxed
+# modes generate one (in var/, mode 0600, on first use); production refuses to start without.
+FACEDOWN_SIGNING_KEY = os.environ.get("FACEDOWN_SIGNING_KEY", "").strip()
+_signing_key_file = os.environ.get("FACEDOWN_SIGNING_KEY_FILE", "").strip()
+FACEDOWN_SIGNING_KEY_FILE: Path | None = (
+    Path(_signing_key_file)
+    if _signing_key_file
+    else (VAR_DIR / "signing-key" if FACEDOWN_RELAXED else None)
 )
+FACEDOWN_SIGNING_KEY_GENERATE = FACEDOWN_RELAXED
 # Retired keys whose receipts must still verify: comma-separated hex public keys.
 FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = [
     key.strip()
@@ -255,7 +290,7 @@ FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"
 # How often the sweep looks for overdue steps and bot seats whose task was lost.
 FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
 # A bot seat still waiting this long after its step opened is nudged by the sweep.
-FACEDOWN_BOT_STALL_SECONDS = 10
+FACEDOWN_BOT_STALL_SECONDS = float(os.environ.get("FACEDOWN_BOT_STALL_SECONDS", "10"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = None
@@ -326,6 +361,60 @@ CELERY_BEAT_SCHEDULE["deadline-soon-scan"] = {
     "task": "notify.tasks.deadline_soon_scan_task",
     "schedule": FACEDOWN_DEADLINE_SOON_SCAN_SECONDS,
 }
+
+# --- Production: static files, proxy and TLS (docs/deployment.md) ---
+# The broker may live apart from the cache (a Redis with persistence on, or another database of
+# one Redis); REDIS_URL is the default for both.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "").strip() or CELERY_BROKER_URL
+# WhiteNoise serves what `collectstatic` gathered into STATIC_ROOT (the image does it at build,
+# compressed) and, through the finders, every app's files without it, so `scripts/run` needs no
+# collect step. No manifest: templates render the same whether or not files were collected.
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT", "").strip() or VAR_DIR / "static")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+# Nothing collected (scripts/run, the tests): the finders serve everything; no need to warn.
+warnings.filterwarnings("ignore", message=f"No directory at: {re.escape(str(STATIC_ROOT))}")
+# X-Forwarded-Proto is believed only when a proxy we run sets it: the same number of hops that
+# core/client_address.py trusts for X-Forwarded-For. Without one, a client could claim https.
+if FACEDOWN_TRUSTED_PROXY_HOPS > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Origins (scheme://host[:port]) whose unsafe browser requests pass CSRF, e.g. the public https
+# address when a proxy terminates TLS.
+CSRF_TRUSTED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",")
+    if origin.strip()
+]
+# HTTPS by default outside the relaxed modes: cookies only over https, HSTS on https answers
+# (SecurityMiddleware sends it only there). The redirect to https is the proxy's job unless
+# asked for; health checks and metrics are scraped over plain http inside the network.
+SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", not FACEDOWN_RELAXED)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(
+    os.environ.get("DJANGO_SECURE_HSTS_SECONDS", "0" if FACEDOWN_RELAXED else "31536000")
+)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = _env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+# Checks a deployment has decided to live with, comma separated (e.g. security.W021 when the
+# domain is not on the HSTS preload list).
+SILENCED_SYSTEM_CHECKS = [
+    check.strip()
+    for check in os.environ.get("DJANGO_SILENCED_SYSTEM_CHECKS", "").split(",")
+    if check.strip()
+]
+
+# --- Shared token revocation ---
+# Before answering from its token cache, a web process reads the revocations recorded since its
+# last look (accounts/revocation.py) when that look is older than this: a logout, token reset,
+# password change or deactivation on any machine is refused by every machine within it.
+FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
+    os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
+)
 
 # --- Live updates (live/, docs/live.md) ---
 INSTALLED_APPS.append("live")

@@ -4,6 +4,9 @@ import os
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/facedown")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+# The production checks (core/checks.py) pass: the tests run the production mode.
+os.environ.setdefault("DJANGO_SECRET_KEY", "facedown-test-suite-secret-key-not-for-any-deployment")
+os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "*")
 
 from config.settings import *  # noqa: F403
 
@@ -19,6 +22,8 @@ FACEDOWN_TOKEN_CACHE_SECONDS = 0
 # A fixed receipt-signing key, so no test writes a key file into the repository's var/.
 FACEDOWN_SIGNING_KEY = "4e1c5b0f" * 8
 FACEDOWN_SIGNING_OLD_PUBLIC_KEYS = []
+# The browser tests talk plain http to their live server.
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = False
 
 # Live-deadline tests use one-second steps; the API's minimum stays 10 s everywhere else.
 FACEDOWN_MIN_STEP_SECONDS = 1

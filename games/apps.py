@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
         # The task runners and their jobs register with games.dispatch.
         # Closing or exporting an account withdraws from and exports its matches.
         from accounts.hooks import AccountHooks, account_hook_register
-        from games import embedded, tasks  # noqa: F401
+        from games import checks, embedded, tasks  # noqa: F401
         from games.services.players import player_export, player_renamed, player_withdraw
 
         account_hook_register(

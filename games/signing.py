@@ -4,11 +4,13 @@ Where the key comes from, first match wins:
 
 1. ``settings.FACEDOWN_SIGNING_KEY`` (env ``FACEDOWN_SIGNING_KEY``): 64 hex characters, the
    raw 32-byte Ed25519 private key.
-2. The file ``settings.FACEDOWN_SIGNING_KEY_FILE`` (env ``FACEDOWN_SIGNING_KEY_FILE``, default
-   ``<VAR_DIR>/signing-key``) holding those 64 hex characters. When the file does not exist a
-   new key is generated and written there with mode 0600 (the embedded default).
+2. The file ``settings.FACEDOWN_SIGNING_KEY_FILE`` (env ``FACEDOWN_SIGNING_KEY_FILE``, e.g. a
+   mounted secret under ``/run/secrets/``) holding those 64 hex characters. Only where
+   ``settings.FACEDOWN_SIGNING_KEY_GENERATE`` (the embedded mode and DEBUG, whose default file
+   is ``<VAR_DIR>/signing-key``) is a missing file created with a new key, mode 0600: a
+   production process never makes up a key of its own, which the others would not share.
 
-Rotation: put the retired key's public key (64 hex characters) in
+Rotation (docs/deployment.md, "Keys"): put the retired key's public key (64 hex characters) in
 ``settings.FACEDOWN_SIGNING_OLD_PUBLIC_KEYS`` (env, comma separated) so receipts it signed keep
 verifying; ``key_id`` (first 16 hex characters of SHA-256 of the raw public key) says which key
 signed a receipt.
@@ -67,7 +69,8 @@ def key_from_hex(private_hex: str) -> SigningKey:
             raise ValueError("not 32 bytes")
     except ValueError as exc:
         raise ImproperlyConfigured(
-            "The receipt-signing key must be 64 hex characters (a raw Ed25519 private key)."
+            "The receipt-signing key (FACEDOWN_SIGNING_KEY, or the file FACEDOWN_SIGNING_KEY_FILE "
+            "names) must be 64 hex characters: a raw Ed25519 private key."
         ) from exc
     private = Ed25519PrivateKey.from_private_bytes(raw)
     public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
@@ -77,17 +80,29 @@ def key_from_hex(private_hex: str) -> SigningKey:
 def signing_key() -> SigningKey:
     """The key that signs new receipts (cached per process and per setting)."""
     configured = str(getattr(settings, "FACEDOWN_SIGNING_KEY", "") or "")
-    path = getattr(settings, "FACEDOWN_SIGNING_KEY_FILE", None) or (
-        Path(settings.VAR_DIR) / "signing-key"
-    )
-    return _load(configured, str(path))
+    path = getattr(settings, "FACEDOWN_SIGNING_KEY_FILE", None)
+    generate = bool(getattr(settings, "FACEDOWN_SIGNING_KEY_GENERATE", False))
+    return _load(configured, str(path) if path else "", generate)
 
 
 @functools.lru_cache(maxsize=8)
-def _load(configured: str, path: str) -> SigningKey:
+def _load(configured: str, path: str, generate: bool) -> SigningKey:
     if configured:
         return key_from_hex(configured)
-    return key_from_hex(_read_or_create(Path(path)))
+    if not path:
+        raise ImproperlyConfigured(
+            "No receipt-signing key: set FACEDOWN_SIGNING_KEY (64 hex characters) or "
+            "FACEDOWN_SIGNING_KEY_FILE (a file holding them), the same on every machine."
+        )
+    if generate:
+        return key_from_hex(_read_or_create(Path(path)))
+    try:
+        return key_from_hex(Path(path).read_text(encoding="ascii", errors="replace"))
+    except OSError as exc:
+        raise ImproperlyConfigured(
+            f"FACEDOWN_SIGNING_KEY_FILE={path} cannot be read ({exc.strerror}); production "
+            "never generates a key of its own."
+        ) from exc
 
 
 def _read_or_create(path: Path) -> str:

@@ -44,11 +44,13 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
     env = {
         k: v
         for k, v in os.environ.items()
-        if k not in {"DATABASE_URL", "REDIS_URL", "DJANGO_SETTINGS_MODULE"}
+        if not k.startswith(("DJANGO_", "FACEDOWN_")) and k not in {"DATABASE_URL", "REDIS_URL"}
     }
     env |= {
         "FACEDOWN_VAR_DIR": str(tmp_path),
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # What scripts/run sets: the one-machine mode, which needs no other setting.
+        "FACEDOWN_MODE": "embedded",
         "FACEDOWN_SWEEP_SECONDS": "0.5",
     }
     manage = [sys.executable, str(ROOT / "manage.py")]
@@ -103,6 +105,11 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
         streamed = [item.type for item in stream.quiet(1.0)]
         assert streamed[-1] == "match_finished" and "step_resolved" in streamed, streamed
         stream.close()
+        # The operator console is styled: static files are served with DEBUG off.
+        base = f"http://127.0.0.1:{port}/static/admin/css/base.css"
+        with urllib.request.urlopen(base, timeout=10) as response:
+            assert response.status == 200
+            assert response.headers["Content-Type"].startswith("text/css")
     finally:
         server.terminate()
         _, errors = server.communicate(timeout=20)

@@ -30,8 +30,9 @@ already_submitted → commitment_reused → commitment_mismatch → illegal_move
 - A body above `FACEDOWN_MAX_BODY_BYTES` (default 64 KiB) answers 413 `payload_too_large`;
   JSON nested deeper than `FACEDOWN_MAX_JSON_DEPTH` (default 32) answers 400 `parse_error`.
 - With `history: table_only`, events become readable to everyone once the match is over.
-- Token lookups are cached per process for `FACEDOWN_TOKEN_CACHE_SECONDS` (default 30 s): a
-  reset token stops working within that time.
+- Token lookups are cached per process for `FACEDOWN_TOKEN_CACHE_SECONDS` (default 30 s); a
+  logout, reset token or deactivated account is refused by every server within
+  `FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS` (default 1 s).
 """
 
 

@@ -109,6 +109,8 @@ def _assert_budgets(counts: dict[str, RoundTrips], extra: int = 0) -> None:
 
 def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    # The revocation look (once a second per process) is measured on its own below.
+    settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 600
     alice, bob, match_id = _two_players()
     counts = _play_and_read(alice, bob, match_id)
     _report("token cache on (test client)", counts)
@@ -118,6 +120,23 @@ def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
     # No token lookup: no query touches the token table once the cache is warm.
     for trips in counts.values():
         assert not any("authtoken_token" in m for m in trips.messages), trips
+
+
+def test_the_revocation_look_costs_one_round_trip_at_most_once_per_interval(
+    settings: Any,
+) -> None:
+    """Shared revocation (accounts/revocation.py): with the interval at 0 every request looks,
+    the worst case; a real process looks at most once per second, on one of its requests."""
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 0
+    alice, bob, match_id = _two_players()
+    counts = _play_and_read(alice, bob, match_id)
+    _report("token cache on, revocations looked up on every request (worst case)", counts)
+    assert [trips.count for trips in counts.values()] == [5, 6, 3, 2], counts
+    for trips in counts.values():
+        assert sum("accounts_tokenrevocation" in m for m in trips.messages) == 1, trips
+        assert not any("authtoken_token" in m for m in trips.messages), trips
+    _assert_budgets(counts)
 
 
 def test_round_trips_with_the_token_cache_off(settings: Any) -> None:
@@ -136,6 +155,7 @@ def test_round_trips_as_in_production(settings: Any) -> None:
     with health checks on (the default: a connection PostgreSQL dropped is replaced before it
     fails a request, docs/reliability.md), exactly one ``SELECT 1`` precedes each request."""
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 600
     assert connection.settings_dict["CONN_HEALTH_CHECKS"]
     alice, bob, match_id = _two_players()
     raw = connection.connection
@@ -151,6 +171,7 @@ def test_round_trips_as_in_production(settings: Any) -> None:
 
 def test_round_trips_of_a_move_with_an_idempotency_key(settings: Any) -> None:
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 600
     alice, bob, match_id = _two_players()
     assert bob.get(f"/matches/{match_id}").status_code == 200
     assert alice.get(f"/matches/{match_id}").status_code == 200

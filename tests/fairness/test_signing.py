@@ -113,7 +113,8 @@ def test_a_rotated_key_still_verifies_old_receipts(alice, bob):
 
 def test_embedded_default_generates_a_private_key_file(tmp_path):
     path = tmp_path / "var" / "signing-key"
-    with override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path):
+    embedded = {"FACEDOWN_SIGNING_KEY_GENERATE": True}
+    with override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path, **embedded):
         key = signing_key()
         assert path.exists()
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -124,8 +125,23 @@ def test_embedded_default_generates_a_private_key_file(tmp_path):
     from games.signing import _load
 
     _load.cache_clear()
-    with override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path):
+    with override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path, **embedded):
         assert signing_key().public_key == key.public_key
+
+
+def test_production_never_generates_a_key(tmp_path):
+    path = tmp_path / "signing-key"
+    with (
+        override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=path),
+        pytest.raises(ImproperlyConfigured, match=r"FACEDOWN_SIGNING_KEY_FILE=.*cannot be read"),
+    ):
+        signing_key()
+    assert not path.exists()
+    with (
+        override_settings(FACEDOWN_SIGNING_KEY="", FACEDOWN_SIGNING_KEY_FILE=None),
+        pytest.raises(ImproperlyConfigured, match="FACEDOWN_SIGNING_KEY"),
+    ):
+        signing_key()
 
 
 def test_an_existing_key_file_is_used(tmp_path):

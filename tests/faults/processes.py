@@ -1,5 +1,7 @@
-"""Real services the fault tests start for themselves, on free ports, and stop again: a
-PostgreSQL cluster (initdb + pg_ctl in a temporary directory), a Redis, and a small HTTP client.
+"""Real services the fault and several-machines tests start for themselves, on free ports, and
+stop again: a PostgreSQL cluster (initdb + pg_ctl in a temporary directory), a Redis, gunicorn,
+Celery workers and beat (each in its own process group, so a test can kill one whole "machine"),
+and a small HTTP client.
 
 Nothing here touches the shared PostgreSQL (5432) or Redis (6379): a test that needs a service
 to fail starts its own and makes only that one fail.
@@ -13,8 +15,10 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -202,3 +206,126 @@ def http_call(
     if "json" in received.get("content-type", "") and raw:
         parsed = json.loads(raw)
     return Answer(response.status, received, parsed, raw)
+
+
+# Settings a test's own services must not inherit from the test process.
+_PRIVATE_PREFIXES = ("DJANGO_", "FACEDOWN_", "DB_", "GUNICORN_", "PYTEST", "CELERY_")
+
+
+def service_env(**settings: str) -> dict[str, str]:
+    """The environment of a service this test starts: the test's own settings left out, the
+    repository on ``PYTHONPATH`` (the service may run in another directory), then ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(_PRIVATE_PREFIXES)}
+    env["PYTHONPATH"] = str(ROOT)
+    env.update(settings)
+    return env
+
+
+class Service:
+    """A process in its own session: ``kill()`` takes it and all its children at once (SIGKILL,
+    as when a machine dies), ``stop()`` asks politely first."""
+
+    def __init__(self, command: list[str], *, env: dict[str, str], cwd: Path, log: Path) -> None:
+        self.log = log
+        self.process = subprocess.Popen(
+            command, cwd=cwd, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def children(self) -> list[int]:
+        pid = self.process.pid
+        with contextlib.suppress(OSError):
+            return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        return []
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def terminate(self) -> None:
+        """Ask the main process to shut down (it stops its own workers or pool), without
+        waiting: several services then stop side by side."""
+        if self.process.poll() is None:
+            self.process.terminate()
+
+    def stop(self, grace: float = 15) -> None:
+        if self.process.poll() is None:
+            self.terminate()
+            try:
+                self.process.wait(timeout=grace)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class CeleryWorker(Service):
+    """``celery worker`` (prefork pool) under ``name``; ``ready()`` waits for its banner."""
+
+    def __init__(
+        self, *, env: dict[str, str], cwd: Path, log: Path, name: str, concurrency: int = 1
+    ) -> None:
+        super().__init__(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
+             "--concurrency", str(concurrency), "--without-gossip", "--without-mingle",
+             "--without-heartbeat", "-l", "info", "-n", f"{name}-{os.getpid()}@%h"],
+            env=env, cwd=cwd, log=log,
+        )  # fmt: skip
+
+    def ready(self, timeout: float = 60) -> None:
+        wait_until(lambda: b"ready." in self.log.read_bytes() or not self.alive, timeout, "worker")
+        assert self.alive, self.output()
+
+    def pool(self) -> list[int]:
+        return self.children()
+
+
+class CeleryBeat(Service):
+    """``celery beat`` with its schedule file in ``cwd``."""
+
+    def __init__(self, *, env: dict[str, str], cwd: Path, log: Path) -> None:
+        super().__init__(
+            [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "info",
+             "-s", str(cwd / "celerybeat-schedule")],
+            env=env, cwd=cwd, log=log,
+        )  # fmt: skip
+
+
+class Gunicorn(Service):
+    """``gunicorn -c config/gunicorn.conf.py config.wsgi`` on a free port of 127.0.0.1."""
+
+    def __init__(
+        self, *, env: dict[str, str], cwd: Path, log: Path, workers: int = 1, threads: int = 2
+    ) -> None:
+        self.port = free_port()
+        super().__init__(
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config" / "gunicorn.conf.py"),
+             "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
+             "--threads", str(threads)],
+            env=env, cwd=cwd, log=log,
+        )  # fmt: skip
+        self.workers = workers
+
+    def terminate(self) -> None:
+        """Quick shutdown (SIGINT): the graceful one (SIGTERM) waits for idle keep-alive
+        connections, seconds a test has nothing to gain from."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+
+    def answers(self) -> bool:
+        try:
+            return http_call(self.port, "GET", "/api/v1/games").status == 200
+        except OSError:
+            return False
+
+    def ready(self, timeout: float = 60) -> None:
+        """It answers once one worker is up; wait for all of them (a loaded machine is slow)."""
+        wait_until(lambda: self.answers() or not self.alive, timeout, "gunicorn")
+        assert self.alive, self.output()
+        wait_until(lambda: len(self.children()) == self.workers, timeout, "gunicorn workers")

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from games.verify import verify_transcript
-from tests.faults.processes import ROOT, Answer, PostgresCluster, free_port, http_call, wait_until
+from tests.faults.processes import ROOT, Answer, Gunicorn, PostgresCluster, http_call
 
 pytestmark = pytest.mark.slow
 
@@ -60,6 +60,8 @@ def _env(cluster: PostgresCluster) -> dict[str, str]:
     }
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
+        # No Redis on purpose: only the embedded mode starts without one.
+        FACEDOWN_MODE="embedded",
         DATABASE_URL=cluster.url,
         REDIS_URL="",  # the cache and throttles in process memory: this test is about PostgreSQL
         FACEDOWN_TASK_RUNNER="off",  # two human players: no bot, no deadline
@@ -85,29 +87,12 @@ def server(cluster: PostgresCluster) -> Iterator[tuple[int, subprocess.Popen[byt
         check=True,
         timeout=120,
     )
-    port = free_port()
-    log = (cluster.root / "gunicorn.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "2"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    web = Gunicorn(env=env, cwd=ROOT, log=cluster.root / "gunicorn.log", workers=2, threads=2)
     try:
-        wait_until(lambda: _answers(port), 30, "gunicorn")
-        # It answers once one worker is up; the test watches both (a loaded machine is slow).
-        wait_until(lambda: len(_workers(process)) == 2, 30, "both gunicorn workers")
-        yield port, process, cluster.root / "gunicorn.log"
+        web.ready(30)
+        yield web.port, web.process, web.log
     finally:
-        process.terminate()
-        process.wait(timeout=20)
-        log.close()
-
-
-def _answers(port: int) -> bool:
-    try:
-        return http_call(port, "GET", f"{API}/games").status == 200
-    except OSError:
-        return False
+        web.stop(20)
 
 
 def _workers(process: subprocess.Popen[bytes]) -> set[int]:

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -33,7 +31,7 @@ from django.conf import settings as django_settings
 from django.utils import timezone
 
 from games.models import Match, MatchEvent, Move
-from tests.faults.processes import ROOT, RedisServer, wait_until
+from tests.faults.processes import ROOT, CeleryWorker, RedisServer, wait_until
 from tests.players import make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -47,8 +45,9 @@ def _dsn() -> str:
     )
 
 
-class Worker:
-    """``celery worker`` in its own session (so the test can kill it, pool and all)."""
+class Worker(CeleryWorker):
+    """``celery worker`` in its own session (so the test can kill it, pool and all), on the
+    test's Redis and the test database."""
 
     def __init__(self, redis: RedisServer, log: Path) -> None:
         db = django_settings.DATABASES["default"]
@@ -63,33 +62,11 @@ class Worker:
             FACEDOWN_TASK_RUNNER="celery",
             PYTHONPATH=str(ROOT),
         )
-        self.log = log
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "prefork",
-             "--concurrency", "1", "--without-gossip", "--without-mingle",
-             "--without-heartbeat", "-l", "info", "-n", f"w{os.getpid()}-{log.stem}@%h"],
-            cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-        wait_until(lambda: b"ready." in log.read_bytes(), 30, f"worker {log.stem}")
-
-    def pool(self) -> list[int]:
-        pid = self.process.pid
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        return [int(child) for child in children]
+        super().__init__(env=env, cwd=ROOT, log=log, name=f"w-{log.stem}")
+        self.ready(30)
 
     def kill_all(self) -> None:
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        self.kill()
 
 
 @pytest.fixture

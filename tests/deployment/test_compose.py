@@ -1,0 +1,128 @@
+"""docker-compose.yml and the Dockerfile, parsed: the production shape the deployment guide
+describes (``docker compose config`` needs a Docker engine, which the test machine has not)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.deployment.helpers import ROOT, clean_env, compose, compose_web_env, manage
+
+APP = ("migrate", "web", "worker", "beat")
+LONG_RUNNING = ("web", "worker", "beat")
+
+
+def command(service: str) -> str:
+    value = compose()["services"][service]["command"]
+    return " ".join(value) if isinstance(value, list) else str(value)
+
+
+def test_every_service_is_there() -> None:
+    services = compose()["services"]
+    assert set(services) >= {
+        "postgres",
+        "redis-broker",
+        "redis-cache",
+        "migrate",
+        "web",
+        "worker",
+        "beat",
+        "proxy",
+    }
+    for name in services:
+        assert "healthcheck" in services[name] or name in {"migrate", "proxy"}, name
+
+
+def test_migrations_run_once_before_the_rest() -> None:
+    services = compose()["services"]
+    assert command("migrate") == "python manage.py migrate --noinput"
+    assert services["migrate"]["restart"] == "no"
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in LONG_RUNNING:
+        assert "migrate" not in command(name), name
+        needs = services[name]["depends_on"]
+        assert needs["migrate"]["condition"] == "service_completed_successfully", name
+        assert needs["redis-broker"]["condition"] == "service_healthy", name
+
+
+def test_long_running_services_restart_and_stop_gracefully() -> None:
+    services = compose()["services"]
+    for name in LONG_RUNNING:
+        assert services[name]["restart"] == "unless-stopped", name
+        assert re.fullmatch(r"\d+s", services[name]["stop_grace_period"]), name
+    assert command("web") == "gunicorn -c config/gunicorn.conf.py config.wsgi"
+    assert command("worker").startswith("celery -A config worker")
+    assert command("beat").startswith("celery -A config beat")
+    assert "config.healthcheck" in " ".join(services["web"]["healthcheck"]["test"])
+
+
+def test_broker_and_cache_are_separate_and_the_broker_persists() -> None:
+    services = compose()["services"]
+    env = services["web"]["environment"]
+    assert env["REDIS_URL"].startswith("redis://redis-cache:")
+    assert env["CELERY_BROKER_URL"].startswith("redis://redis-broker:")
+    broker = " ".join(services["redis-broker"]["command"])
+    assert "--appendonly yes" in broker and "noeviction" in broker
+    assert "/data" in services["redis-broker"]["volumes"][0]
+
+
+def test_one_signing_key_for_every_container_from_a_secret() -> None:
+    data = compose()
+    for name in APP:
+        service = data["services"][name]
+        assert service["environment"]["FACEDOWN_SIGNING_KEY_FILE"] == "/run/secrets/signing_key"
+        assert "FACEDOWN_SIGNING_KEY" not in service["environment"], name
+        assert set(service["secrets"]) == {"signing_key", "django_secret_key"}, name
+    assert set(data["secrets"]) == {"signing_key", "django_secret_key"}
+
+
+def test_the_image_runs_unprivileged_with_its_gunicorn_config() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    users = re.findall(r"^USER (\S+)", dockerfile, re.M)
+    assert users and users[-1] not in {"root", "0"}
+    assert re.search(r"^HEALTHCHECK .*\n?.*config\.healthcheck", dockerfile, re.M)
+    assert "collectstatic --noinput" in dockerfile
+    cmd = re.findall(r"^CMD (.+)$", dockerfile, re.M)[-1]
+    assert cmd == '["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]'
+    copied = set(re.findall(r"^COPY (\S+) ", dockerfile, re.M))
+    packages = re.search(r"include = \[(.*)\]", (ROOT / "pyproject.toml").read_text())
+    assert packages
+    for package in re.findall(r'"(\w+)\*"', packages.group(1)):
+        assert package in copied, f"the image lacks {package}/"
+
+
+@pytest.mark.slow
+def test_check_deploy_with_the_compose_settings_finds_nothing(tmp_path: Path) -> None:
+    result = manage(
+        clean_env(**compose_web_env(tmp_path)), "check", "--deploy", "--fail-level", "WARNING"
+    )
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def test_every_environment_variable_is_in_the_deployment_guide() -> None:
+    guide = (ROOT / "docs" / "deployment.md").read_text()
+    names: set[str] = set()
+    for source in ("config/settings.py", "config/gunicorn.conf.py"):
+        text = (ROOT / source).read_text()
+        names |= set(
+            re.findall(r'(?:environ\.get|_env_bool|_env_secret|_int)\(\s*"([A-Z_]+)"', text)
+        )
+    assert len(names) > 40
+    assert sorted(name for name in names if f"`{name}`" not in guide) == []
+
+
+def test_the_health_check_asks_this_machine_with_an_allowed_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from config import healthcheck
+    from tests.faults.processes import free_port
+
+    port = free_port()
+    monkeypatch.setenv("GUNICORN_BIND", f"0.0.0.0:{port}")
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "*,.facedown.example,localhost")
+    assert healthcheck.health_url() == (f"http://127.0.0.1:{port}/healthz", "facedown.example")
+    # Nothing listens there: unhealthy, not a crash.
+    assert healthcheck.main() == 1
