@@ -19,6 +19,8 @@ COPY core ./core
 COPY accounts ./accounts
 COPY games ./games
 COPY web ./web
+COPY notify ./notify
+COPY live ./live
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
     # Static files gathered and compressed once, at build; WhiteNoise serves them. No database

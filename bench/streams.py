@@ -33,6 +33,7 @@ import asyncio
 import json
 import os
 import resource
+import secrets
 import socket
 import statistics
 import subprocess
@@ -245,6 +246,10 @@ def main() -> int:
     _raise_nofile()
     env = {
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        # What production refuses to start without (docs/deployment.md).
+        "DJANGO_SECRET_KEY": secrets.token_hex(32),
+        "FACEDOWN_SIGNING_KEY": secrets.token_hex(32),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,bench",
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{args.db}",
         "REDIS_URL": f"redis://127.0.0.1:6379/{args.redis_db}",
         "FACEDOWN_TASK_RUNNER": "off",

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user
+from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpResponseBase
 from django.utils.functional import SimpleLazyObject
@@ -93,6 +94,11 @@ class Streams:
             await self.app(scope, receive, send)
             return
         request = _request(scope)
+        try:
+            request.get_host()
+        except DisallowedHost:  # Django's own handler answers it, as for any other path
+            await self.app(scope, receive, send)
+            return
         response: Any
         if match is not None:
             response = await views.match_stream(request, match[1])
