@@ -18,6 +18,9 @@ COPY config ./config
 COPY core ./core
 COPY accounts ./accounts
 COPY games ./games
+COPY notify ./notify
+COPY observability ./observability
+COPY social ./social
 COPY web ./web
 COPY notify ./notify
 COPY live ./live

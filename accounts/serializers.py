@@ -12,7 +12,11 @@ from core.serializers import StrictCharField, StrictSerializer
 
 TAKEN = "This username is taken."
 LOOKS_ALIKE = "This username looks too much like an existing one."
-BAD_USERNAME = "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-'."
+BAD_USERNAME = (
+    f"Must match the pattern {USERNAME_PATTERN.pattern} after Unicode NFKC normalisation: "
+    "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-' (ASCII only, so accented and "
+    "non-Latin letters such as 'émile' or '李雷' are refused)."
+)
 RESERVED = "Usernames starting with 'deleted-' are reserved."
 
 
@@ -120,7 +124,15 @@ class ExportAccountOutput(serializers.Serializer):
     last_login = serializers.DateTimeField(allow_null=True)
 
 
+class ExportChatOutput(serializers.Serializer):
+    match = serializers.UUIDField()
+    seq = serializers.IntegerField()
+    at = serializers.DateTimeField()
+    text = serializers.CharField()
+
+
 class ExportOutput(serializers.Serializer):
     format = serializers.CharField()
     account = ExportAccountOutput()
     matches = ExportMatchOutput(many=True)
+    chat_messages = ExportChatOutput(many=True, help_text="Every chat message you wrote.")

@@ -4,6 +4,11 @@ A username is normalised to Unicode NFKC before anything else (so "alice" typed 
 letters is "alice"), must then be 3 to 30 characters of ``A-Za-z0-9_.-``, and is unique
 regardless of case. Login is case-insensitive too (``accounts.backends``).
 
+Non-ASCII letters ("émile", "李雷") are refused, deliberately: a name is read by other players
+in a lobby, and allowing Unicode letters safely would need UTS #39 mixed-script and confusable
+tables for every script (Cyrillic U+0430 for Latin "a", and so on), which Python's standard library
+does not carry. The API's error states the pattern (``accounts.serializers.BAD_USERNAME``).
+
 Restricting names to ASCII after NFKC already refuses mixed-script look-alikes ("alice" with a
 Cyrillic first letter). What ASCII itself confuses is caught by a *skeleton*, in the spirit of
 Unicode UTS #39, over the case-folded name (uniqueness ignores case, so the skeleton must too):

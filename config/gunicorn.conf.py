@@ -22,6 +22,9 @@ PostgreSQL needs ``max_connections`` >= workers x threads + the Celery worker + 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from typing import Any
 
 
 def _int(name: str, default: int) -> int:
@@ -50,10 +53,32 @@ proc_name = "facedown-web"
 # (config/settings.py). gunicorn's own rule would believe any client on 127.0.0.1.
 secure_scheme_headers: dict[str, str] = {}
 
+# --- Metrics: prometheus-client's multi-process mode (docs/observability.md) ---
+# Every worker process writes its counters to files in PROMETHEUS_MULTIPROC_DIR and a scrape
+# of /metrics adds them up. Set here, before the application (and prometheus_client) is
+# loaded. Without the variable, a directory of this master's own under the temp directory.
+os.environ.setdefault(
+    "PROMETHEUS_MULTIPROC_DIR",
+    os.path.join(tempfile.gettempdir(), f"facedown-metrics-{os.getpid()}"),
+)
+
 
 def on_starting(server: object) -> None:
     """Refuse to start with a configuration several machines could not share (config/startup.py):
-    the master exits before it binds or forks, with the missing settings named."""
+    the master exits before it binds or forks, with the missing settings named. Then empty the
+    metrics directory, once per start (not on a reload): files of a previous run would be
+    counted again, and no worker has written to it yet."""
     from config.startup import refuse_to_start_wrong
 
     refuse_to_start_wrong("gunicorn")
+    directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker exited (recycled, killed, crashed): its live gauges stop counting; its
+    counters stay, so totals never go backwards."""
+    from prometheus_client import multiprocess
+
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]

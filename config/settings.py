@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "notify",
+    "social",
     "web",
 ]
 
@@ -345,12 +346,51 @@ CELERY_BEAT_SCHEDULE = {
     "overdue-sweep": {"task": "games.tasks.overdue_sweep_task", "schedule": FACEDOWN_SWEEP_SECONDS},
 }
 
+
+# --- Observability: probes, metrics, logs, error reports (docs/observability.md) ---
+INSTALLED_APPS += ["observability"]
+# Outermost: it times the whole stack, sets the request id before anything logs, and answers
+# /healthz, /readyz and /metrics before host checks, sessions and redirects.
+MIDDLEWARE.insert(0, "observability.middleware.ObservabilityMiddleware")
+# /metrics: readable with this bearer token, or from these networks (comma-separated CIDRs;
+# the client's address as FACEDOWN_TRUSTED_PROXY_HOPS finds it). Neither set: 404.
+FACEDOWN_METRICS_TOKEN = os.environ.get("FACEDOWN_METRICS_TOKEN", "")
+FACEDOWN_METRICS_NETWORKS = [
+    cidr.strip()
+    for cidr in os.environ.get("FACEDOWN_METRICS_NETWORKS", "").split(",")
+    if cidr.strip()
+]
+# A Celery worker serves its own counters (bot and timeout moves) on this port when set, at
+# this address (no token: an internal interface only). observability/worker_metrics.py.
+FACEDOWN_WORKER_METRICS_PORT = int(os.environ.get("FACEDOWN_WORKER_METRICS_PORT", "0"))
+FACEDOWN_WORKER_METRICS_ADDR = os.environ.get("FACEDOWN_WORKER_METRICS_ADDR", "127.0.0.1")
+# "json" (one object per line, for production) or "text" (the embedded default).
+LOG_FORMAT = "json" if os.environ.get("LOG_FORMAT", "text").strip().lower() == "json" else "text"
+# One INFO line per request (method, route name, status, duration, request id, user id).
+FACEDOWN_ACCESS_LOG = _env_bool("FACEDOWN_ACCESS_LOG", True)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"request_id": {"()": "observability.request_id.RequestIdFilter"}},
+    "formatters": {
+        "json": {"()": "observability.logs.JsonFormatter"},
+        "text": {"()": "observability.logs.TextFormatter"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {"facedown.access": {"level": "INFO" if FACEDOWN_ACCESS_LOG else "WARNING"}},
 }
+# Error reports: off unless SENTRY_DSN is set (observability/sentry.py says what is sent).
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+SENTRY_ENVIRONMENT = os.environ.get("SENTRY_ENVIRONMENT", "")
+SENTRY_RELEASE = os.environ.get("SENTRY_RELEASE", "")
+SENTRY_TRACES_SAMPLE_RATE = float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0"))
 
 # --- Notifications (notify/, docs/notifications.md) ---
 # How often the periodic job looks for moves due within 24 h / 1 h (deadline_soon).
@@ -415,6 +455,34 @@ SILENCED_SYSTEM_CHECKS = [
 FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
     os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
 )
+
+# --- Seeks, chat, CORS ---
+# An open seek waits this many seconds for opponents, then expires.
+FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
+FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
+_throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
+_throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
+_enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
+_enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
+_enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
+# CORS (django-cors-headers): a web client served from another origin may call the API with a
+# token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
+# empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
+INSTALLED_APPS.append("corsheaders")
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "corsheaders.middleware.CorsMiddleware",
+)
+CORS_ALLOWED_ORIGINS = [
+    origin.strip()
+    for origin in os.environ.get("FACEDOWN_CORS_ORIGINS", "").split(",")
+    if origin.strip()
+]
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-key", "if-none-match"]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 # --- Live updates (live/, docs/live.md) ---
 INSTALLED_APPS.append("live")

@@ -13,7 +13,7 @@ from config.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
     scope: "100000/min"
-    for scope in ("anon", "user", "login", "register", "match_create", "moves", "reads")
+    for scope in ("anon", "user", "login", "register", "match_create", "moves", "reads", "chat")
 }
 # Reset mail stays in django.core.mail.outbox.
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

@@ -41,6 +41,7 @@ urlpatterns = [
     path("api/v1/", include("live.urls")),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/", include("games.api.urls")),
+    path("api/v1/", include("social.api.urls")),
     path("", include("web.urls")),
 ]
 

@@ -101,6 +101,20 @@ class CommitmentReused(FacedownError):
     status, code, title = 409, "commitment_reused", "Commitment reused"
 
 
+class AlreadySeeking(FacedownError):
+    status, code, title = 409, "already_seeking", "Already seeking"
+    default_detail = "You already have an open seek for this game, player count and options."
+
+
+class SeekClosed(FacedownError):
+    status, code, title = 409, "seek_closed", "Seek closed"
+
+
+class ChatDisabled(FacedownError):
+    status, code, title = 409, "chat_disabled", "Chat disabled"
+    default_detail = "This match was created without chat."
+
+
 class IdempotencyInProgress(FacedownError):
     status, code, title = 409, "idempotency_in_progress", "Request in progress"
     default_detail = "A request with this Idempotency-Key is still being processed."
@@ -143,6 +157,9 @@ ERROR_CODES: dict[str, int] = {
         AlreadySeated,
         CommitmentMismatch,
         CommitmentReused,
+        AlreadySeeking,
+        SeekClosed,
+        ChatDisabled,
         IdempotencyInProgress,
         IdempotencyKeyReused,
         ServiceUnavailable,

@@ -88,6 +88,27 @@ class MatchResult(TypedDict):
     reason: FinishReason | Literal["aborted"]
 
 
+class RatingChange(TypedDict):
+    """A human seat's new rating after a rated match (openskill; docs/api.md, "Ratings"):
+    the leaderboard's ordinal (mu - 3 sigma) before and after, and the new mu and sigma."""
+
+    seat: int
+    before: float
+    after: float
+    mu: float
+    sigma: float
+
+
+class MatchFinished(MatchResult):
+    #: None when the match is unrated (or has no human seat).
+    ratings: list[RatingChange] | None
+
+
+class RematchCreated(TypedDict):
+    match: str
+    seat: int
+
+
 class MatchAborted(TypedDict):
     operator: str | None
     reason: str
@@ -187,8 +208,15 @@ SEAT_FORFEITED: EventType[SeatForfeited] = EventType(
     "seat_forfeited", SeatForfeited, "A seat forfeited (final); a stand-in bot plays it on."
 )
 TIMEOUT: EventType[Timeout] = EventType("timeout", Timeout, "A seat missed the step's deadline.")
-MATCH_FINISHED: EventType[MatchResult] = EventType(
-    "match_finished", MatchResult, "The match is over: its result."
+MATCH_FINISHED: EventType[MatchFinished] = EventType(
+    "match_finished",
+    MatchFinished,
+    "The match is over: its result, and the human seats' new ratings if it was rated.",
+)
+REMATCH_CREATED: EventType[RematchCreated] = EventType(
+    "rematch_created",
+    RematchCreated,
+    "After the finish: the seat that asked for a rematch, and the new match's id.",
 )
 MATCH_ABORTED: EventType[MatchAborted] = EventType(
     "match_aborted", MatchAborted, "The match ended without a result."
@@ -219,6 +247,7 @@ CATALOGUE: dict[str, EventType[Any]] = {
         SEAT_FORFEITED,
         TIMEOUT,
         MATCH_FINISHED,
+        REMATCH_CREATED,
         MATCH_ABORTED,
         DEADLINE_EXTENDED,
         DEADLINE_FORCED,

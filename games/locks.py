@@ -1,11 +1,23 @@
 """Every row lock of the project lives here.
 
-Lock order: a transaction locks at most one match, first, before it reads or writes any seat,
-move or event of that match: its match row together with its seat rows, in one statement.
-Seats, moves and events are only written while that lock is held, so no other lock is needed
-and no two transactions can deadlock on them. The sweep's ``SKIP LOCKED`` claim never waits, and
-it holds the claimed match row until that match's step has been expired, so sweeps running in
-several processes at once share the overdue matches between them instead of racing for them.
+Lock order:
+
+1. A transaction locks at most one existing match, first, before it reads or writes any seat,
+   move or event of that match: its match row together with its seat rows, in one statement.
+   Seats, moves and events are only written while that lock is held, so no other lock is
+   needed and no two transactions can deadlock on them. The sweep's ``SKIP LOCKED`` claim
+   never waits, and it holds the claimed match row until that match's step has been expired,
+   so sweeps running in several processes at once share the overdue matches between them
+   instead of racing for them.
+2. Then, only in the change that finishes a match, the rating rows of its human players in
+   that game (``ratings_lock``), in ascending user-id order, created if missing in the same
+   statement. Every finishing match locks ratings after its own match row and in that order,
+   and nothing locks a match after a rating, so two finishing matches with players in common
+   wait for each other but never deadlock. Bots have no rating rows (their ratings are
+   fixed), so no row is a hot spot shared by every bot match.
+3. A rematch or a series' next match is inserted while the previous match is locked: the new
+   row is invisible to every other transaction until commit, so nobody can wait on it.
+
 On SQLite (the embedded default) ``FOR UPDATE`` is a no-op and the IMMEDIATE transaction mode
 serialises writers instead.
 """
@@ -17,11 +29,11 @@ from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from core.errors import NotFound
 from games.compiled import CompiledSelect
-from games.models import Match, Seat
+from games.models import Match, Rating, Seat
 
 _LOCK: CompiledSelect[Seat] = CompiledSelect(
     lambda match_id: (
@@ -91,3 +103,49 @@ def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:
             .order_by("deadline")
             .values_list("id", "step")[:limit]
         )
+
+
+_RATING_COLUMNS = (
+    "id",
+    "user_id",
+    "game",
+    "mu",
+    "sigma",
+    "ordinal",
+    "rated_matches",
+    "played",
+    "won",
+    "updated_at",
+)
+
+
+def ratings_lock(game: str, users: Collection[int], *, mu: float, sigma: float) -> list[Rating]:
+    """Lock the rating rows of ``users`` in ``game``, in ascending user-id order, creating the
+    missing ones at (``mu``, ``sigma``); returns them in that order. One round trip on
+    PostgreSQL: an upsert whose no-op update locks the existing rows. Call inside the change
+    that finishes a match, after its match lock (module docstring)."""
+    ids = sorted(set(users))
+    if not ids:
+        return []
+    if connection.vendor != "postgresql":  # SQLite serialises writers: no row locks
+        fresh = [
+            Rating(user_id=i, game=game, mu=mu, sigma=sigma, ordinal=mu - 3 * sigma) for i in ids
+        ]
+        Rating.objects.bulk_create(fresh, ignore_conflicts=True)
+        return list(Rating.objects.filter(game=game, user_id__in=ids).order_by("user_id"))
+    table = Rating._meta.db_table
+    values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, 0)"] * len(ids))
+    params: list[int | str | float] = []
+    for user_id in ids:
+        params += [user_id, game, mu, sigma, mu - 3 * sigma]
+    sql = (
+        f"INSERT INTO {table} (user_id, game, mu, sigma, ordinal, rated_matches, played, won) "
+        f"VALUES {values} ON CONFLICT (user_id, game) DO UPDATE SET user_id = EXCLUDED.user_id "
+        f"RETURNING {', '.join(_RATING_COLUMNS)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = [Rating(**dict(zip(_RATING_COLUMNS, row, strict=True))) for row in cursor.fetchall()]
+    for row in rows:
+        row._state.adding = False
+    return sorted(rows, key=lambda row: row.user_id)

@@ -35,6 +35,8 @@ class Match(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.SEALED)
     disclose_submitted = models.BooleanField(default=True)
+    # Whether the match has a chat room (social/chat); a setting of creation, never changed.
+    chat = models.BooleanField(default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -59,6 +61,17 @@ class Match(models.Model):
     seed_sha256 = models.CharField(max_length=64)
 
     result = models.JSONField(null=True, blank=True)
+    #: Whether finishing it updates the players' ratings (``Rating``).
+    rated = models.BooleanField(default=True)
+    #: The match a seated player asked for after this one finished (one at most).
+    rematch = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+    #: The series this match is part of, and its place in it (0-based).
+    series = models.ForeignKey(
+        "Series", null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
+    series_index = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -70,6 +83,13 @@ class Match(models.Model):
             models.Index(fields=["status", "-created_at"], name="match_status_created"),
             models.Index(
                 fields=["deadline"], name="match_deadline_active", condition=Q(status="active")
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "series_index"],
+                name="match_one_per_series_place",
+                condition=Q(series__isnull=False),
             ),
         ]
 
@@ -91,6 +111,58 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Series(models.Model):
+    """Matches of one game played one after another, seats rotated by one each time; the
+    next match is created when the previous one finishes (``games.services.series``)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    game = models.CharField(max_length=40)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_series"
+    )
+    length = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "series"
+
+    def __str__(self) -> str:
+        return f"{self.game} series {self.id} ({self.length} matches)"
+
+
+class Rating(models.Model):
+    """A player's rating in one game (openskill's mu and sigma) and their record in it.
+
+    Written only in the transaction that finishes a match the player sat in, its rows locked
+    in user-id order (``games.locks``). ``ordinal`` (mu - 3 sigma) orders the leaderboard.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    game = models.CharField(max_length=40)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    rated_matches = models.PositiveIntegerField(default=0)
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="rating_one_per_game"),
+        ]
+        indexes = [
+            models.Index(
+                fields=["game", "-ordinal", "user"],
+                name="rating_leaderboard",
+                condition=Q(rated_matches__gt=0),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game}: {self.mu:.1f}±{self.sigma:.1f}"
 
 
 class Seat(models.Model):

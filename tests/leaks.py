@@ -47,13 +47,16 @@ def reading(viewer: Player, match_id: str, *, old_etag: str | None = None) -> di
         "match": detail.content.decode(),
         "etag": detail["ETag"],
         "vary": detail.get("Vary"),
-        "events": viewer.get(f"/matches/{match_id}/events").content.decode(),
-        "events_after_2": viewer.get(f"/matches/{match_id}/events?after=2").content.decode(),
     }
+    for query in ("", "?after=2"):
+        events = viewer.get(f"/matches/{match_id}/events{query}")
+        out[f"events{query}"] = (events.content.decode(), events.get("ETag"))
+    chat = viewer.get(f"/matches/{match_id}/chat")
+    out["chat"] = (chat.status_code, chat.content.decode())
     for query in ("", "?mine=true", "?awaiting_me=true", "?status=active", "?game=gops"):
         listed = viewer.get(f"/matches{query}")
         assert listed.status_code == 200, listed.content
-        out[f"list{query}"] = listed.content.decode()
+        out[f"list{query}"] = (listed.content.decode(), listed["ETag"])
     if old_etag is not None:
         conditional = viewer.get(f"/matches/{match_id}", HTTP_IF_NONE_MATCH=old_etag)
         out["if_none_match"] = (conditional.status_code, conditional.content.decode())

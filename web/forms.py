@@ -25,8 +25,11 @@ class SignUpForm(forms.Form):
     username = forms.RegexField(
         USERNAME_PATTERN,
         max_length=30,
-        help_text="3 to 30 letters, digits, and . _ -",
-        error_messages={"invalid": "Use 3 to 30 letters, digits, and . _ - only."},
+        help_text="3 to 30 of A-Z a-z 0-9 . _ - (no accents or non-Latin letters)",
+        error_messages={
+            "invalid": "Use 3 to 30 of A-Z, a-z, 0-9 and . _ - only "
+            f"(the pattern {USERNAME_PATTERN}): accented and non-Latin letters are refused."
+        },
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     email = forms.EmailField(

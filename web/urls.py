@@ -9,5 +9,8 @@ urlpatterns = [
     path("logout", LogoutView.as_view(next_page="/login"), name="web-logout"),
     path("signup", views.signup, name="web-signup"),
     path("matches/<str:match_id>", views.match_page, name="web-match"),
+    path("players/<str:username>", views.profile_page, name="web-profile"),
+    path("leaderboard", views.leaderboard_page, name="web-leaderboard"),
+    path("series/<str:series_id>", views.series_page, name="web-series"),
     path("assets/<path:path>", views.asset, name="web-asset"),
 ]

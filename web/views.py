@@ -67,6 +67,28 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     return render(request, "web/match.html", context)
 
 
+@never_cache
+def profile_page(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public profile (GET /api/v1/players/{username})."""
+    return render(request, "web/profile.html", {"username": username})
+
+
+@never_cache
+def leaderboard_page(request: HttpRequest) -> HttpResponse:
+    """A game's leaderboard (GET /api/v1/games/{slug}/leaderboard); public."""
+    return render(request, "web/leaderboard.html")
+
+
+@never_cache
+@login_required(login_url=LOGIN_URL)
+def series_page(request: HttpRequest, series_id: str) -> HttpResponse:
+    try:
+        parsed = uuid.UUID(series_id)
+    except ValueError:
+        raise Http404("No series with this id.") from None
+    return render(request, "web/series.html", {"series_id": str(parsed)})
+
+
 def asset(request: HttpRequest, path: str) -> HttpResponseBase:
     """The client's CSS and JavaScript, served by Django itself in every run mode (no
     collectstatic, no DEBUG): a handful of small files, revalidated with Last-Modified."""

@@ -3,6 +3,8 @@ through ``games.services.reads`` (the engine's per-viewer view)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import uuid
 from base64 import b64decode
@@ -38,6 +40,13 @@ IDEMPOTENCY_HEADER = OpenApiParameter(
     OpenApiParameter.HEADER,
     required=False,
     description="Replays the stored answer of an earlier request with this key (24 h).",
+)
+IF_NONE_MATCH = OpenApiParameter(
+    "If-None-Match",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="An ETag of an earlier answer: 304 if nothing you may see has changed.",
 )
 #: The largest ``after`` the events list accepts (``seq`` is a PostgreSQL ``integer``).
 MAX_SEQ = 2**31 - 1
@@ -141,9 +150,11 @@ class MatchListApi(APIView):
                 description="Default 50.",
             ),
             OpenApiParameter("cursor", str, description="From a page's `next` link."),
+            IF_NONE_MATCH,
         ],
         responses={
             200: s.MatchPageOutput,
+            304: None,
             400: OpenApiResponse(description="validation_error: a bad query parameter value."),
             404: OpenApiResponse(description="not_found: an invalid cursor."),
         },
@@ -165,7 +176,8 @@ class MatchListApi(APIView):
             reads.match_resource(reads.snapshot_of(match, requester(request)), detail=False)
             for match in page
         ]
-        return paginator.get_paginated_response(results)
+        response = paginator.get_paginated_response(results)
+        return _conditional(request, response, _list_etag(request, response.data))
 
     @extend_schema(
         request=s.MatchCreateInput,
@@ -199,6 +211,40 @@ class MatchDetailApi(APIView):
         response["ETag"] = snapshot.etag  # after the body: a raced read renews the snapshot
         patch_vary_headers(response, ("Authorization", "Cookie"))
         return response
+
+
+def _list_etag(request: Request, page: dict[str, Any]) -> str:
+    """From what the page shows the requester: each match's id, public version, their seat and
+    the submissions they may see (their own at least), and the next link. Nothing hidden."""
+    basis = [request.get_full_path(), page["next"]] + [
+        [r["id"], r["version"], r["status"], r["you"], r["phase"]["submitted"]]
+        for r in page["results"]
+    ]
+    return _etag_of(basis)
+
+
+def _events_etag(snapshot: reads.MatchSnapshot, after: int) -> str:
+    """From the numbers the reader sees: the match's public version and ``last_seq`` (both in
+    the answer), their seat and own submission (what the redaction depends on), ``after``."""
+    match = snapshot.match
+    own = int(snapshot.own_submitted)
+    return _etag_of(
+        ["events", str(match.id), match.version, match.last_seq, snapshot.you, own, after]
+    )
+
+
+def _etag_of(basis: Any) -> str:
+    digest = hashlib.sha256(json.dumps(basis, separators=(",", ":")).encode()).hexdigest()
+    return f'"{digest[:32]}"'
+
+
+def _conditional(request: Request, response: Response, etag: str) -> Response:
+    """``304`` when the client's ``If-None-Match`` names this answer's ETag."""
+    if _etag_matches(request.headers.get("If-None-Match"), etag):
+        response = Response(status=status.HTTP_304_NOT_MODIFIED)
+    response["ETag"] = etag
+    patch_vary_headers(response, ("Authorization", "Cookie"))
+    return response
 
 
 def _etag_matches(header: str | None, etag: str) -> bool:
@@ -331,6 +377,7 @@ class MatchEventsApi(APIView):
                 {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
                 description="Exclusive; default 0.",
             ),
+            IF_NONE_MATCH,
             OpenApiParameter(
                 "wait",
                 {"type": "integer", "minimum": 0, "maximum": MAX_WAIT},
@@ -341,7 +388,7 @@ class MatchEventsApi(APIView):
                 ),
             ),
         ],
-        responses={200: s.EventPageOutput, 400: PROBLEM, 404: PROBLEM},
+        responses={200: s.EventPageOutput, 304: None, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -353,7 +400,8 @@ class MatchEventsApi(APIView):
         next_url = None
         if more:
             next_url = request.build_absolute_uri(f"{request.path}?after={events[-1]['seq']}")
-        return Response({"results": events, "next": next_url, "last_seq": snapshot.match.last_seq})
+        body = {"results": events, "next": next_url, "last_seq": snapshot.match.last_seq}
+        return _conditional(request, Response(body), _events_etag(snapshot, after))
 
 
 class MatchAuditApi(APIView):

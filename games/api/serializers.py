@@ -68,6 +68,9 @@ class MatchCreateInput(StrictSerializer):
     protocol = serializers.ChoiceField(choices=Match.Protocol.values, default=Match.Protocol.SEALED)
     disclose_submitted = StrictBooleanField(default=True)
     ready = StrictBooleanField(default=True)
+    chat = StrictBooleanField(
+        default=True, help_text="false: the match has no chat (GET/POST /matches/{id}/chat)."
+    )
     time_control = serializers.JSONField(
         required=False,
         allow_null=True,
@@ -76,6 +79,15 @@ class MatchCreateInput(StrictSerializer):
             '{"per_step_seconds": 10 … 1209600, "on_timeout": "auto_move" (default) | '
             '"forfeit", "auto_move_bot": "greedy" (default)}, or null for an untimed match.'
         ),
+    )
+    rated = StrictBooleanField(
+        default=True, help_text="Whether finishing it updates the players' ratings."
+    )
+
+
+class SeriesCreateInput(MatchCreateInput):
+    matches = StrictIntegerField(
+        min_value=1, max_value=20, help_text="How many matches, played one after another."
     )
 
 
@@ -143,12 +155,18 @@ class FairnessOutput(serializers.Serializer):
     seed = serializers.CharField(allow_null=True, help_text="Published when the match is over.")
 
 
+class SeriesRefOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    index = serializers.IntegerField(help_text="0-based place of the match in its series.")
+
+
 class MatchSummaryOutput(serializers.Serializer):
     id = serializers.UUIDField()
     game = serializers.CharField()
     options = serializers.DictField()
     protocol = serializers.CharField()
     disclose_submitted = serializers.BooleanField()
+    chat = serializers.BooleanField(help_text="Whether the match has a chat room.")
     status = serializers.ChoiceField(choices=Match.Status.values)
     version = serializers.IntegerField()
     step = serializers.IntegerField()
@@ -160,6 +178,11 @@ class MatchSummaryOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     phase = PhaseOutput()
     result = ResultOutput(allow_null=True)
+    rated = serializers.BooleanField()
+    rematch = serializers.UUIDField(
+        allow_null=True, help_text="The rematch's id, once a seated player asked for one."
+    )
+    series = SeriesRefOutput(allow_null=True)
     fairness = FairnessOutput()
 
 
@@ -241,3 +264,81 @@ class GameOutput(serializers.Serializer):
     players = PlayersOutput()
     options = serializers.DictField(help_text="JSON Schema of the options, with defaults.")
     bots = BotOutput(many=True)
+
+
+class SeriesMatchOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    index = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Match.Status.values)
+    seats = serializers.ListField(
+        child=serializers.CharField(allow_null=True), help_text="Player or bot name per seat."
+    )
+    result = ResultOutput(allow_null=True)
+
+
+class StandingOutput(serializers.Serializer):
+    participant = serializers.IntegerField(help_text="Their seat in the first match.")
+    player = serializers.CharField(allow_null=True)
+    bot = serializers.CharField(allow_null=True)
+    played = serializers.IntegerField()
+    won = serializers.IntegerField(help_text="Matches won (a shared win counts).")
+    points = serializers.IntegerField(help_text="Sum of their scores.")
+
+
+class SeriesOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    length = serializers.IntegerField()
+    created_by = serializers.CharField()
+    status = serializers.CharField(help_text="running, finished or aborted (a match aborted).")
+    matches = SeriesMatchOutput(many=True)
+    standings = StandingOutput(many=True, help_text="Most wins first, then most points.")
+
+
+class LeaderboardEntryOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = serializers.CharField()
+    rating = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    rated_matches = serializers.IntegerField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+
+
+class LeaderboardPageOutput(serializers.Serializer):
+    results = LeaderboardEntryOutput(many=True)
+    next = serializers.URLField(allow_null=True)
+
+
+class PlayerRatingOutput(serializers.Serializer):
+    game = serializers.CharField()
+    rating = serializers.FloatField(allow_null=True, help_text="Null before a rated match.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    rated_matches = serializers.IntegerField()
+    played = serializers.IntegerField()
+    won = serializers.IntegerField()
+
+
+class StreakOutput(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True, help_text="won or lost; null before any.")
+    length = serializers.IntegerField()
+
+
+class RecentMatchOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    game = serializers.CharField()
+    finished_at = serializers.DateTimeField()
+    seat = serializers.IntegerField()
+    won = serializers.BooleanField()
+    players = serializers.ListField(child=serializers.CharField(allow_null=True))
+    result = ResultOutput()
+
+
+class PlayerOutput(serializers.Serializer):
+    player = serializers.CharField()
+    joined = serializers.DateTimeField()
+    ratings = PlayerRatingOutput(many=True)
+    streak = StreakOutput(help_text="Consecutive finished matches won (or not won), latest first.")
+    recent = RecentMatchOutput(many=True)

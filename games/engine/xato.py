@@ -91,8 +91,8 @@ Options
     ============== =========================================================== ==========
     life_cards     1 … 5 life cards per player                                 3
     turn_direction ``clockwise`` · ``counterclockwise`` (turn order only)      clockwise
-    strict_memory  claim step when a called card is in nobody's hand           false
-    history        ``full`` — views carry every public event ·                 full
+    strict_memory  claim step when a called card is in nobody's hand           true
+    history        ``full`` — views carry every public event ·                 table_only
                    ``table_only`` — views show only the table now
     max_calls      1 … 1000 calls per deal; ``null`` = 3 x deck size           null
     deals          1 … 5 deals, scores added                                   1
@@ -210,7 +210,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                 "do not hold as a life card, loses 10 points."
             ),
             "type": "boolean",
-            "default": False,
+            "default": True,
         },
         "history": {
             "description": (
@@ -218,7 +218,7 @@ OPTIONS_SCHEMA: dict[str, Any] = {
                 "is on the table now (past picks and calls must be remembered)."
             ),
             "enum": ["full", "table_only"],
-            "default": "full",
+            "default": "table_only",
         },
         "max_calls": {
             "description": "Calls per deal before it ends; null means automatic: 3 x deck size.",
@@ -370,7 +370,7 @@ class Xato(BaseEngine[XatoState]):
     max_players = 6
     rules_version = "xato-1"
     options_schema = OPTIONS_SCHEMA
-    history_default = "full"
+    history_default = "table_only"
 
     # --- setup ---------------------------------------------------------------------------------
 

@@ -97,6 +97,9 @@ def match_create(
     disclose_submitted: bool = True,
     ready: bool = True,
     time_control: dict[str, Any] | None = None,
+    rated: bool = True,
+    series: Any = None,
+    chat: bool = True,
 ) -> Match:
     engine = get_engine(game)
     if engine is None:
@@ -120,19 +123,23 @@ def match_create(
         options=filled,
         protocol=protocol,
         disclose_submitted=disclose_submitted,
+        chat=chat,
         time_control=time_control,
         created_by=creator,
         seed=seed,
         seed_sha256=seed_sha256,
+        rated=rated,
+        series=series,
+        series_index=0 if series is not None else None,
     )
     rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
     with match_new(match, rows) as tx:
         tx.emit(events.MATCH_CREATED({"game": game, "seats": seats_public(rows)}))
-        _start_if_ready(tx)
+        start_if_ready(tx)
     return match
 
 
-def _start_if_ready(tx: MatchChange) -> None:
+def start_if_ready(tx: MatchChange) -> None:
     """Start once every seat is filled and every human seat has accepted: the deal is drawn."""
     if not all((seat.user_id is not None or seat.bot) and seat.accepted for seat in tx.seats):
         return
@@ -164,7 +171,7 @@ def match_join(
         target.accepted = True
         target.client_seed = client_seed or ""
         tx.emit(events.SEAT_JOINED({"seat": target.index, "player": user.username}))
-        _start_if_ready(tx)
+        start_if_ready(tx)
     return match
 
 

@@ -206,6 +206,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
         "options": match.options,
         "protocol": match.protocol,
         "disclose_submitted": match.disclose_submitted,
+        "chat": match.chat,
         "status": match.status,
         "version": match.version,
         "step": match.step,
@@ -229,6 +230,11 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
         body["legal_moves"] = _legal_moves(snapshot, state)
         body["view"] = _view(snapshot, state)
     body["result"] = match.result
+    body["rated"] = match.rated
+    body["rematch"] = str(match.rematch_id) if match.rematch_id else None
+    body["series"] = (
+        {"id": str(match.series_id), "index": match.series_index} if match.series_id else None
+    )
     body["fairness"] = {
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.is_over else None,

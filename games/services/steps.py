@@ -18,6 +18,7 @@ from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
 from games.models import Match, Move, Seat
+from games.services.ratings import ratings_on_finish
 from games.services.standins import bot_decide, stand_in_name
 from games.services.unit_of_work import MatchChange
 
@@ -253,7 +254,8 @@ def _match_close(tx: MatchChange, status: str, result: MatchResult) -> None:
 
 
 def match_finish(tx: MatchChange, *, reason: events.FinishReason) -> None:
-    """End the match: result, ranking (forfeited seats last), and the seed made public."""
+    """End the match: result, ranking (forfeited seats last), the seed made public, and the
+    human players' ratings and records updated in this same change."""
     match, engine = tx.match, tx.engine
     outcome: Outcome | None = None
     if reason == "completed" and match.state is not None:
@@ -270,7 +272,8 @@ def match_finish(tx: MatchChange, *, reason: events.FinishReason) -> None:
     # The step the match ended in: run to completion, the last step resolved (``match.step``
     # already points past it); ended by forfeit, the open step, as the forfeit's own event.
     ended_in = match.step - 1 if reason == "completed" else match.step
-    tx.emit(events.MATCH_FINISHED(result), step=ended_in)
+    ratings = ratings_on_finish(tx, result)
+    tx.emit(events.MATCH_FINISHED({**result, "ratings": ratings}), step=ended_in)
 
 
 def match_abort_in(

@@ -82,6 +82,7 @@ class MatchChange:
         self.events: list[MatchEvent] = []
         self._move_updates: dict[int, tuple[Move, dict[str, Any]]] = {}
         self._event_updates: dict[int, tuple[MatchEvent, dict[str, Any]]] = {}
+        self._row_updates: list[tuple[models.Model, dict[str, Any]]] = []
         self._match_before = _values(match, _MATCH_FIELDS)
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in seats]
         # A match inserted in this transaction starts at version 1 with its creation event.
@@ -141,6 +142,14 @@ class MatchChange:
         event.data = data
         self._event_updates[event.pk] = (event, {"data": data})
 
+    def update_row(self, row: models.Model, **fields: Any) -> None:
+        """Change a row of another table that this change has locked (a player's rating,
+        locked by ``locks.ratings_lock``): it is written with the rest, in the same statement."""
+        assert row.pk is not None, "update_row takes a stored row"
+        for name, value in fields.items():
+            setattr(row, name, value)
+        self._row_updates.append((row, fields))
+
     def emit(self, new: NewEvent, *, step: int | None = None, table_only: bool = False) -> None:
         """Append an event of the catalogue (``events.SEAT_LEFT({"seat": 1})``); the match's
         ``version`` rises once on save."""
@@ -182,6 +191,7 @@ class MatchChange:
             seat_updates=seat_updates,
             move_updates=list(self._move_updates.values()),
             event_updates=list(self._event_updates.values()),
+            row_updates=self._row_updates,
         )
         if writes.empty:
             return
@@ -191,6 +201,7 @@ class MatchChange:
             _write_in_steps(writes)
         self._match_before = _values(self.match, _MATCH_FIELDS)
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in self.seats]
+        self._row_updates = []
         self.wrote = True
         bots_and_deadline_schedule(
             match=self.match,
@@ -213,10 +224,11 @@ class Writes:
     seat_updates: list[tuple[Seat, dict[str, Any]]]
     move_updates: list[tuple[Move, dict[str, Any]]]
     event_updates: list[tuple[MatchEvent, dict[str, Any]]]
+    row_updates: list[tuple[models.Model, dict[str, Any]]]
 
     @property
     def empty(self) -> bool:
-        updates = self.seat_updates or self.move_updates or self.event_updates
+        updates = self.seat_updates or self.move_updates or self.event_updates or self.row_updates
         return not (self.match_fields or self.moves or self.events or updates)
 
 
@@ -253,6 +265,8 @@ def _write_in_one_statement(writes: Writes) -> None:
         parts.append(_update_sql(Seat, seat.pk, fields))
     for event, fields in writes.event_updates:
         parts.append(_update_sql(MatchEvent, event.pk, fields))
+    for row, fields in writes.row_updates:
+        parts.append(_update_sql(type(row), row.pk, fields))
     if match_fields:
         parts.append(_update_sql(Match, match.pk, match_fields))
     *clauses, (last_sql, last_values) = parts
@@ -277,6 +291,8 @@ def _write_in_steps(writes: Writes) -> None:
         Seat.objects.filter(pk=seat.pk).update(**fields)
     for event, fields in writes.event_updates:
         MatchEvent.objects.filter(pk=event.pk).update(**fields)
+    for row, fields in writes.row_updates:
+        type(row)._default_manager.filter(pk=row.pk).update(**fields)
     if writes.match_fields:
         writes.match.save(update_fields=sorted(writes.match_fields))
 

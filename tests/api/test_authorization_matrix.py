@@ -89,6 +89,7 @@ NOT_FINISHED = Outcome(409, "match_not_finished")
 ALREADY_SEATED = Outcome(409, "already_seated")
 WRONG_PHASE = Outcome(409, "wrong_phase")
 INVALID = Outcome(400, "validation_error")
+NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
 
 
@@ -127,6 +128,10 @@ class World:
     anonymous: APIClient
     matches: dict[str, str]
     usernames: dict[str, str]
+    #: The creator's series (one match, against a bot).
+    series: str = ""
+    #: The other user's open seek.
+    seek: str = ""
     #: The creator's sealed bid in the active match, in the world being played.
     bid: int = WORLD_BIDS[0]
     fresh: Iterator[int] = field(default_factory=lambda: iter(range(1, 10_000)))
@@ -164,7 +169,18 @@ def build_world() -> World:
         assert who.move(active, 1, {"card": card}).status_code == 202
     finished = start_match("gops", [seated, other_seat], options={"num_cards": 3})
     assert play_to_end(finished, [seated, other_seat])["status"] == "finished"
+    series = seated.post(
+        "/series", {"game": "gops", "seats": ["me", {"bot": "random"}], "matches": 1}
+    )
+    assert series.status_code == 201, series.content
+    for match_id in (created.json()["id"], active, finished):
+        said = seated.post(f"/matches/{match_id}/chat", {"text": "hello"})
+        assert said.status_code == 201, said.content
+    sought = players[OTHER_USER].post("/seeks", {"game": "gops", "players": 2, **GOPS3})
+    assert sought.status_code == 201, sought.content
     return World(
+        series=series.json()["id"],
+        seek=sought.json()["id"],
         players=players,
         anonymous=APIClient(),
         matches={"open": created.json()["id"], "active": active, "finished": finished},
@@ -191,7 +207,11 @@ class Row:
 
     def path(self, world: World, state: str) -> str:
         match_id = world.matches.get(state, "")
-        return self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = path.replace("{series_id}", world.series).replace(
+            "{username}", world.usernames[SEATED]
+        )
+        return path.replace("{seek_id}", world.seek).replace("{seq}", "1")
 
 
 def _ticket(world: World, actor: str, state: str) -> Any:
@@ -237,6 +257,30 @@ def _reveal(world: World, actor: str, state: str) -> Any:
     return {"step": world.step(state), "move": {"card": 5}, "salt": "0" * 32}
 
 
+def _series(world: World, actor: str, state: str) -> Any:
+    return {"game": "gops", "seats": ["me", "open"], "matches": 2}
+
+
+GOPS3 = {"options": {"num_cards": 3}}
+
+
+def _seek(world: World, actor: str, state: str) -> Any:
+    # Not equal to the other user's seek, so nobody is paired with it here.
+    return {"game": "gops", "players": 2, "options": {"num_cards": 4}}
+
+
+def _chat(world: World, actor: str, state: str) -> Any:
+    return {"text": "good luck"}
+
+
+def _hide(world: World, actor: str, state: str) -> Any:
+    return {"reason": "a test"}
+
+
+def _mute(world: World, actor: str, state: str) -> Any:
+    return {"player": world.usernames[OTHER_SEAT]}
+
+
 def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
@@ -253,6 +297,8 @@ ROWS: tuple[Row, ...] = (
     Row("GET", "/api/v1/games", PUBLIC),
     Row("GET", "/api/v1/games/{slug}", PUBLIC),
     Row("GET", "/api/v1/fairness/key", PUBLIC),
+    Row("GET", "/api/v1/games/{slug}/leaderboard", PUBLIC),
+    Row("GET", "/api/v1/players/{username}", PUBLIC),
     # Accounts: register and token take no credentials; a deactivated account gets no token.
     Row("POST", "/api/v1/accounts/register", table(CREATED), _register),
     Row(
@@ -338,6 +384,20 @@ ROWS: tuple[Row, ...] = (
     ),
     Row(
         "POST",
+        "/api/v1/matches/{match_id}/rematch",
+        by_state(
+            # Only a seat of a finished match may ask (a rematch, once made, is anyone's).
+            open=authenticated(NOT_SEATED, seated=NOT_FINISHED, other_seat=NOT_FINISHED),
+            active=authenticated(NOT_SEATED, seated=NOT_FINISHED, other_seat=NOT_FINISHED),
+            finished=authenticated(NOT_SEATED, seated=CREATED, other_seat=CREATED),
+        ),
+        states=MATCH,
+    ),
+    # Series: any logged-in user may create one and read any.
+    Row("POST", "/api/v1/series", authenticated(CREATED), _series),
+    Row("GET", "/api/v1/series/{series_id}", authenticated(OK)),
+    Row(
+        "POST",
         "/api/v1/matches/{match_id}/reveals",
         by_state(
             # A sealed match has no reveal phase.
@@ -348,6 +408,29 @@ ROWS: tuple[Row, ...] = (
         _reveal,
         states=MATCH,
     ),
+    # Seeks: anyone logged in seeks; a seek is read and cancelled by its player only.
+    Row("GET", "/api/v1/seeks", authenticated(OK)),
+    Row("POST", "/api/v1/seeks", authenticated(CREATED), _seek),
+    Row("GET", "/api/v1/seeks/{seek_id}", authenticated(NOT_FOUND, other_user=OK)),
+    Row("DELETE", "/api/v1/seeks/{seek_id}", authenticated(NOT_FOUND, other_user=NO_CONTENT)),
+    # Chat: everyone logged in reads, seats write, operators hide; mutes are one's own.
+    Row("GET", "/api/v1/matches/{match_id}/chat", authenticated(OK), states=MATCH),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/chat",
+        authenticated(NOT_SEATED, seated=CREATED, other_seat=CREATED),
+        _chat,
+        states=MATCH,
+    ),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/chat/{seq}/hide",
+        authenticated(PERMISSION_DENIED, operator=OK),
+        _hide,
+        states=MATCH,
+    ),
+    Row("GET", "/api/v1/chat/mutes", authenticated(OK)),
+    Row("POST", "/api/v1/chat/mutes", authenticated(OK, other_seat=INVALID), _mute),
 )
 ROW_NAMES = {row.name for row in ROWS}
 

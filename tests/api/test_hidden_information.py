@@ -172,7 +172,7 @@ def test_which_card_was_submitted_is_invisible_to_others(
         assert new_match == old_match
         assert new["if_none_match"][0] == 200
         assert new["etag"] != old["etag"]
-        old_events, new_events = json.loads(old["events"]), json.loads(new["events"])
+        old_events, new_events = json.loads(old["events"][0]), json.loads(new["events"][0])
         assert new_events["last_seq"] == old_events["last_seq"] + 1
         assert new_events["results"][:-1] == old_events["results"]
         assert new_events["results"][-1] == {

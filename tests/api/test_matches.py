@@ -66,7 +66,9 @@ def test_full_match_with_invitations_and_open_seats(db, game, count, options):
     events = _events(host, match_id)
     assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
     assert events[-1]["type"] == "match_finished"
-    assert events[-1]["data"] == result
+    # The result, and the rating changes (docs/api.md, "Ratings").
+    assert {k: v for k, v in events[-1]["data"].items() if k != "ratings"} == result
+    assert len(events[-1]["data"]["ratings"]) == count
     resolved = [e for e in events if e["type"] == "step_resolved"]
     assert [e["step"] for e in resolved] == list(range(1, final["step"]))
     # one move per seat per step, every step

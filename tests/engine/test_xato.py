@@ -19,6 +19,12 @@ MATCH_ID = "00000000-0000-0000-0000-000000000007"
 A, B, C, D = 0, 1, 2, 3
 
 
+#: The variant most rule tests here are written for: the printed base rules' memory parts off
+#: (every call resolves at once, full history). The defaults follow the printed rules
+#: (``test_defaults_and_validation``); a test of those parts asks for them by name.
+CONVENIENT: dict[str, Any] = {"strict_memory": False, "history": "full"}
+
+
 def make_rng(players: int = 4) -> DealRng:
     return DealRng(SEED, MATCH_ID, ["alice"] + [None] * (players - 1))
 
@@ -35,7 +41,7 @@ def position(
     ``life_cards``; hands hold the named cards filled up from the rest of the pack (in pack
     order) to ``hand_cards`` (default: the starting hand); cards left over lie at the bottom
     of the discard pile."""
-    options = kwargs.pop("options", {})
+    options = {**CONVENIENT, **kwargs.pop("options", {})}
     k: int = ENGINE.validate_options(options, players)["life_cards"]
     start_hand = HAND_SIZES[players] - k
     life = {seat: list(cards) for seat, cards in (life or {}).items()}
@@ -97,7 +103,7 @@ def choose_life(state: State, picks: Mapping[int, Sequence[str]] | None = None) 
 
 
 def fresh(players: int = 4, **options: Any) -> State:
-    return ENGINE.initial_state(players, options, make_rng(players))
+    return ENGINE.initial_state(players, {**CONVENIENT, **options}, make_rng(players))
 
 
 # --- components, setup -------------------------------------------------------------------------
@@ -690,12 +696,14 @@ def test_defaults_and_validation() -> None:
     assert defaults == {
         "life_cards": 3,
         "turn_direction": "clockwise",
-        "strict_memory": False,
-        "history": "full",
+        "strict_memory": True,
+        "history": "table_only",
         "max_calls": None,
         "deals": 1,
     }
-    assert ENGINE.history_mode(defaults) == "full"
+    assert ENGINE.history_mode(defaults) == "table_only"
+    assert ENGINE.history_mode({}) == "table_only"
+    assert ENGINE.history_mode({"history": "full"}) == "full"
     assert ENGINE.history_mode({"history": "table_only"}) == "table_only"
     bad = [
         ({"life_cards": 0}, "options.life_cards"),

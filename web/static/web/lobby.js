@@ -160,6 +160,20 @@
     });
   }
 
+  function readTimeControl() {
+    if ($("tc-kind").value !== "timed") return null;
+    return { per_step_seconds: Number($("tc-seconds").value), on_timeout: $("tc-timeout").value };
+  }
+
+  // What the seek form (seeks.js) reuses of this form.
+  Facedown.lobbyForm = {
+    game: () => $("game").value,
+    players: () => $("seats").children.length,
+    options: readOptions,
+    timeControl: readTimeControl,
+    gameName: (slug) => gameNames[slug] || slug,
+  };
+
   async function createMatch(event) {
     event.preventDefault();
     const errorBox = $("create-error");
@@ -170,18 +184,28 @@
       seats: readSeats(),
       protocol: $("protocol").value,
       disclose_submitted: $("disclose").checked,
+      rated: $("rated").checked,
     };
-    if ($("tc-kind").value === "timed") {
-      body.time_control = {
-        per_step_seconds: Number($("tc-seconds").value),
-        on_timeout: $("tc-timeout").value,
-      };
-    }
+    const seriesLength = Number($("series-matches").value) || 1;
+    const timeControl = readTimeControl();
+    if (timeControl) body.time_control = timeControl;
+    const series = seriesLength > 1;
+    // "Add my own randomness": create not ready, then join with a client seed, so the deal
+    // depends on entropy from this browser (or the player's own text), not the server's alone.
+    // A series accepts its seats when created, so it takes no seed.
+    const ownSeed = $("own-seed").checked && !series;
+    if (ownSeed) body.ready = false;
     $("create-button").disabled = true;
     try {
-      const answer = await api("POST", "/matches", body, { "Idempotency-Key": Facedown.randomHex() });
+      const answer = await api("POST", series ? "/series" : "/matches",
+        series ? { ...body, matches: seriesLength } : body, { "Idempotency-Key": Facedown.randomHex() });
+      if (answer.status === 201 && ownSeed) {
+        const seed = $("own-seed-text").value.trim() || clientSeed();
+        const joined = await api("POST", `/matches/${answer.data.id}/join`, { client_seed: seed });
+        if (!joined.ok) toast(problemText(joined));
+      }
       if (answer.status === 201) {
-        window.location.href = `/matches/${answer.data.id}`;
+        window.location.href = series ? `/series/${answer.data.id}` : `/matches/${answer.data.id}`;
         return;
       }
       errorBox.textContent = problemText(answer);
@@ -291,6 +315,7 @@
     });
     $("tc-kind").addEventListener("change", () => { $("tc-timed").hidden = $("tc-kind").value !== "timed"; });
     $("create-form").addEventListener("submit", createMatch);
+    $("own-seed").addEventListener("change", () => { $("own-seed-field").hidden = !$("own-seed").checked; });
     renderOptions();
     await refresh();
     // The user stream refreshes the list when something happens; the timer is a slow guard.

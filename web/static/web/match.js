@@ -29,6 +29,7 @@
   let replayIndex = null;
   let pollTimer = null;
   let chosen = new Set(); // choose-k selections, by "key|value"
+  let armed = null; // the move selected but not yet confirmed ("confirm each move")
 
   // ---- reading ---------------------------------------------------------------------------
 
@@ -432,8 +433,9 @@
       for (const card of v.hand) {
         const playable = legalCards.has(card) && !pending;
         const picked = mine && mine.card === card;
+        const selected = armed && armed.card === card;
         hand.append(el("button", {
-          type: "button", class: `card face bid playable${picked ? " picked" : ""}`,
+          type: "button", class: `card face bid playable${picked ? " picked" : ""}${selected ? " armed" : ""}`,
           disabled: !playable, "aria-pressed": picked ? "true" : "false",
           "aria-label": playable ? `Play card ${card}` : `Card ${card}${picked ? ", your choice" : ""}`,
           dataset: { card },
@@ -444,6 +446,9 @@
         note.textContent = `Removed from your hand this deal: ${v.removed_bids.join(", ")}. `;
       }
     }
+    if (armed && (match.status !== "active" || !awaitingMe(match))) armed = null;
+    const bar = confirmBar();
+    if (bar) moves.append(bar);
     if (!isCardGame() || legal.some((m) => !("card" in m))) {
       for (const move of legal) {
         if (isCardGame() && "card" in move) continue;
@@ -472,7 +477,8 @@
     const entries = Object.entries(move);
     const template = entries.find(([, v]) => v && typeof v === "object" && !Array.isArray(v) && "choose" in v && Array.isArray(v.from));
     if (!template) {
-      return el("button", { type: "button", class: "move", disabled: pending,
+      const selected = armed && F.canonical(armed) === F.canonical(move);
+      return el("button", { type: "button", class: `move${selected ? " armed" : ""}`, disabled: pending,
         "aria-label": `Play ${F.moveLabel(move)}`, onclick: () => play(move) }, F.moveLabel(move));
     }
     const [key, { choose, from }] = template;
@@ -567,7 +573,28 @@
 
   // ---- acting ----------------------------------------------------------------------------
 
-  async function play(move) {
+  /** With "confirm each move" on, the first tap arms a move and a second tap (or Confirm)
+      plays it; otherwise one tap plays. */
+  function play(move) {
+    if (pending || !match || !seated()) return;
+    if (F.prefs && F.prefs.confirmMoves() && F.canonical(move) !== F.canonical(armed)) {
+      armed = move;
+      renderHand();
+      return;
+    }
+    armed = null;
+    submitMove(move);
+  }
+
+  function confirmBar() {
+    if (!armed) return null;
+    return el("div", { class: "row confirm-bar" },
+      el("button", { type: "button", class: "primary", id: "confirm-move", disabled: pending,
+        onclick: () => play(armed) }, `Confirm: play ${F.shownMove(armed)}`),
+      el("button", { type: "button", onclick: () => { armed = null; renderHand(); } }, "Cancel"));
+  }
+
+  async function submitMove(move) {
     if (pending || !match || !seated()) return;
     pending = true;
     renderHand();
@@ -731,6 +758,10 @@
     const mySeat = seated() ? match.seats[match.you] : null;
     resign.hidden = !mySeat || mySeat.forfeited || !(match.status === "active" || match.status === "open");
     resign.textContent = match.status === "open" ? "Leave this match" : "Resign";
+    const over = match.status === "finished" || match.status === "aborted";
+    $("verify-panel").hidden = !over;
+    if (over) $("audit-link").href = `/api/v1/matches/${matchId}/audit`;
+    $("audit-link").setAttribute("download", `facedown-${matchId}.json`);
     const f = match.fairness || {};
     $("fairness").textContent = `Deal committed before the start: seed SHA-256 ${f.seed_sha256 || "?"}` +
       (f.seed ? ` · seed published: ${f.seed}` : "");
@@ -747,6 +778,7 @@
     if (window.confirm(text)) act("resign");
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
+  document.addEventListener("facedown:prefs", () => { armed = null; if (match) renderHand(); });
   setInterval(() => { if (match) tickDeadline(); }, 1000);
   poll().then(() => {
     if (!match || match.status === "finished" || match.status === "aborted") return;

@@ -1,0 +1,73 @@
+"""Public reads about players: ``GET /games/{slug}/leaderboard`` and ``GET /players/{name}``."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.api import serializers as s
+from games.api.matches import PROBLEM
+from games.api.params import param_int
+from games.services.profiles import leaderboard, player_profile
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+
+
+class LeaderboardApi(APIView):
+    throttle_scope = "reads"
+    # Public: no credentials are read, so a stale or deactivated token changes nothing.
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "page_size",
+                {"type": "integer", "minimum": 1, "maximum": MAX_PAGE_SIZE},
+                description=f"Default {PAGE_SIZE}.",
+            ),
+            OpenApiParameter("cursor", str, description="From a page's `next` link."),
+        ],
+        responses={200: s.LeaderboardPageOutput, 400: PROBLEM, 404: PROBLEM},
+        tags=["players"],
+        description=(
+            "The game's rated players, best rating first (openskill ordinal, mu - 3 sigma; "
+            "ties by account age). Public. 404 for an unknown game or an invalid cursor."
+        ),
+    )
+    def get(self, request: Request, slug: str) -> Response:
+        size = param_int(
+            request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
+        )
+        entries, cursor = leaderboard(
+            game=slug, cursor=request.query_params.get("cursor"), page_size=size
+        )
+        next_url = None
+        if cursor is not None:
+            query = urlencode({"cursor": cursor, "page_size": size})
+            next_url = request.build_absolute_uri(f"{request.path}?{query}")
+        return Response({"results": entries, "next": next_url})
+
+
+class PlayerApi(APIView):
+    throttle_scope = "reads"
+    # Public: no credentials are read, so a stale or deactivated token changes nothing.
+    authentication_classes: list[type] = []
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: s.PlayerOutput, 404: PROBLEM},
+        tags=["players"],
+        description=(
+            "A player's public profile: rating, matches played and won per game, the current "
+            "streak and the latest finished matches. Public; closed accounts are not found."
+        ),
+    )
+    def get(self, request: Request, username: str) -> Response:
+        return Response(player_profile(username))

@@ -1,0 +1,147 @@
+"""Public reads about players: a game's leaderboard and a player's profile.
+
+Only what is public already: ratings, counts of finished matches, and finished matches'
+results (a finished match's whole record is public). Nothing of a running match, and nothing
+of a closed account.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+
+from core.errors import NotFound
+from games.catalog import get_engine
+from games.events import timestamp
+from games.models import Match, Rating, Seat
+
+RECENT = 10
+#: How far back the current streak is counted.
+STREAK_WINDOW = 100
+
+
+def _cursor_encode(ordinal: float, user_id: int) -> str:
+    return base64.urlsafe_b64encode(f"{ordinal!r}|{user_id}".encode()).decode()
+
+
+def _cursor_decode(cursor: str) -> tuple[float, int]:
+    try:
+        ordinal, user_id = base64.urlsafe_b64decode(cursor.encode("ascii")).decode().split("|")
+        position = (float(ordinal), int(user_id))
+    except (ValueError, UnicodeError, binascii.Error):
+        raise NotFound("Invalid cursor.") from None
+    if position[0] != position[0] or abs(position[0]) == float("inf"):  # NaN or infinite
+        raise NotFound("Invalid cursor.")
+    return position
+
+
+def _rating_number(value: float) -> float:
+    return round(value, 2)
+
+
+def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[Any], str | None]:
+    """One page of the game's rated players, best first (ordinal, then user id), and the
+    cursor of the next page (None on the last). Each entry carries its rank."""
+    if get_engine(game) is None:
+        raise NotFound("No game with this slug.")
+    rows = Rating.objects.filter(game=game, rated_matches__gt=0, user__is_active=True)
+    ranked = rows
+    if cursor is not None:
+        ordinal, user_id = _cursor_decode(cursor)
+        rows = rows.filter(Q(ordinal__lt=ordinal) | Q(ordinal=ordinal, user_id__gt=user_id))
+    page = list(rows.select_related("user").order_by("-ordinal", "user_id")[: page_size + 1])
+    more = len(page) > page_size
+    page = page[:page_size]
+    first_rank = 1
+    if page:
+        top = page[0]
+        first_rank += ranked.filter(
+            Q(ordinal__gt=top.ordinal) | Q(ordinal=top.ordinal, user_id__lt=top.user_id)
+        ).count()
+    entries = [
+        {
+            "rank": first_rank + offset,
+            "player": row.user.username,
+            "rating": _rating_number(row.ordinal),
+            "mu": _rating_number(row.mu),
+            "sigma": _rating_number(row.sigma),
+            "rated_matches": row.rated_matches,
+            "played": row.played,
+            "won": row.won,
+        }
+        for offset, row in enumerate(page)
+    ]
+    next_cursor = _cursor_encode(page[-1].ordinal, page[-1].user_id) if more else None
+    return entries, next_cursor
+
+
+def player_profile(username: str) -> dict[str, Any]:
+    """The player's public profile (docs/api.md, "Players")."""
+    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    if user is None:
+        raise NotFound("No player with this name.")
+    ratings = [
+        {
+            "game": row.game,
+            "rating": _rating_number(row.ordinal) if row.rated_matches else None,
+            "mu": _rating_number(row.mu),
+            "sigma": _rating_number(row.sigma),
+            "rated_matches": row.rated_matches,
+            "played": row.played,
+            "won": row.won,
+        }
+        for row in Rating.objects.filter(user=user).order_by("game")
+    ]
+    finished = list(
+        Seat.objects.filter(user=user, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .only("index", "match__id", "match__game", "match__result", "match__finished_at")
+        .order_by("-match__finished_at", "-match__id")[:STREAK_WINDOW]
+    )
+    outcomes = [seat.index in (seat.match.result or {}).get("winners", []) for seat in finished]
+    streak = 0
+    while streak < len(outcomes) and outcomes[streak] == outcomes[0]:
+        streak += 1
+    recent_ids = [seat.match.id for seat in finished[:RECENT]]
+    players = _players_of(recent_ids)
+    recent = [
+        {
+            "id": str(seat.match.id),
+            "game": seat.match.game,
+            "finished_at": timestamp(seat.match.finished_at),
+            "seat": seat.index,
+            "won": won,
+            "players": players.get(seat.match.id, []),
+            "result": seat.match.result,
+        }
+        for seat, won in zip(finished[:RECENT], outcomes, strict=False)
+    ]
+    return {
+        "player": user.username,
+        "joined": timestamp(user.date_joined),
+        "ratings": ratings,
+        "streak": {
+            "kind": ("won" if outcomes[0] else "lost") if outcomes else None,
+            "length": streak,
+        },
+        "recent": recent,
+    }
+
+
+def _players_of(match_ids: list[Any]) -> dict[Any, list[str | None]]:
+    """Who sat where in each match (player names, or bot names), by match id."""
+    seated: dict[Any, list[str | None]] = {}
+    rows = (
+        Seat.objects.filter(match_id__in=match_ids)
+        .select_related("user")
+        .only("match_id", "index", "bot", "user__username")
+        .order_by("match_id", "index")
+    )
+    for seat in rows:
+        name = seat.user.username if seat.user is not None else (seat.bot or None)
+        seated.setdefault(seat.match_id, []).append(name)
+    return seated

@@ -1,0 +1,130 @@
+"""The outermost middleware: request id, probes, request metrics and the access log.
+
+For every request: take or make its id (``observability.request_id``) and hold it in the
+context for the request's log lines and tasks; answer ``/healthz``, ``/readyz`` and
+``/metrics`` at once; otherwise run the rest of the stack. Then count the answer and its
+duration under the route's name, send the id back in ``X-Request-ID`` and write one access
+log line. The cost per request is measured in docs/observability.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django.utils.functional import SimpleLazyObject, empty
+
+from observability import request_id, views
+from observability.metrics import request_observe
+
+access_log = logging.getLogger("facedown.access")
+
+Probe = Callable[[HttpRequest], HttpResponseBase]
+PROBES: dict[str, tuple[str, Probe]] = {
+    "/healthz": ("healthz", views.healthz),
+    "/readyz": ("readyz", views.readyz),
+    "/metrics": ("metrics", views.metrics),
+}
+_PROBE_METHODS = frozenset({"GET", "HEAD"})
+_STATIC_PREFIX = "/" + str(settings.STATIC_URL).lstrip("/")
+
+
+def route_name(request: HttpRequest) -> str:
+    """The matched URL pattern's name (``match-detail``), never the path: paths hold ids."""
+    match = getattr(request, "resolver_match", None)
+    if match is None:
+        # WhiteNoise answers static files before URL resolution.
+        return "static" if request.path_info.startswith(_STATIC_PREFIX) else "unmatched"
+    return str(match.view_name or match.route or "unnamed")
+
+
+def user_id(request: HttpRequest) -> int | None:
+    """The authenticated user's id, if the request already knows it; never a query for it."""
+    user = request.__dict__.get("user")
+    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+        return None
+    pk = getattr(user, "pk", None)
+    return pk if isinstance(pk, int) else None
+
+
+def _probe(request: HttpRequest) -> tuple[str, Probe] | None:
+    if request.method in _PROBE_METHODS:
+        return PROBES.get(request.path_info)
+    return None
+
+
+def _finish(request: HttpRequest, response: HttpResponseBase, route: str, start: float) -> None:
+    seconds = time.perf_counter() - start
+    rid = request_id.current() or ""
+    response[request_id.HEADER] = rid
+    method = str(request.method)
+    request_observe(route, method, response.status_code, seconds)
+    if access_log.isEnabledFor(logging.INFO):
+        uid = user_id(request)
+        access_log.info(
+            "%s %s %s %.1fms user=%s",
+            method,
+            route,
+            response.status_code,
+            seconds * 1000,
+            uid if uid is not None else "-",
+            extra={
+                "http_method": method,
+                "route": route,
+                "status": response.status_code,
+                "duration_ms": round(seconds * 1000, 2),
+                "user_id": uid,
+            },
+        )
+
+
+class ObservabilityMiddleware:
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self.__acall__(request)
+        start = time.perf_counter()
+        token = request_id.activate(request_id.from_request(request.META))
+        try:
+            probe = _probe(request)
+            if probe is not None:
+                route, view = probe
+                response = view(request)
+            else:
+                response = self.get_response(request)
+                route = route_name(request)
+            _finish(request, response, route, start)
+            return response
+        finally:
+            request_id.deactivate(token)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
+        start = time.perf_counter()
+        token = request_id.activate(request_id.from_request(request.META))
+        try:
+            probe = _probe(request)
+            if probe is not None:
+                route, view = probe
+                response = await sync_to_async(view)(request)
+            else:
+                answer: Awaitable[HttpResponseBase] = self.get_response(request)
+                response = await answer
+                route = route_name(request)
+            _finish(request, response, route, start)
+            return response
+        finally:
+            request_id.deactivate(token)

@@ -1,0 +1,170 @@
+"""Seek and chat endpoints: validate, call one service, render (docs/api.md)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.errors import NotFound
+from games.api.idempotent import idempotent
+from games.api.matches import (
+    IDEMPOTENCY_HEADER,
+    MAX_SEQ,
+    PROBLEM,
+    _input,
+    _match_id,
+    requester,
+)
+from games.api.params import param_choice, param_int
+from games.catalog import engines
+from social import chat, seeks
+from social.api import serializers as s
+
+
+def _seek_id(raw: str) -> uuid.UUID:
+    try:
+        return _match_id(raw)
+    except NotFound:
+        raise NotFound("No seek with this id.") from None
+
+
+class SeekListApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "match_create"}
+
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, description="A game's slug.")],
+        responses={200: s.SeekPageOutput, 400: PROBLEM},
+        tags=["seeks"],
+        operation_id="v1_seeks_list",
+        description="Every open seek, oldest first.",
+    )
+    def get(self, request: Request) -> Response:
+        game = param_choice(request.query_params, "game", [e.slug for e in engines()])
+        found = seeks.seeks_open(game=game)[:200]
+        return Response({"results": [seeks.seek_resource(seek) for seek in found]})
+
+    @extend_schema(
+        request=s.SeekInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.SeekOutput, 400: PROBLEM, 409: PROBLEM},
+        tags=["seeks"],
+        description=(
+            "Queue a seek. If enough equal seeks (game, players, options, time control) are "
+            "waiting, the oldest are paired with it at once into a started match: the answer's "
+            "`status` is `matched` and `match` names it."
+        ),
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _input(s.SeekInput, request)
+        seek = seeks.seek_post(user=requester(request), **data)
+        response = Response(seeks.seek_resource(seek), status=status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/seeks/{seek.id}")
+        return response
+
+
+class SeekDetailApi(APIView):
+    throttle_scope = {"GET": "reads", "DELETE": "moves"}
+
+    @extend_schema(responses={200: s.SeekOutput, 404: PROBLEM}, tags=["seeks"])
+    def get(self, request: Request, seek_id: str) -> Response:
+        seek = seeks.seek_get(seek_id=_seek_id(seek_id), user=requester(request))
+        return Response(seeks.seek_resource(seek))
+
+    @extend_schema(
+        responses={204: None, 404: PROBLEM, 409: PROBLEM},
+        tags=["seeks"],
+        description="Cancel your open seek (409 seek_closed once matched, cancelled or expired).",
+    )
+    def delete(self, request: Request, seek_id: str) -> Response:
+        seeks.seek_cancel(seek_id=_seek_id(seek_id), user=requester(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ChatApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "chat"}
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "after",
+                {"type": "integer", "minimum": 0, "maximum": MAX_SEQ},
+                description="Exclusive; default 0.",
+            )
+        ],
+        responses={200: s.ChatPageOutput, 400: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        tags=["chat"],
+        description="The match's chat, for anyone who may read the match, without the "
+        "messages of players you muted. Never part of the match's events, version or ETag.",
+    )
+    def get(self, request: Request, match_id: str) -> Response:
+        after = param_int(request.query_params, "after", default=0, low=0, high=MAX_SEQ)
+        messages, more, last_seq = chat.chat_read(
+            match_id=_match_id(match_id), user=requester(request), after=after
+        )
+        next_url = None
+        if more:
+            next_url = request.build_absolute_uri(f"{request.path}?after={messages[-1]['seq']}")
+        return Response({"results": messages, "next": next_url, "last_seq": last_seq})
+
+    @extend_schema(
+        request=s.ChatInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.ChatMessageOutput, 400: PROBLEM, 403: PROBLEM, 409: PROBLEM},
+        tags=["chat"],
+        description="Seated players only (403 not_seated for spectators); "
+        "FACEDOWN_CHAT_MAX_LENGTH characters at most; throttled (scope `chat`).",
+    )
+    @idempotent
+    def post(self, request: Request, match_id: str) -> Response:
+        data = _input(s.ChatInput, request)
+        message = chat.chat_post(
+            match_id=_match_id(match_id), user=requester(request), text=data["text"]
+        )
+        return Response(message, status=status.HTTP_201_CREATED)
+
+
+class ChatHideApi(APIView):
+    throttle_scope = "moves"
+
+    @extend_schema(
+        request=s.HideInput,
+        responses={200: s.ChatMessageOutput, 403: PROBLEM, 404: PROBLEM},
+        tags=["chat"],
+        description="Operators (staff) only: hide a message from players, with a reason.",
+    )
+    def post(self, request: Request, match_id: str, seq: int) -> Response:
+        data = _input(s.HideInput, request)
+        message = chat.chat_hide(
+            match_id=_match_id(match_id),
+            seq=seq,
+            operator=requester(request),
+            reason=data["reason"],
+        )
+        return Response(message)
+
+
+class MutesApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "moves"}
+
+    @extend_schema(responses={200: s.MutesOutput}, tags=["chat"])
+    def get(self, request: Request) -> Response:
+        return Response({"muted": chat.mutes_of(requester(request))})
+
+    @extend_schema(
+        request=s.MuteInput,
+        responses={200: s.MutesOutput, 400: PROBLEM, 404: PROBLEM},
+        tags=["chat"],
+        description="Mute (`muted: true`, the default) or unmute a player's chat messages, "
+        "for you, in every match. Answers the players you mute.",
+    )
+    def post(self, request: Request) -> Response:
+        data: dict[str, Any] = _input(s.MuteInput, request)
+        muted = chat.mute_set(user=requester(request), player=data["player"], muted=data["muted"])
+        return Response({"muted": muted})

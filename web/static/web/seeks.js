@@ -1,0 +1,84 @@
+/* Seeks in the lobby: the open seeks (GET /api/v1/seeks), "Play" on another player's seek
+   (an equal seek of yours, which pairs at once), "Cancel" on yours, and "Find opponents"
+   from the new-match form. A seek of yours that gets paired takes you to its match. */
+"use strict";
+
+(() => {
+  const { api, el, problemText, toast, clientSeed } = Facedown;
+  const $ = (id) => document.getElementById(id);
+  const me = ($("whoami") || {}).textContent;
+  const POLL_MS = 4000;
+  const waiting = new Set(); // ids of my open seeks
+
+  function describe(seek) {
+    const name = Facedown.lobbyForm ? Facedown.lobbyForm.gameName(seek.game) : seek.game;
+    const tc = seek.time_control ? `, ${seek.time_control.per_step_seconds} s per step` : ", untimed";
+    return `${name}, ${seek.players} players${tc}`;
+  }
+
+  function options(seek) {
+    const shown = Object.entries(seek.options || {}).map(([k, v]) => `${Facedown.words(k)}: ${Facedown.valueLabel(v)}`);
+    return shown.join(" · ");
+  }
+
+  function item(seek) {
+    const mine = seek.player === me;
+    return el("li", { class: "match-item seek-item", dataset: { seekId: seek.id } },
+      el("div", { class: "match-line" },
+        el("strong", {}, describe(seek)),
+        el("span", { class: "muted" }, mine ? "your seek, waiting" : `by ${seek.player}`)),
+      el("div", { class: "match-players muted" }, options(seek)),
+      el("div", { class: "row" }, mine
+        ? el("button", { type: "button", "aria-label": `Cancel your ${seek.game} seek`, onclick: () => cancel(seek) }, "Cancel")
+        : el("button", { type: "button", class: "primary", "aria-label": `Play ${seek.player}`,
+          onclick: () => post({ game: seek.game, players: seek.players, options: seek.options,
+            time_control: seek.time_control }) }, "Play")));
+  }
+
+  async function refresh() {
+    const answer = await api("GET", "/seeks");
+    if (!answer.ok) return;
+    const seeks = answer.data.results;
+    $("seeks").replaceChildren(...seeks.map(item));
+    $("seeks-empty").hidden = seeks.length > 0;
+    for (const seek of seeks) if (seek.player === me) waiting.add(seek.id);
+    for (const id of [...waiting]) {
+      if (seeks.some((s) => s.id === id)) continue;
+      waiting.delete(id);
+      const mine = await api("GET", `/seeks/${id}`);
+      if (mine.ok && mine.data.match) window.location.href = `/matches/${mine.data.match}`;
+    }
+  }
+
+  async function post(body) {
+    const answer = await api("POST", "/seeks", { ...body, client_seed: clientSeed() },
+      { "Idempotency-Key": Facedown.randomHex() });
+    if (!answer.ok) { toast(problemText(answer)); return; }
+    if (answer.data.match) {
+      window.location.href = `/matches/${answer.data.match}`;
+      return;
+    }
+    waiting.add(answer.data.id);
+    toast("Seek posted: waiting for opponents.");
+    refresh();
+  }
+
+  async function cancel(seek) {
+    const answer = await api("DELETE", `/seeks/${seek.id}`);
+    if (answer.status !== 204) toast(problemText(answer));
+    waiting.delete(seek.id);
+    refresh();
+  }
+
+  function seekFromForm() {
+    const form = Facedown.lobbyForm;
+    const body = { game: form.game(), players: form.players(), options: form.options() };
+    const tc = form.timeControl();
+    if (tc) body.time_control = tc;
+    post(body);
+  }
+
+  $("seek-button").addEventListener("click", seekFromForm);
+  refresh();
+  setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
+})();
