@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -26,26 +25,18 @@ from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
-from games.models import Match
+from games.models import Match, Rating
 from games.services.deadlines import time_control_validate
 from games.services.matches import SeatSpec, match_create, match_join
 from social.locks import seek_pool_lock
 from social.models import Seek
 
-#: A player's rating in a game, or None when they have none. Ratings are not kept yet, so
-#: pairing ignores ``rating_range``; ``rating_source_set`` wires in a real source.
-RatingSource = Callable[[User, str], float | None]
 
-
-def _no_rating(user: User, game: str) -> float | None:
-    return None
-
-
-_rating_source: list[RatingSource] = [_no_rating]
-
-
-def rating_source_set(source: RatingSource) -> None:
-    _rating_source[0] = source
+def _rating(user: User, game: str) -> float | None:
+    """The player's rating in the game (the leaderboard's ordinal), or None before their first
+    rated match: a newcomer fits every range."""
+    row = Rating.objects.filter(user=user, game=game, rated_matches__gt=0).only("ordinal").first()
+    return None if row is None else row.ordinal
 
 
 def rating_range_validate(raw: Any) -> dict[str, int] | None:
@@ -70,7 +61,7 @@ def _accepts(seek: Seek, other: Seek) -> bool:
     """Whether ``seek``'s rating range admits ``other``'s player (no rating: no constraint)."""
     if not seek.rating_range:
         return True
-    rating = _rating_source[0](other.user, seek.game)
+    rating = _rating(other.user, seek.game)
     if rating is None:
         return True
     return bool(seek.rating_range.get("min", 0) <= rating <= seek.rating_range.get("max", 10_000))

@@ -59,7 +59,7 @@ def match_following(
     **fields: object,
 ) -> Match:
     """Create the match that follows ``previous`` (a rematch or a series' next match): same
-    game, options, protocol, disclosure, time control and rating; seats rotated. It starts at
+    game, options, protocol, disclosure, time control, rating and chat; seats rotated. It starts at
     once when every human is ``accepted``."""
     seed, seed_sha256 = seed_new()
     match = Match(
@@ -70,6 +70,7 @@ def match_following(
         disclose_submitted=previous.disclose_submitted,
         time_control=previous.time_control,
         rated=previous.rated,
+        chat=previous.chat,
         created_by_id=creator_id,
         seed=seed,
         seed_sha256=seed_sha256,

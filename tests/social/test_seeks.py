@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Match, MatchEvent
+from games.models import Match, MatchEvent, Rating
 from social.models import Seek
 from tests.api.test_concurrency import race
 from tests.players import API, make_player
@@ -93,10 +93,21 @@ def test_cancel_a_second_seek_and_bad_input(alice, bob):
     assert Seek.objects.count() == 2
 
 
-def test_rating_range_is_stored_and_ignored_without_ratings(alice, bob):
-    ranged = seek(alice, rating_range={"min": 1400, "max": 1600}).json()
-    assert ranged["rating_range"] == {"min": 1400, "max": 1600}
-    assert seek(bob).json()["status"] == "matched"
+def test_rating_range_admits_newcomers_and_keeps_out_rated_players_outside_it(alice, bob):
+    ranged = seek(alice, rating_range={"min": 0, "max": 20}).json()
+    assert ranged["rating_range"] == {"min": 0, "max": 20}
+    # bob's rating in GOPS (the leaderboard's ordinal) is 30: outside alice's range.
+    Rating.objects.create(
+        user=bob.user, game="gops", mu=40, sigma=10 / 3, ordinal=30, rated_matches=5
+    )
+    assert seek(bob).json()["status"] == "open"
+    # A rating in another game does not count, nor does a row without a rated match.
+    carol = make_player()
+    Rating.objects.create(user=carol.user, game="xato", mu=40, sigma=1, ordinal=37, rated_matches=3)
+    Rating.objects.create(user=carol.user, game="gops", mu=25, sigma=8, ordinal=1, rated_matches=0)
+    paired = seek(carol).json()
+    assert paired["status"] == "matched"
+    assert [s["player"] for s in carol.match(paired["match"])["seats"]] == ["alice", carol.name]
 
 
 def test_an_expired_seek_is_not_listed_nor_paired(alice, bob, settings):
