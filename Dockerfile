@@ -21,6 +21,7 @@ COPY games ./games
 COPY notify ./notify
 COPY observability ./observability
 COPY social ./social
+COPY live ./live
 COPY web ./web
 COPY manage.py ./
 RUN pip install --no-cache-dir . \

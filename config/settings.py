@@ -543,3 +543,25 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 # Installed always: without a replica it answers "default" for everything.
 DATABASE_ROUTERS = ["games.routers.ReplicaRouter"]
+
+# --- Live updates (live/, docs/live.md) ---
+INSTALLED_APPS.append("live")
+# The bus carrying committed events to the streams: "redis" (pub/sub, across processes and
+# machines) when REDIS_URL is set, else "local" (in-process: the embedded default).
+FACEDOWN_LIVE_BUS = os.environ.get("FACEDOWN_LIVE_BUS", "redis" if REDIS_URL else "local")
+# A publication never holds a committed move for longer than this (seconds); a lost one is
+# logged, and clients find the events on their next read.
+FACEDOWN_LIVE_PUBLISH_TIMEOUT = float(os.environ.get("FACEDOWN_LIVE_PUBLISH_TIMEOUT", "0.5"))
+FACEDOWN_LIVE_SUBSCRIBE_TIMEOUT = float(os.environ.get("FACEDOWN_LIVE_SUBSCRIBE_TIMEOUT", "5"))
+# Seconds between keep-alive comments (SSE) or empty lines (NDJSON) on an idle stream.
+FACEDOWN_LIVE_KEEPALIVE_SECONDS = float(os.environ.get("FACEDOWN_LIVE_KEEPALIVE_SECONDS", "15"))
+# How long a stream ticket (POST /api/v1/accounts/stream-ticket) opens its streams.
+FACEDOWN_LIVE_TICKET_SECONDS = int(os.environ.get("FACEDOWN_LIVE_TICKET_SECONDS", "60"))
+# The longest `wait` of the events long-poll.
+FACEDOWN_LIVE_MAX_WAIT_SECONDS = 30
+# The streams are async views drf-spectacular cannot see: a hook documents them (before the
+# hook that adds every operation's problem responses).
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
+    "live.schema.stream_paths",
+    *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],  # type: ignore[misc]
+]

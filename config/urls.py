@@ -38,6 +38,7 @@ urlpatterns = [
         name="sidecar-asset",
     ),
     path("favicon.ico", favicon, name="favicon"),
+    path("api/v1/", include("live.urls")),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/accounts/", include("notify.urls")),
     path("api/v1/", include("games.api.urls")),

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.live.client import Stream
+
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow
 
@@ -81,6 +83,11 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
                 "options": {"num_cards": 4},
             },
         )
+        # The in-process bus carries the match to a stream on the same server.
+        stream = Stream(
+            port, f"/api/v1/matches/{match['id']}/stream", {"Authorization": f"Token {token}"}
+        )
+        assert stream.events(1)[0].type == "snapshot"
         for _ in range(400):
             seen = _call(f"{api}/matches/{match['id']}", token)
             if seen["status"] != "active":
@@ -95,6 +102,9 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
                 time.sleep(0.05)
         assert seen["status"] == "finished", seen
         assert seen["seats"][1]["bot"] == "greedy"
+        streamed = [item.type for item in stream.quiet(1.0)]
+        assert streamed[-1] == "match_finished" and "step_resolved" in streamed, streamed
+        stream.close()
         # The operator console is styled: static files are served with DEBUG off.
         base = f"http://127.0.0.1:{port}/static/admin/css/base.css"
         with urllib.request.urlopen(base, timeout=10) as response:

@@ -52,6 +52,8 @@ IF_NONE_MATCH = OpenApiParameter(
 )
 #: The largest ``after`` the events list accepts (``seq`` is a PostgreSQL ``integer``).
 MAX_SEQ = 2**31 - 1
+#: The longest long-poll ``wait`` (seconds).
+MAX_WAIT = 30
 PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
 
 
@@ -383,12 +385,23 @@ class MatchEventsApi(APIView):
                 description="Exclusive; default 0.",
             ),
             IF_NONE_MATCH,
+            OpenApiParameter(
+                "wait",
+                {"type": "integer", "minimum": 0, "maximum": MAX_WAIT},
+                description=(
+                    "Long-poll: on the ASGI server (docs/live.md), when no event follows "
+                    "`after`, wait up to this many seconds for one before answering (an empty "
+                    "page when none came). The WSGI server answers at once. Default 0."
+                ),
+            ),
         ],
         responses={200: s.EventPageOutput, 304: None, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
         after = param_int(request.query_params, "after", default=0, low=0, high=MAX_SEQ)
+        # Validated here for both servers; the ASGI server's live.longpoll does the waiting.
+        param_int(request.query_params, "wait", default=0, low=0, high=MAX_WAIT)
         snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
         events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None

@@ -295,14 +295,29 @@ def events_for_viewer(
     more = len(rows) > limit
     rows = rows[:limit]
     reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
+    return events_shown(rows, reader, over=match.is_over), more
+
+
+def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[dict[str, Any]]:
+    """The rows as ``reader`` reads them in the event feed (and in the streams)."""
     shown = [event_for(row, reader) for row in rows]
-    if match.is_over:
+    if over:
         # A submission's time is hidden while the match runs (it tells when a seat moved);
         # once the match is over every move is public, so its time is too.
         for row, event in zip(rows, shown, strict=True):
             if event["at"] is None:
                 event["at"] = timestamp(row.at)
-    return shown, more
+    return shown
+
+
+def seat_reader_at_commit(match: Match, seat: int, moved_steps: list[int]) -> Reader:
+    """What seat ``seat`` may read of the events a change just wrote, as ``events_for_viewer``
+    would answer right after the commit. ``moved_steps``: the steps of the seat's moves in
+    that change. The horizon is the seat's last move; its earlier moves are in steps no later
+    than the change's events, so only this change's moves can hide any of them."""
+    if match.is_over:
+        return Reader(seat=seat)
+    return Reader(seat=seat, table_only_from=max(moved_steps, default=0))
 
 
 def spectator_reader(match: Match) -> Reader:

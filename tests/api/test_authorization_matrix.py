@@ -92,6 +92,7 @@ ALREADY_SEATED = Outcome(409, "already_seated")
 WRONG_PHASE = Outcome(409, "wrong_phase")
 INVALID = Outcome(400, "validation_error")
 NOT_FOUND = Outcome(404, "not_found")
+NOT_SUPPORTED = Outcome(400, "not_supported")
 
 
 def table(default: Outcome, **cells: Outcome) -> Callable[[str, str], Outcome]:
@@ -217,6 +218,10 @@ class Row:
         path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
         # Nobody here has a webhook or a push subscription: every such id is unknown.
         return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
+
+
+def _ticket(world: World, actor: str, state: str) -> Any:
+    return {"streams": ["me"]}
 
 
 def _register(world: World, actor: str, state: str) -> Any:
@@ -345,6 +350,12 @@ ROWS: tuple[Row, ...] = (
     Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK)),
     Row("POST", "/api/v1/accounts/logout", authenticated(NO_CONTENT)),
     Row("POST", "/api/v1/accounts/password", authenticated(OK), _password_change),
+    # Live (docs/live.md): a ticket for any logged-in user; the streams are the ASGI server's,
+    # so this (WSGI) test client gets not_supported from them, alike for everyone
+    # (tests/live/ runs the matrix of the streams themselves on real ASGI servers).
+    Row("POST", "/api/v1/accounts/stream-ticket", authenticated(OK), _ticket),
+    Row("GET", "/api/v1/accounts/me/stream", table(NOT_SUPPORTED)),
+    Row("GET", "/api/v1/matches/{match_id}/stream", table(NOT_SUPPORTED), states=MATCH),
     # A reset request is answered alike for every address; a forged link is refused to all.
     Row("POST", "/api/v1/accounts/password-reset", table(ACCEPTED), _reset),
     Row("POST", "/api/v1/accounts/password-reset/confirm", table(INVALID), _reset_confirm),

@@ -67,6 +67,8 @@ Paste these into a second terminal to play it:
   export API={base} M={match.id}
   export A="Authorization: Token {alice_token}" B="Authorization: Token {bob_token}"
 
+  # to follow it live as bob, in a third terminal (docs/live.md):
+  #   curl -N -H "$B" $API/matches/$M/stream
   # what alice sees: her hand, the prize in the pot, her legal moves
   curl -s -H "$A" $API/matches/$M
   # both bid for step 1 (sealed: neither sees the other's card until both are in)

@@ -225,8 +225,87 @@ const Facedown = (() => {
     );
   }
 
+  // ---- live updates (docs/live.md) -----------------------------------------------------------
+
+  /** Follow a stream with EventSource: a ticket (EventSource sends no headers) opens it and
+      its automatic reconnects for 60 s; after that a fresh ticket re-opens it, resuming after
+      the last seq seen. ``onItem(type, data, seq)`` gets every item. Falls back by calling
+      ``onGiveUp()`` once when streams are unavailable (no EventSource, or three failed opens in
+      a row, e.g. a WSGI-only server), and ``onDown()`` whenever the connection drops (it is
+      re-opened). Returns {close}. */
+  function follow(name, path, types, onItem, onGiveUp, onDown = () => {}) {
+    let source = null;
+    let closed = false;
+    let failures = 0;
+    let lastSeq = null;
+    async function open() {
+      if (closed) return;
+      if (typeof EventSource === "undefined" || failures >= 3) { closed = true; onGiveUp(); return; }
+      let answer;
+      try { answer = await api("POST", "/accounts/stream-ticket", { streams: [name] }); }
+      catch (err) { answer = { ok: false }; }
+      if (!answer.ok) { failures++; setTimeout(open, 2000 * failures); return; }
+      const resume = lastSeq !== null ? `&last_event_id=${lastSeq}` : "";
+      source = new EventSource(`${API}${path}?ticket=${encodeURIComponent(answer.data.ticket)}${resume}`);
+      for (const type of ["snapshot", ...types]) {
+        source.addEventListener(type, (message) => {
+          failures = 0;
+          if (message.lastEventId) lastSeq = Number(message.lastEventId);
+          onItem(type, JSON.parse(message.data), lastSeq);
+        });
+      }
+      source.onerror = () => {
+        onDown();
+        // EventSource retries by itself while its ticket is good; once the server refuses
+        // (an expired ticket, no stream here) it stops: open again with a new ticket.
+        if (source.readyState === EventSource.CLOSED) {
+          failures++;
+          setTimeout(open, 1000 * failures);
+        }
+      };
+    }
+    open();
+    return { close() { closed = true; if (source) source.close(); } };
+  }
+
+  /** "(2) Facedown": the number of matches waiting for the player, kept in the page title. */
+  let waitingCount = 0;
+  function titleSet(base) {
+    document.title = (waitingCount ? `(${waitingCount}) ` : "") + base;
+    titleSet.base = base;
+  }
+  async function waitingRefresh() {
+    const answer = await api("GET", "/matches?awaiting_me=true&page_size=200");
+    if (!answer.ok) return;
+    waitingCount = answer.data.results.length;
+    titleSet(titleSet.base || document.title.replace(/^\(\d+\) /, ""));
+  }
+
+  /** The user stream: keeps the title count, and shows a browser notification for "your
+      move" while the tab is hidden (only when the player granted the permission), and calls
+      ``onChange(type, data)`` on every notification. */
+  function followMe(onChange = () => {}) {
+    const kinds = ["your_move", "step_resolved", "match_started", "match_finished", "invited", "deadline_soon"];
+    follow("me", "/accounts/me/stream", kinds, (type, data) => {
+      if (type === "snapshot") {
+        waitingCount = data.awaiting_me.length;
+        titleSet(titleSet.base || document.title.replace(/^\(\d+\) /, ""));
+        return;
+      }
+      waitingRefresh();
+      onChange(type, data);
+      const notable = type === "your_move" || type === "deadline_soon" || type === "invited";
+      if (notable && document.hidden && typeof Notification !== "undefined" &&
+          Notification.permission === "granted") {
+        const text = { your_move: "Your move", deadline_soon: "Your move is due soon", invited: "You are invited" }[type];
+        new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match}` });
+      }
+    }, () => {});
+  }
+
   return {
     api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
     moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
+    follow, followMe, titleSet, waitingRefresh,
   };
 })();

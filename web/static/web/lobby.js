@@ -318,6 +318,9 @@
     $("own-seed").addEventListener("change", () => { $("own-seed-field").hidden = !$("own-seed").checked; });
     renderOptions();
     await refresh();
+    // The user stream refreshes the list when something happens; the timer is a slow guard.
+    Facedown.titleSet(document.title);
+    Facedown.followMe(refresh);
     setInterval(() => { if (!document.hidden) refresh(); }, 4000);
   }
 

@@ -1,4 +1,5 @@
-/* The match page: polls GET /api/v1/matches/{id} with If-None-Match, reads /events?after=N,
+/* The match page: follows the match's stream (else the events long-poll, else polling), reads
+   GET /api/v1/matches/{id} with If-None-Match and /events?after=N on every change,
    plays moves (sealed, or commit-reveal computed in the browser), animates reveals and replays
    finished matches from their step_resolved events. */
 "use strict";
@@ -71,8 +72,47 @@
     schedule();
   }
 
+  // ---- live: the stream, else the long-poll, else polling ---------------------------------
+  // Every event the stream (or long-poll) brings triggers one read of the match and its new
+  // events, so rendering stays in one place; the timer then only guards against a silent
+  // connection.
+  const EVENT_TYPES = [
+    "match_created", "seat_joined", "seat_left", "match_started", "step_opened", "move_submitted",
+    "step_resolved", "seat_forfeited", "timeout", "match_finished", "match_aborted",
+    "deadline_extended", "deadline_forced", "seat_replaced", "seat_returned",
+  ];
+  let live = null; // "stream" | "long-poll" | null (polling); shown as #match[data-live]
+  const liveSet = (mode) => { live = mode; root.dataset.live = mode || "polling"; };
+  let liveTimer = null;
+
+  function nudge() {
+    clearTimeout(liveTimer);
+    liveTimer = setTimeout(poll, 30);
+  }
+
+  function goLive() {
+    F.follow(`match:${matchId}`, `/matches/${matchId}/stream`, EVENT_TYPES, (type) => {
+      if (type === "snapshot") { liveSet("stream"); return; }
+      nudge();
+    }, longPoll, () => {
+      if (live === "stream") { liveSet(null); clearTimeout(pollTimer); schedule(); } // poll until back
+    });
+  }
+
+  async function longPoll() {
+    liveSet("long-poll");
+    while (live === "long-poll" && !(match && (match.status === "finished" || match.status === "aborted"))) {
+      const began = Date.now();
+      let answer;
+      try { answer = await api("GET", `/matches/${matchId}/events?after=${lastSeq}&wait=25`); }
+      catch (err) { answer = { ok: false }; }
+      if (answer.ok && answer.data.results.length) { await poll(); continue; }
+      if (!answer.ok || Date.now() - began < 1000) { liveSet(null); clearTimeout(pollTimer); schedule(); return; }
+    }
+  }
+
   function schedule() {
-    let delay = 1500;
+    let delay = live ? 20000 : 1500;
     if (fastPolls > 0) { fastPolls--; delay = 350; }
     if (document.hidden) delay = 5000;
     if (match && (match.status === "finished" || match.status === "aborted")) return;
@@ -191,7 +231,7 @@
 
   function renderHead() {
     const v = view();
-    document.title = `${gameName} · Facedown`;
+    F.titleSet(`${gameName} · Facedown`);
     $("match-title").textContent = gameName;
     const bits = [];
     if (match.status === "active") {
@@ -740,5 +780,9 @@
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
   document.addEventListener("facedown:prefs", () => { armed = null; if (match) renderHand(); });
   setInterval(() => { if (match) tickDeadline(); }, 1000);
-  poll();
+  poll().then(() => {
+    if (!match || match.status === "finished" || match.status === "aborted") return;
+    goLive();
+    F.followMe();
+  });
 })();

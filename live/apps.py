@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class LiveConfig(AppConfig):
+    name = "live"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from games.services.unit_of_work import follow_up_register
+        from live.notifications import stream_deliver
+        from live.publish import change_publish
+        from notify.dispatch import register_channel
+
+        follow_up_register(change_publish)
+        register_channel("stream", stream_deliver)

@@ -1,0 +1,107 @@
+"""The streams straight on ASGI: an outer middleware serves the two stream paths without
+Django's request handler, so an idle stream costs its listener, its coroutine and its socket,
+and no thread: Django's handler keeps a thread per request (its ``ThreadSensitiveContext``)
+for as long as the response streams. The views (live/views.py) are the same; only the request
+object is built here and the response sent here."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import re
+from collections.abc import AsyncIterator
+from importlib import import_module
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponseBase
+from django.utils.functional import SimpleLazyObject
+
+from live import views
+from live.longpoll import App, Receive, Scope, Send
+
+_MATCH_STREAM = re.compile(r"^/api/v1/matches/([^/]+)/stream$")
+_USER_STREAM = "/api/v1/accounts/me/stream"
+
+
+def _request(scope: Scope) -> ASGIRequest:
+    """Django's request for the scope, with the web session's user (read lazily, on the
+    thread that authenticates)."""
+    request = ASGIRequest(dict(scope), io.BytesIO())
+    engine = import_module(settings.SESSION_ENGINE)
+    request.session = engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+    request.user = SimpleLazyObject(lambda: get_user(request))  # type: ignore[assignment]
+    return request
+
+
+#: A chunk shared by many streams is encoded once.
+_bytes = functools.lru_cache(maxsize=64)(str.encode)
+
+
+async def _disconnected(receive: Receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _send(response: HttpResponseBase, receive: Receive, send: Send) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()]
+    start = {"type": "http.response.start", "status": response.status_code, "headers": headers}
+    await send(start)
+    items: AsyncIterator[str] | None = getattr(response, "live_items", None)
+    if items is None:
+        await send({"type": "http.response.body", "body": response.content})  # type: ignore[attr-defined]
+        return
+    # One task per stream: it waits on the stream's queue; the client leaving cancels it.
+    pump = asyncio.current_task()
+    assert pump is not None
+
+    async def watch() -> None:
+        await _disconnected(receive)
+        pump.cancel()
+
+    gone = asyncio.ensure_future(watch())
+    try:
+        async for chunk in items:
+            await send({"type": "http.response.body", "body": _bytes(chunk), "more_body": True})
+        # The generator ended: the bus broke. End the body; the client resumes.
+        await send({"type": "http.response.body", "body": b""})
+    except asyncio.CancelledError:
+        if not gone.done():
+            raise  # the server is stopping
+    finally:
+        gone.cancel()
+        await items.aclose()  # type: ignore[attr-defined]
+
+
+class Streams:
+    """ASGI middleware: the stream paths are served here; everything else passes."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        match = _MATCH_STREAM.match(path) if scope["type"] == "http" else None
+        if (
+            scope["type"] != "http"
+            or scope["method"] != "GET"
+            or (match is None and path != _USER_STREAM)
+        ):
+            await self.app(scope, receive, send)
+            return
+        request = _request(scope)
+        try:
+            request.get_host()
+        except DisallowedHost:  # Django's own handler answers it, as for any other path
+            await self.app(scope, receive, send)
+            return
+        response: Any
+        if match is not None:
+            response = await views.match_stream(request, match[1])
+        else:
+            response = await views.user_stream(request)
+        await _send(response, receive, send)

@@ -1,0 +1,294 @@
+"""The bus: named channels carrying text messages from the code that commits to the streams.
+
+Publishers are synchronous (the unit of work's after-commit hook, on any thread); listeners are
+asyncio tasks (the ASGI streams and long-polls). Two implementations behind one interface:
+
+- ``LocalBus`` (the embedded default, no Redis): in-process; a publication is handed to each
+  listener's event loop with ``call_soon_threadsafe``, so any thread may publish.
+- ``RedisBus`` (``REDIS_URL`` set): Redis pub/sub, so every process and machine hears every
+  commit. Each process holds ONE subscriber connection per event loop, whatever the number of
+  streams, subscribes to a channel while at least one local listener wants it, and fans each
+  message out to its local listeners through the same in-process hub.
+
+Delivery is at most once: a listener whose connection to Redis breaks is told (its queue ends)
+and closes; clients reconnect and resume from their last seq (docs/live.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+#: Put on a listener's queue when its messages can no longer be trusted (Redis went away).
+BROKEN = object()
+#: Put on every listener's queue every FACEDOWN_LIVE_KEEPALIVE_SECONDS: time for a keep-alive.
+KEEPALIVE = object()
+
+
+def match_channel(match_id: Any, seat: int | None) -> str:
+    """The channel of a match's events as ``seat`` reads them (None: spectators)."""
+    reader = "spectators" if seat is None else f"seat:{seat}"
+    return f"match:{match_id}:{reader}"
+
+
+def user_channel(user_id: int) -> str:
+    """The channel of one user's notifications, across all matches."""
+    return f"user:{user_id}"
+
+
+class Listener:
+    """One stream's subscription: messages arrive on ``queue`` (``BROKEN`` ends it)."""
+
+    def __init__(self, bus: Bus, channels: tuple[str, ...], loop: asyncio.AbstractEventLoop):
+        self.bus = bus
+        self.channels = channels
+        self.loop = loop
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
+        self.closed = False
+        _keepalive_add(self)
+
+    def deliver(self, message: Any) -> None:
+        """From any thread (on the listener's own loop, without waking it through its pipe:
+        a message fanned out to a thousand streams costs a thousand queue puts, no more)."""
+        if self.closed:
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            self.queue.put_nowait(message)
+        else:
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+    async def get(self) -> Any:
+        """The next message, ``KEEPALIVE`` or ``BROKEN``. No timer per listener: one ticker per
+        event loop serves them all (a thousand idle streams, one timer)."""
+        return await self.queue.get()
+
+    async def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            _keepalive_remove(self)
+            await self.bus.unsubscribe(self)
+
+
+_ticking: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, set[Listener]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _keepalive_add(listener: Listener) -> None:
+    group = _ticking.get(listener.loop)
+    if group is None:
+        group = _ticking[listener.loop] = set()
+        listener.loop.create_task(_keepalive_tick(listener.loop, group))
+    group.add(listener)
+
+
+def _keepalive_remove(listener: Listener) -> None:
+    _ticking.get(listener.loop, set()).discard(listener)
+
+
+async def _keepalive_tick(loop: asyncio.AbstractEventLoop, group: set[Listener]) -> None:
+    while True:
+        await asyncio.sleep(settings.FACEDOWN_LIVE_KEEPALIVE_SECONDS)
+        for listener in list(group):
+            listener.queue.put_nowait(KEEPALIVE)
+
+
+class _Hub:
+    """Channel → local listeners (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: dict[str, set[Listener]] = {}
+
+    def add(self, listener: Listener) -> list[str]:
+        """Register; return the channels that had no listener before."""
+        with self._lock:
+            new = [c for c in listener.channels if c not in self._listeners]
+            for channel in listener.channels:
+                self._listeners.setdefault(channel, set()).add(listener)
+            return new
+
+    def remove(self, listener: Listener) -> list[str]:
+        """Unregister; return the channels left without a listener."""
+        with self._lock:
+            empty = []
+            for channel in listener.channels:
+                group = self._listeners.get(channel)
+                if group is None:
+                    continue
+                group.discard(listener)
+                if not group:
+                    del self._listeners[channel]
+                    empty.append(channel)
+            return empty
+
+    def deliver(self, channel: str, message: Any) -> None:
+        with self._lock:
+            group = list(self._listeners.get(channel, ()))
+        for listener in group:
+            listener.deliver(message)
+
+    def all(self) -> list[Listener]:
+        with self._lock:
+            return list({x for group in self._listeners.values() for x in group})
+
+    def channels(self) -> list[str]:
+        with self._lock:
+            return list(self._listeners)
+
+
+class Bus:
+    def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
+        """Publish ``(channel, text)`` pairs; never raises (a lost publication is logged)."""
+        raise NotImplementedError
+
+    async def subscribe(self, *channels: str) -> Listener:
+        """A listener on ``channels``; once this returns, every later publication reaches it."""
+        raise NotImplementedError
+
+    async def unsubscribe(self, listener: Listener) -> None:
+        raise NotImplementedError
+
+
+class LocalBus(Bus):
+    def __init__(self) -> None:
+        self.hub = _Hub()
+
+    def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
+        for channel, text in messages:
+            self.hub.deliver(channel, text)
+
+    async def subscribe(self, *channels: str) -> Listener:
+        listener = Listener(self, channels, asyncio.get_running_loop())
+        self.hub.add(listener)
+        return listener
+
+    async def unsubscribe(self, listener: Listener) -> None:
+        self.hub.remove(listener)
+
+
+class _RedisReader:
+    """One Redis subscriber connection for one event loop, shared by its listeners."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.client = aioredis.Redis.from_url(url, socket_connect_timeout=2)
+        self.pubsub = self.client.pubsub()
+        self.hub = _Hub()
+        self.confirmed: dict[str, asyncio.Event] = {}
+        self.commands = asyncio.Lock()
+        self.task: asyncio.Task[None] | None = None
+        self.broken = False
+
+    async def want(self, new: list[str], channels: tuple[str, ...]) -> None:
+        """Subscribe to the ``new`` channels; wait until Redis confirmed all of ``channels``."""
+        waits = [self.confirmed.setdefault(c, asyncio.Event()).wait() for c in channels]
+        async with self.commands:  # redis-py's PubSub must not connect twice at once
+            if new:
+                await self.pubsub.subscribe(*new)
+            if self.task is None:
+                self.task = asyncio.get_running_loop().create_task(self._read())
+        await asyncio.wait_for(asyncio.gather(*waits), settings.FACEDOWN_LIVE_SUBSCRIBE_TIMEOUT)
+
+    async def drop(self, channels: list[str]) -> None:
+        for channel in channels:
+            self.confirmed.pop(channel, None)
+        if channels and not self.broken:
+            async with self.commands:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(*channels)
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                message = await self.pubsub.get_message(timeout=None)
+                if message is None:
+                    continue
+                kind, channel = message["type"], message["channel"].decode()
+                if kind == "message":
+                    self.hub.deliver(channel, message["data"].decode())
+                elif kind == "subscribe" and channel in self.confirmed:
+                    self.confirmed[channel].set()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.warning("live bus: the Redis subscription broke", exc_info=True)
+            self.broken = True
+            for listener in self.hub.all():
+                listener.deliver(BROKEN)
+
+
+class RedisBus(Bus):
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.url = url
+        timeout = settings.FACEDOWN_LIVE_PUBLISH_TIMEOUT
+        self.client = redis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        self._readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _RedisReader] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
+        try:
+            pipe = self.client.pipeline(transaction=False)
+            for channel, text in messages:
+                pipe.publish(channel, text)
+            pipe.execute()
+        except Exception:
+            logger.warning("live bus: a publication to Redis was lost", exc_info=True)
+
+    def _reader(self) -> _RedisReader:
+        loop = asyncio.get_running_loop()
+        reader = self._readers.get(loop)
+        if reader is None or reader.broken:
+            reader = self._readers[loop] = _RedisReader(self.url)
+        return reader
+
+    async def subscribe(self, *channels: str) -> Listener:
+        reader = self._reader()
+        listener = Listener(self, channels, asyncio.get_running_loop())
+        listener.reader = reader  # type: ignore[attr-defined]
+        new = reader.hub.add(listener)
+        try:
+            await reader.want(new, channels)
+        except BaseException:
+            await reader.drop(reader.hub.remove(listener))
+            raise
+        return listener
+
+    async def unsubscribe(self, listener: Listener) -> None:
+        reader: _RedisReader = listener.reader  # type: ignore[attr-defined]
+        await reader.drop(reader.hub.remove(listener))
+
+
+_bus: Bus | None = None
+_bus_lock = threading.Lock()
+
+
+def bus() -> Bus:
+    """The process's bus: Redis pub/sub when ``FACEDOWN_LIVE_BUS`` is "redis", else local."""
+    global _bus
+    with _bus_lock:
+        if _bus is None:
+            if settings.FACEDOWN_LIVE_BUS == "redis":
+                _bus = RedisBus(settings.REDIS_URL)
+            else:
+                _bus = LocalBus()
+        return _bus

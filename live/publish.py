@@ -1,0 +1,46 @@
+"""Publication of every committed match event, already redacted, on the bus.
+
+Runs as a follow-up of the unit of work (``follow_up_register``): inside the transaction it
+redacts the change's new events once per seat and once for spectators, exactly as
+``GET /events`` would show them to that reader right after the commit
+(``reads.events_shown``); on commit it publishes them, one message per reader, in one Redis
+pipeline. No listener ever touches the database to redact, and a rolled-back change
+publishes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+from django.db import transaction
+
+from games.events import Reader
+from games.services import reads
+from games.services.unit_of_work import MatchChange
+from live.bus import bus, match_channel
+
+
+def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
+    """One ``(channel, JSON list of events)`` per seat and one for spectators."""
+    if not tx.events:
+        return []
+    match, over = tx.match, tx.match.is_over
+    readers: dict[int | None, Reader] = {None: reads.spectator_reader(match)}
+    for seat in tx.seats:
+        moved = [move.step for move in tx.moves if move.seat == seat.index]
+        readers[seat.index] = reads.seat_reader_at_commit(match, seat.index, moved)
+    return [
+        (
+            match_channel(match.pk, seat),
+            json.dumps(reads.events_shown(tx.events, reader, over=over), separators=(",", ":")),
+        )
+        for seat, reader in readers.items()
+    ]
+
+
+def change_publish(tx: MatchChange) -> None:
+    """The unit of work's follow-up: publish the change's events once it has committed."""
+    messages = change_messages(tx)
+    if messages:
+        transaction.on_commit(partial(bus().publish_many, messages), robust=True)

@@ -1,0 +1,313 @@
+"""The streams: a match's events and a user's notifications, as Server-Sent Events or NDJSON.
+
+Async views, served by the ASGI server (docs/live.md; live.asgi serves them without Django's
+request handler). Their database reads run on the shared thread pool
+(``thread_sensitive=False``) and give their connection back at once. Opening a match stream:
+
+1. authenticate and find the viewer's seat (one short database read);
+2. subscribe to the viewer's channel of the match on the bus (``live.bus``);
+3. read the snapshot (a new stream) or the events after ``Last-Event-ID`` (a resumed one) from
+   the database, then give the database connection back;
+4. forward the live messages, already redacted by the publisher, skipping any seq already
+   sent; a gap (a later event overtook an earlier one from another process) is filled from
+   the database. Subscribing before reading means nothing committed after the read is missed,
+   and the seq check means nothing is sent twice.
+
+While idle a stream holds its bus listener and nothing else: no database connection.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.views import View
+
+from accounts.models import User
+from core.errors import FacedownError, NotFound, NotSupported
+from core.problems import PROBLEM_CONTENT_TYPE, problem_body
+from games.api.params import param_int
+from games.services import reads
+from live.auth import ME, NotAuthenticated, stream_user
+from live.bus import BROKEN, KEEPALIVE, Listener, bus, match_channel, user_channel
+
+NDJSON = "application/x-ndjson"
+SSE = "text/event-stream"
+MAX_SEQ = 2**31 - 1
+
+
+def _release_connection() -> None:
+    """Give the database connection back after a stream's reads: an idle stream holds none.
+    (Inside a test's transaction the connection is the test's and stays.)"""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+@dataclass
+class Frames:
+    """How a stream writes its items: SSE (``event:``/``id:``/``data:``) or NDJSON lines."""
+
+    ndjson: bool
+
+    @property
+    def content_type(self) -> str:
+        return NDJSON if self.ndjson else f"{SSE}; charset=utf-8"
+
+    def item(self, kind: str, seq: int | None, data: Any) -> str:
+        if self.ndjson:
+            return _json({"type": kind, "id": seq, "data": data}) + "\n"
+        seq_line = f"id: {seq}\n" if seq is not None else ""
+        return f"event: {kind}\n{seq_line}data: {_json(data)}\n\n"
+
+    def keepalive(self) -> str:
+        return "\n" if self.ndjson else ": keep-alive\n\n"
+
+    def opening(self) -> str:
+        """SSE tells EventSource how soon to reconnect; NDJSON has nothing to say."""
+        return "" if self.ndjson else "retry: 2000\n\n"
+
+
+def _frames(request: HttpRequest) -> Frames:
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server would buffer an endless body and hold a worker for it.
+        raise NotSupported("Streams are served by the ASGI server (docs/live.md).")
+    return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
+
+
+def _problem(exc: FacedownError) -> JsonResponse:
+    body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+    response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
+    if isinstance(exc, NotAuthenticated):
+        response["WWW-Authenticate"] = "Token"
+    return response
+
+
+def _stream_response(frames: Frames, body: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type=frames.content_type)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # a proxy must pass each event on at once
+    # Any page may read a stream it holds a ticket or token for (no cookies cross-origin),
+    # so a web client served from the WSGI server can stream from the ASGI one.
+    response["Access-Control-Allow-Origin"] = "*"
+    response.live_items = body  # type: ignore[attr-defined]  # for live.asgi, which sends it
+    return response
+
+
+# --- the match stream --------------------------------------------------------------------------
+
+
+@dataclass
+class MatchOpening:
+    seat: int | None
+    #: (type, seq, data) to send first: the snapshot, or the events after Last-Event-ID.
+    items: list[tuple[str, int | None, Any]] = field(default_factory=list)
+    last_seq: int = 0
+
+
+def _last_event_id(request: HttpRequest) -> int | None:
+    header = request.headers.get("Last-Event-ID")
+    params = {"last_event_id": header} if header is not None else request.GET
+    if params.get("last_event_id") in (None, ""):
+        return None
+    return param_int(params, "last_event_id", default=0, low=0, high=MAX_SEQ)
+
+
+_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
+
+
+def _match_key(raw: str) -> str:
+    """A lowercase hyphenated UUID, as the API writes match ids; anything else names none."""
+    if not _MATCH_ID.fullmatch(raw):
+        raise NotFound("No match with this id.")
+    return raw
+
+
+def _seat_read(request: HttpRequest, match_id: str) -> tuple[User, int | None]:
+    try:
+        user = stream_user(request, f"match:{match_id}")
+        return user, reads.match_snapshot(match_id=match_id, user=user).you
+    finally:
+        _release_connection()
+
+
+def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[dict[str, Any]]:
+    shown: list[dict[str, Any]] = []
+    more = True
+    while more:
+        page, more = reads.events_for_viewer(snapshot=snapshot, after=after)
+        shown += page
+        after = page[-1]["seq"] if page else after
+    return shown
+
+
+def _match_open(match_id: str, user: User, last: int | None) -> MatchOpening:
+    try:
+        snapshot = reads.match_snapshot(match_id=match_id, user=user)
+        if last is None:
+            resource = reads.match_resource(snapshot)  # may renew the snapshot
+            return MatchOpening(
+                seat=snapshot.you,
+                items=[("snapshot", None, resource)],
+                last_seq=snapshot.match.last_seq,
+            )
+        events = _events_after(snapshot, last)
+        return MatchOpening(
+            seat=snapshot.you,
+            items=[(e["type"], e["seq"], e) for e in events],
+            last_seq=events[-1]["seq"] if events else last,
+        )
+    finally:
+        _release_connection()
+
+
+def _match_catch_up(match_id: str, user: User, after: int) -> list[dict[str, Any]]:
+    try:
+        return _events_after(reads.match_snapshot(match_id=match_id, user=user), after)
+    finally:
+        _release_connection()
+
+
+async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
+    try:
+        frames = _frames(request)
+        key = _match_key(match_id)
+        last = _last_event_id(request)
+        user, seat = await sync_to_async(_seat_read, thread_sensitive=False)(request, key)
+        for _ in range(3):  # the viewer may take a seat between the two reads
+            listener = await bus().subscribe(match_channel(key, seat))
+            try:
+                opening = await sync_to_async(_match_open, thread_sensitive=False)(key, user, last)
+            except BaseException:
+                await listener.close()
+                raise
+            if opening.seat == seat:
+                break
+            await listener.close()
+            seat = opening.seat
+        else:
+            raise NotFound("No match with this id.")
+    except FacedownError as exc:
+        return _problem(exc)
+    catch_up = sync_to_async(_match_catch_up, thread_sensitive=False)
+    return _stream_response(
+        frames, _match_items(frames, listener, opening, lambda after: catch_up(key, user, after))
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _formatted(message: str, ndjson: bool) -> tuple[int, int, str]:
+    """A published message as frames, once for all the streams that receive it: its first
+    seq, its last, and the text."""
+    events: list[dict[str, Any]] = json.loads(message)
+    if not events:
+        return -1, -1, ""
+    frames = Frames(ndjson=ndjson)
+    chunk = "".join(frames.item(e["type"], e["seq"], e) for e in events)
+    return events[0]["seq"], events[-1]["seq"], chunk
+
+
+async def _match_items(
+    frames: Frames,
+    listener: Listener,
+    opening: MatchOpening,
+    catch_up: Callable[[int], Any],
+) -> AsyncIterator[str]:
+    last = opening.last_seq
+    try:
+        yield frames.opening() + "".join(frames.item(*item) for item in opening.items)
+        while True:
+            message = await listener.get()
+            if message is KEEPALIVE:
+                yield frames.keepalive()
+                continue
+            if message is BROKEN:
+                return
+            first, final, chunk = _formatted(message, frames.ndjson)
+            if first == last + 1:  # the usual case: the chunk every listener shares
+                last = final
+                yield chunk
+                continue
+            events: list[dict[str, Any]] = json.loads(message)
+            fresh = [e for e in events if e["seq"] > last]
+            if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
+                fresh = await catch_up(last)
+            if fresh:
+                last = fresh[-1]["seq"]
+                yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
+    finally:
+        await listener.close()
+
+
+# --- the user stream ---------------------------------------------------------------------------
+
+
+def _user_check(request: HttpRequest) -> User:
+    try:
+        return stream_user(request, ME)
+    finally:
+        _release_connection()
+
+
+def _awaiting(user: User) -> list[str]:
+    try:
+        matches = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
+        return [str(match_id) for match_id in matches.values_list("id", flat=True)]
+    finally:
+        _release_connection()
+
+
+async def user_stream(request: HttpRequest) -> HttpResponseBase:
+    try:
+        frames = _frames(request)
+        user = await sync_to_async(_user_check, thread_sensitive=False)(request)
+        listener = await bus().subscribe(user_channel(user.pk))
+        try:
+            waiting = await sync_to_async(_awaiting, thread_sensitive=False)(user)
+        except BaseException:
+            await listener.close()
+            raise
+    except FacedownError as exc:
+        return _problem(exc)
+    return _stream_response(frames, _user_items(frames, listener, waiting))
+
+
+async def _user_items(frames: Frames, listener: Listener, waiting: list[str]) -> AsyncIterator[str]:
+    try:
+        yield frames.opening() + frames.item("snapshot", None, {"awaiting_me": waiting})
+        while True:
+            message = await listener.get()
+            if message is KEEPALIVE:
+                yield frames.keepalive()
+                continue
+            if message is BROKEN:
+                return
+            note = json.loads(message)
+            yield frames.item(str(note["type"]), None, note)
+    finally:
+        await listener.close()
+
+
+class MatchStreamView(View):
+    """``GET /api/v1/matches/{id}/stream`` (live.asgi serves it without Django's handler)."""
+
+    async def get(self, request: HttpRequest, match_id: str) -> HttpResponseBase:
+        return await match_stream(request, match_id)
+
+
+class UserStreamView(View):
+    """``GET /api/v1/accounts/me/stream``."""
+
+    async def get(self, request: HttpRequest) -> HttpResponseBase:
+        return await user_stream(request)
