@@ -126,3 +126,24 @@ def test_the_health_check_asks_this_machine_with_an_allowed_host(
     assert healthcheck.health_url() == (f"http://127.0.0.1:{port}/healthz", "facedown.example")
     # Nothing listens there: unhealthy, not a crash.
     assert healthcheck.main() == 1
+
+
+def test_the_proxy_sends_streams_and_long_polls_to_the_asgi_server() -> None:
+    services = compose()["services"]
+    proxy = services["proxy"]
+    caddyfile_mount = next(v for v in proxy["volumes"] if v.endswith("/etc/caddy/Caddyfile:ro"))
+    caddyfile = (ROOT / caddyfile_mount.split(":")[0]).read_text()
+    assert "/etc/caddy/Caddyfile" in command("proxy")
+    assert proxy["depends_on"]["asgi"]["condition"] == "service_healthy"
+    assert "uvicorn config.asgi:application" in command("asgi")
+    # The two stream paths and the waiting long-poll go to asgi:8001, the rest to web:8000.
+    streams = re.search(r"@streams path (.+)\n", caddyfile)
+    assert streams is not None
+    assert set(streams.group(1).split()) == {
+        "/api/v1/matches/*/stream",
+        "/api/v1/accounts/me/stream",
+    }
+    assert re.search(r"handle @streams \{\s*reverse_proxy asgi:8001", caddyfile)
+    assert re.search(r"query wait=\*", caddyfile)
+    assert re.search(r"handle @long_poll \{\s*reverse_proxy asgi:8001", caddyfile)
+    assert re.search(r"handle \{\s*reverse_proxy web:8000", caddyfile)
