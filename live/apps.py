@@ -8,8 +8,10 @@ class LiveConfig(AppConfig):
     def ready(self) -> None:
         from games.services.unit_of_work import follow_up_register
         from live.notifications import stream_deliver
-        from live.publish import change_publish
+        from live.publish import change_publish, chat_publish
         from notify.dispatch import register_channel
+        from social.chat import chat_listener_register
 
         follow_up_register(change_publish)
         register_channel("stream", stream_deliver)
+        chat_listener_register(chat_publish)

@@ -40,6 +40,11 @@ def match_channel(match_id: Any, seat: int | None) -> str:
     return f"match:{match_id}:{reader}"
 
 
+def chat_channel(match_id: Any) -> str:
+    """The channel of a match's chat messages (public: every reader receives them)."""
+    return f"match:{match_id}:chat"
+
+
 def user_channel(user_id: int) -> str:
     """The channel of one user's notifications, across all matches."""
     return f"user:{user_id}"

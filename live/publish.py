@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from functools import partial
+from typing import Any
 
 from django.db import transaction
 
 from games.events import Reader
 from games.services import reads
 from games.services.unit_of_work import MatchChange
-from live.bus import bus, match_channel
+from live.bus import bus, chat_channel, match_channel
 
 
 def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
@@ -44,3 +45,9 @@ def change_publish(tx: MatchChange) -> None:
     messages = change_messages(tx)
     if messages:
         transaction.on_commit(partial(bus().publish_many, messages), robust=True)
+
+
+def chat_publish(match_id: Any, message: dict[str, Any]) -> None:
+    """``social.chat``'s listener, run after a message commits: its public form on the match's
+    chat channel, as a ``{"chat": message}`` object (event batches are JSON lists)."""
+    bus().publish_many([(chat_channel(match_id), json.dumps({"chat": message}))])

@@ -37,7 +37,8 @@ from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
 from games.services import reads
 from live.auth import ME, NotAuthenticated, stream_user
-from live.bus import BROKEN, KEEPALIVE, Listener, bus, match_channel, user_channel
+from live.bus import BROKEN, KEEPALIVE, Listener, bus, chat_channel, match_channel, user_channel
+from social.chat import mutes_of
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -134,10 +135,12 @@ def _match_key(raw: str) -> str:
     return raw
 
 
-def _seat_read(request: HttpRequest, match_id: str) -> tuple[User, int | None]:
+def _seat_read(request: HttpRequest, match_id: str) -> tuple[User, int | None, frozenset[str]]:
+    """The viewer, their seat and the players whose chat they muted (as of opening)."""
     try:
         user = stream_user(request, f"match:{match_id}")
-        return user, reads.match_snapshot(match_id=match_id, user=user).you
+        seat = reads.match_snapshot(match_id=match_id, user=user).you
+        return user, seat, frozenset(mutes_of(user))
     finally:
         _release_connection()
 
@@ -184,9 +187,9 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         frames = _frames(request)
         key = _match_key(match_id)
         last = _last_event_id(request)
-        user, seat = await sync_to_async(_seat_read, thread_sensitive=False)(request, key)
+        user, seat, muted = await sync_to_async(_seat_read, thread_sensitive=False)(request, key)
         for _ in range(3):  # the viewer may take a seat between the two reads
-            listener = await bus().subscribe(match_channel(key, seat))
+            listener = await bus().subscribe(match_channel(key, seat), chat_channel(key))
             try:
                 opening = await sync_to_async(_match_open, thread_sensitive=False)(key, user, last)
             except BaseException:
@@ -202,7 +205,8 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         return _problem(exc)
     catch_up = sync_to_async(_match_catch_up, thread_sensitive=False)
     return _stream_response(
-        frames, _match_items(frames, listener, opening, lambda after: catch_up(key, user, after))
+        frames,
+        _match_items(frames, listener, opening, lambda after: catch_up(key, user, after), muted),
     )
 
 
@@ -223,6 +227,7 @@ async def _match_items(
     listener: Listener,
     opening: MatchOpening,
     catch_up: Callable[[int], Any],
+    muted: frozenset[str] = frozenset(),
 ) -> AsyncIterator[str]:
     last = opening.last_seq
     try:
@@ -234,6 +239,13 @@ async def _match_items(
                 continue
             if message is BROKEN:
                 return
+            if message.startswith('{"chat"'):
+                # Chat has its own numbering, never an event's: no SSE id, so Last-Event-ID
+                # stays the event seq; clients catch up with GET /chat?after=.
+                chat = json.loads(message)["chat"]
+                if chat["player"] not in muted:
+                    yield frames.item("chat", None, chat)
+                continue
             first, final, chunk = _formatted(message, frames.ndjson)
             if first == last + 1:  # the usual case: the chunk every listener shares
                 last = final

@@ -266,3 +266,28 @@ def test_notifications_of_real_moves_reach_the_user_stream(
     assert all(i.id is None and "card" not in keys_in(i.data) for i in items)
     assert stream.quiet(KEEPALIVE_SECONDS) == []  # bob's notifications are bob's
     stream.close()
+
+
+def test_chat_rides_the_match_stream_without_an_event_id(
+    asgi: Server, alice: Player, bob: Player, carol: Player
+):
+    match_id = start_match("gops", [alice, bob])
+    assert bob.post("/chat/mutes", {"player": alice.name}).status_code in (200, 201)
+    carols, bobs = _stream(asgi, carol, match_id), _stream(asgi, bob, match_id, ndjson=True)
+    alices = _stream(asgi, alice, match_id, ndjson=True)
+    for stream in (carols, bobs, alices):
+        stream.events(1)  # the snapshot
+    said = alice.post(f"/matches/{match_id}/chat", {"text": "good luck"})
+    assert said.status_code == 201, said.content
+    (line,) = carols.events(1)
+    assert (line.type, line.id) == ("chat", None)  # SSE: no id line, Last-Event-ID unchanged
+    assert line.data == carol.get(f"/matches/{match_id}/chat").json()["results"][-1]
+    (own,) = alices.events(1)
+    assert (own.type, own.id, own.data) == ("chat", None, line.data)
+    assert bobs.quiet(KEEPALIVE_SECONDS) == []  # bob muted alice before opening his stream
+    # Match events keep flowing with their own numbering after the chat line.
+    assert alice.move(match_id, 1, {"card": 7}).status_code == 202
+    (submitted,) = carols.events(1)
+    assert submitted.type == "move_submitted" and submitted.id == _feed(carol, match_id)[-1]["seq"]
+    for stream in (carols, bobs, alices):
+        stream.close()

@@ -91,8 +91,10 @@
   }
 
   function goLive() {
-    F.follow(`match:${matchId}`, `/matches/${matchId}/stream`, EVENT_TYPES, (type) => {
+    F.follow(`match:${matchId}`, `/matches/${matchId}/stream`, [...EVENT_TYPES, "chat"], (type, data) => {
       if (type === "snapshot") { liveSet("stream"); return; }
+      // Chat lines ride the stream too (no event id); the chat panel keeps them by their seq.
+      if (type === "chat") { if (typeof FacedownChat !== "undefined") FacedownChat.receive(data); return; }
       nudge();
     }, longPoll, () => {
       if (live === "stream") { liveSet(null); clearTimeout(pollTimer); schedule(); } // poll until back
