@@ -168,7 +168,7 @@ def ratios(ours: Row, peer: Row) -> dict[str, float]:
 
 def table(rows: list[Row]) -> str:
     def ms(v: float | None) -> str:
-        return "–" if v is None else f"{v:.0f}"
+        return "-" if v is None else f"{v:.0f}"
 
     lines = [
         "| | moves/s | p50 / p99 ms | CPU per move: server + worker + its PostgreSQL = total "
@@ -176,7 +176,7 @@ def table(rows: list[Row]) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
-        busy = "–" if r.busy_before is None else f"{r.busy_before:.2f} cores"
+        busy = "-" if r.busy_before is None else f"{r.busy_before:.2f} cores"
         lines.append(
             f"| {r.name} | {r.moves_per_s:.1f} | {ms(r.p50_ms)} / {ms(r.p99_ms)} | "
             f"{r.server_ms:.2f} + {r.worker_ms:.2f} + {r.database_ms:.2f} = "
@@ -190,7 +190,11 @@ def verdict(r: dict[str, float]) -> list[str]:
     t, c = r["throughput"], r["cpu_per_move"]
     return [
         f"throughput: {t:.2f} x the peer (target >= {TARGET_THROUGHPUT_RATIO}): "
-        + ("met" if t >= TARGET_THROUGHPUT_RATIO else f"missed by {TARGET_THROUGHPUT_RATIO / t:.2f}x"),
+        + (
+            "met"
+            if t >= TARGET_THROUGHPUT_RATIO
+            else f"missed by {TARGET_THROUGHPUT_RATIO / t:.2f}x"
+        ),
         f"CPU per move: {c:.2f} x the peer (target <= {TARGET_CPU_RATIO}): "
         + ("met" if c <= TARGET_CPU_RATIO else f"missed by {c / TARGET_CPU_RATIO:.2f}x"),
     ]

@@ -954,9 +954,7 @@ def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
         if pid in after.postgres
     )
     # Backends of our database alive at both ends (new ones count from 0).
-    pg_db = sum(
-        cpu - before.postgres_db.get(pid, 0.0) for pid, cpu in after.postgres_db.items()
-    )
+    pg_db = sum(cpu - before.postgres_db.get(pid, 0.0) for pid, cpu in after.postgres_db.items())
     # A backend that exited between the snapshots is in the postmaster's reaped time already.
     out = {
         "seconds": after.at - before.at,
