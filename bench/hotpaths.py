@@ -263,7 +263,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     if args.profile:
         import cProfile
 
-        profiler = cProfile.Profile()
+        profiler = cProfile.Profile(time.process_time)
     for _ in range(args.repeats):
         for kind in kinds:
             if kind == "POST moves":

@@ -171,7 +171,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # core.cache: Django's backend with one client per pool and a one-round-trip counter.
+        "default": {"BACKEND": "core.cache.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

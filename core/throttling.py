@@ -74,6 +74,8 @@ class FailSafeCounters:
         """Add one to ``key`` (created with ``timeout`` seconds to live) and return the count."""
 
         def bump(cache: Any) -> int:
+            if hasattr(cache, "count"):  # core.cache.RedisCache: one round trip
+                return int(cache.count(key, timeout))
             try:
                 return int(cache.incr(key))
             except ValueError:  # the key's first use

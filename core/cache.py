@@ -1,0 +1,49 @@
+"""Django's Redis cache backend, without its per-call client construction, plus a counter.
+
+Django's ``RedisCacheClient.get_client`` builds a new ``redis.Redis`` on every cache call, and
+redis-py's constructor fills a case-insensitive table of ~170 response callbacks each time: on
+a throttled API request that was the largest single CPU cost outside the view
+(docs/benchmarks.md, "Hot paths"). The client is a thin, thread-safe handle on a connection
+pool, so one per pool is enough. Caches are per thread in Django, so this is too.
+
+``count`` is what the throttles need: create-with-expiry and increment in one pipelined round
+trip, where ``incr`` (EXISTS, INCR) and the ``add`` of a window's first request took two to
+three.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
+from django.core.cache.backends.redis import RedisCacheClient
+
+
+class ReusingRedisCacheClient(RedisCacheClient):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)
+        client = self._clients.get(id(pool))
+        if client is None:
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+        return client
+
+
+class RedisCache(DjangoRedisCache):
+    def __init__(self, server: Any, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = ReusingRedisCacheClient
+
+    def count(self, key: str, timeout: int) -> int:
+        """Add one to the integer at ``key`` (created at 0 with ``timeout`` seconds to live when
+        missing) and return it, in one round trip. The value is a plain Redis integer, which
+        ``get`` reads back like any cached int."""
+        client = self._cache.get_client(key, write=True)
+        pipe = client.pipeline(transaction=False)
+        full_key = self.make_and_validate_key(key)
+        pipe.set(full_key, 0, ex=timeout, nx=True)
+        pipe.incr(full_key)
+        return int(pipe.execute()[1])
