@@ -25,10 +25,10 @@ class ReusingRedisCacheClient(RedisCacheClient):
         self._clients: dict[int, Any] = {}
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        pool = self._get_connection_pool(write)
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]  # not in the stubs
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._clients[id(pool)] = self._client(connection_pool=pool)  # type: ignore[attr-defined]
         return client
 
 
