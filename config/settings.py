@@ -416,3 +416,20 @@ SILENCED_SYSTEM_CHECKS = [
 FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
     os.environ.get("FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS", "1")
 )
+
+# --- Performance ---
+# Sessions, CSRF, the session user and messages are skipped for /api/ requests that carry
+# "Authorization: Token ..." (core/token_requests.py); cookie requests keep all of them. The
+# entries are swapped in place, so MIDDLEWARE keeps the order above.
+MIDDLEWARE = [
+    "core.token_requests." + entry.rsplit(".", 1)[1]
+    if entry
+    in {
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+    }
+    else entry
+    for entry in MIDDLEWARE
+]
