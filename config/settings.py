@@ -433,3 +433,5 @@ MIDDLEWARE = [
     else entry
     for entry in MIDDLEWARE
 ]
+# Content negotiation without parsing the usual Accept headers (core/negotiation.py).
+REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"
