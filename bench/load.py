@@ -131,6 +131,25 @@ def _postgres_cpu() -> dict[int, float]:
     return found
 
 
+def _backend_database(pid: int) -> str | None:
+    """The database a PostgreSQL backend serves, from its title
+    (``postgres: [cluster: ]user database host(port) activity``), or None."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            title = f.read().decode("latin-1").replace("\0", " ")
+    except OSError:
+        return None
+    words = title.split(": ")[-1].split()
+    return words[1] if len(words) >= 3 and "(" in words[2] else None
+
+
+def _database_backends(database: str, pids: dict[int, float]) -> dict[int, float]:
+    """The CPU of the postgres processes that serve ``database`` (persistent connections: the
+    backends live through the window), the fair counterpart of a peer's own backends on a
+    machine where other databases are busy too."""
+    return {pid: cpu for pid, cpu in pids.items() if _backend_database(pid) == database}
+
+
 def _machine_busy() -> float:
     """CPU seconds the whole machine spent busy (all cores), from /proc/stat."""
     with open("/proc/stat") as f:
@@ -168,6 +187,8 @@ class CpuSnapshot:
     celery: float
     postgres: dict[int, float]
     generator: float
+    #: the backends of the benchmark's own database (a subset of ``postgres``).
+    postgres_db: dict[int, float]
     machine: float
 
 
@@ -293,13 +314,15 @@ class Stack:
 
     def snapshot(self) -> CpuSnapshot:
         assert self.web is not None and self.celery is not None
+        postgres = _postgres_cpu()
         return CpuSnapshot(
             at=time.monotonic(),
             server=_tree_cpu(self.web.pid),
             celery=_tree_cpu(self.celery.pid),
-            postgres=_postgres_cpu(),
+            postgres=postgres,
             generator=_self_cpu(),
             machine=_machine_busy(),
+            postgres_db=_database_backends(self.args.db, postgres),
         )
 
     def stop(self) -> None:
@@ -930,12 +953,15 @@ def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
         for pid in after.postgres.keys() | before.postgres.keys()
         if pid in after.postgres
     )
+    # Backends of our database alive at both ends (new ones count from 0).
+    pg_db = sum(cpu - before.postgres_db.get(pid, 0.0) for pid, cpu in after.postgres_db.items())
     # A backend that exited between the snapshots is in the postmaster's reaped time already.
     out = {
         "seconds": after.at - before.at,
         "server": after.server - before.server,
         "celery": after.celery - before.celery,
         "postgres": pg,
+        "postgres_db": pg_db,
         "generator": after.generator - before.generator,
         "machine": after.machine - before.machine,
     }
@@ -970,6 +996,8 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
         if requests_in_window
         else None,
         "postgres_cpu_ms_per_move": cpu["postgres"] / moves * 1000 if moves else None,
+        "postgres_db_cpu_ms_per_move": cpu["postgres_db"] / moves * 1000 if moves else None,
+        "celery_cpu_ms_per_move": cpu["celery"] / moves * 1000 if moves else None,
         "generator_cpu_us_per_request": cpu["generator"] / requests_in_window * 1e6
         if requests_in_window
         else None,
@@ -1073,7 +1101,8 @@ def _print(result: dict[str, Any]) -> None:
     print(
         f"CPU in the window ({cpu['seconds']:.1f} s, {m['cores']} cores = "
         f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): gunicorn {cpu['server']:.1f} s, "
-        f"postgres {cpu['postgres']:.1f} s, generator {cpu['generator']:.1f} s, celery "
+        f"postgres {cpu['postgres']:.1f} s (its database's backends {cpu['postgres_db']:.1f} s), "
+        f"generator {cpu['generator']:.1f} s, celery "
         f"{cpu['celery']:.1f} s, other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})"
     )
     if result["server_cpu_ms_per_move"] is not None:

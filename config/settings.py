@@ -172,7 +172,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        # core.cache: Django's backend with one client per pool and a one-round-trip counter.
+        "default": {"BACKEND": "core.cache.RedisCache", "LOCATION": REDIS_URL}
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -565,3 +566,22 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
     "live.schema.stream_paths",
     *SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"],  # type: ignore[misc]
 ]
+
+# --- Performance ---
+# Sessions, CSRF, the session user and messages are skipped for /api/ requests that carry
+# "Authorization: Token ..." (core/token_requests.py); cookie requests keep all of them. The
+# entries are swapped in place, so MIDDLEWARE keeps the order above.
+MIDDLEWARE = [
+    "core.token_requests." + entry.rsplit(".", 1)[1]
+    if entry
+    in {
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+    }
+    else entry
+    for entry in MIDDLEWARE
+]
+# Content negotiation without parsing the usual Accept headers (core/negotiation.py).
+REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"

@@ -74,6 +74,8 @@ class FailSafeCounters:
         """Add one to ``key`` (created with ``timeout`` seconds to live) and return the count."""
 
         def bump(cache: Any) -> int:
+            if hasattr(cache, "count"):  # core.cache.RedisCache: one round trip
+                return int(cache.count(key, timeout))
             try:
                 return int(cache.incr(key))
             except ValueError:  # the key's first use
@@ -82,6 +84,16 @@ class FailSafeCounters:
                 return int(cache.incr(key))
 
         return self._call("counting", bump)
+
+    def incr_many(self, slots: list[tuple[str, int]]) -> dict[str, int]:
+        """``incr`` for several (key, timeout) at once: one round trip with the Redis backend."""
+
+        def bump_all(cache: Any) -> dict[str, int]:
+            if hasattr(cache, "count_many"):  # core.cache.RedisCache
+                return dict(cache.count_many(slots))
+            return {key: self.incr(key, timeout) for key, timeout in slots}
+
+        return self._call("counting", bump_all)
 
     def get(self, key: str) -> Any:
         return self._call("reading", lambda cache: cache.get(key))
@@ -107,17 +119,36 @@ class WindowCounterMixin:
     def get_ident(self, request: Any) -> str:
         return client_address(request.META)
 
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def window_slot(self, request: Any, view: Any) -> tuple[str, int] | None:
+        """(counter key, its time to live) of this request's window, or None: not counted."""
         if self.rate is None:
-            return True
+            return None
         key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
         if key is None:
-            return True
+            return None
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        count = counters.incr(f"{key}:{window}", self.duration + 1)
-        return count <= self.num_requests
+        return f"{key}:{window}", self.duration + 1
+
+    def allow_request(self, request: Any, view: Any) -> bool:
+        slot = self.window_slot(request, view)
+        if slot is None:
+            return True
+        # DRF asks every throttle of the view in turn (APIView.check_throttles). The first one
+        # counts the request in all of their windows in one round trip and leaves the counts
+        # on the request; the others read theirs from there.
+        counted: dict[str, int] | None = getattr(request, "_throttle_counts", None)
+        if counted is None or slot[0] not in counted:
+            slots = [slot]
+            for other in view.get_throttles():
+                if isinstance(other, WindowCounterMixin) and type(other) is not type(self):
+                    other_slot = other.window_slot(request, view)
+                    if other_slot is not None and other_slot[0] not in (counted or {}):
+                        slots.append(other_slot)
+            counted = {**(counted or {}), **counters.incr_many(slots)}
+            request._throttle_counts = counted
+        return counted[slot[0]] <= self.num_requests
 
     def wait(self) -> float:
         return float(max(1.0, self.window_ends - self.now))
@@ -141,12 +172,12 @@ def view_scope(view: Any, method: str) -> str | None:
 
 
 class ScopedRateThrottle(WindowCounterMixin, throttling.ScopedRateThrottle):
-    def allow_request(self, request: Any, view: Any) -> bool:
+    def window_slot(self, request: Any, view: Any) -> tuple[str, int] | None:
         # DRF's scoped throttle learns its rate from the view here, before counting.
         scope = view_scope(view, request.method)
         if scope is None:
-            return True
+            return None
         self.scope = scope
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)  # type: ignore[assignment]
-        return super().allow_request(request, view)
+        return super().window_slot(request, view)

@@ -1,0 +1,321 @@
+"""CPU per request of the hot paths, in-process: a figure that survives a busy machine.
+
+    .venv/bin/python bench/hotpaths.py [--repeats 5] [--moves-matches 6] [--reads 200]
+    .venv/bin/python bench/hotpaths.py --profile /tmp/hot.prof --only "POST moves"
+
+Wall-clock throughput on a shared machine measures the neighbours as much as the server. This
+tool measures what one request costs the web process itself: it calls the production WSGI
+application (``config.wsgi.application``, the whole middleware stack, ``DEBUG`` off, throttles,
+token authentication, signatures and events all on) in a loop, the way gunicorn calls it, and
+takes ``time.process_time()`` (this process's CPU, all threads) around each call. PostgreSQL's
+and Redis's own CPU is not in it (other processes); the round trips' client side is.
+
+Paths: ``POST /moves`` (both seats of 2-player GOPS matches, every step until the forced last
+card: the step-open and the step-resolving moves mixed as in play), a full ``GET
+/matches/{id}``, a 304 ``GET /matches/{id}`` (``If-None-Match``), ``GET /matches/{id}/events``
+(the feed from the start of a match mid-play) and ``GET /matches`` (a player's list). Each
+figure is the median over ``--repeats`` rounds of the mean CPU per request in that round; the
+spread (min-max of the rounds) is printed beside it.
+
+Its own database ``facedown_hotpaths`` (dropped and re-created, ``--db``) and Redis db 11
+(flushed, ``--redis-db``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import secrets
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+API = "/api/v1"
+PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
+
+
+def _environment(db: str, redis_db: int) -> None:
+    os.environ.update(
+        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}",
+        REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
+        DB_CONN_MAX_AGE="600",
+        FACEDOWN_TOKEN_CACHE_SECONDS="30",
+        DJANGO_DEBUG="0",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        FACEDOWN_SIGNING_KEY=secrets.token_hex(32),
+        DJANGO_SECRET_KEY=secrets.token_hex(32),
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        FACEDOWN_THROTTLE_USER="100000000/min",
+        FACEDOWN_THROTTLE_ANON="100000000/min",
+        FACEDOWN_THROTTLE_MATCH_CREATE="100000000/hour",
+        FACEDOWN_THROTTLE_MOVES="100000000/min",
+        FACEDOWN_THROTTLE_READS="100000000/min",
+        LOG_LEVEL="WARNING",
+    )
+
+
+def _fresh_database(db: str) -> None:
+    import psycopg
+
+    with psycopg.connect(PG_ADMIN, autocommit=True) as c:
+        c.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
+        c.execute(f'CREATE DATABASE "{db}"')
+
+
+class Wsgi:
+    """Calls the WSGI application as gunicorn does: one environ per request, the body iterated
+    and ``close()`` called (Django's ``request_finished`` runs there)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.cpu = 0.0  # CPU seconds spent inside requests, since the last reset
+
+    def call(
+        self,
+        method: str,
+        path: str,
+        token: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        query: str = "",
+    ) -> tuple[int, dict[str, str], bytes]:
+        raw = b"" if body is None else json.dumps(body).encode()
+        environ: dict[str, Any] = {
+            "REQUEST_METHOD": method,
+            "SCRIPT_NAME": "",
+            "PATH_INFO": API + path,
+            "QUERY_STRING": query,
+            "SERVER_NAME": "127.0.0.1",
+            "SERVER_PORT": "8000",
+            "SERVER_PROTOCOL": "HTTP/1.1",
+            "REMOTE_ADDR": "127.0.0.1",
+            "HTTP_HOST": "127.0.0.1",
+            "HTTP_AUTHORIZATION": f"Token {token}",
+            "HTTP_ACCEPT": "application/json",
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input": io.BytesIO(raw),
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": True,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+        }
+        if raw:
+            environ["CONTENT_TYPE"] = "application/json"
+            environ["CONTENT_LENGTH"] = str(len(raw))
+        for name, value in (headers or {}).items():
+            environ["HTTP_" + name.upper().replace("-", "_")] = value
+        status: list[str] = []
+        response_headers: dict[str, str] = {}
+
+        def start_response(s: str, h: list[tuple[str, str]], exc_info: Any = None) -> None:
+            status.append(s)
+            response_headers.update((k.lower(), v) for k, v in h)
+
+        started = time.process_time()
+        result = self.app(environ, start_response)
+        try:
+            content = b"".join(result)
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                close()
+        self.cpu += time.process_time() - started
+        return int(status[0].split()[0]), response_headers, content
+
+
+def _players(count: int) -> list[tuple[str, str]]:
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+
+    run = uuid.uuid4().hex[:6]
+    users = User.objects.bulk_create(
+        [User(username=f"hot-{run}-{i}", password="!") for i in range(count)]
+    )
+    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    return [(u.username, t.key) for u, t in zip(users, tokens, strict=True)]
+
+
+def _expect(answer: tuple[int, dict[str, str], bytes], status: int, what: str) -> Any:
+    if answer[0] != status:
+        raise SystemExit(f"{what}: {answer[0]} {answer[2][:300]!r}")
+    return json.loads(answer[2]) if answer[2] else None
+
+
+def _new_match(w: Wsgi, host: tuple[str, str], guest: tuple[str, str]) -> str:
+    created = _expect(
+        w.call("POST", "/matches", host[1], {"game": "gops", "seats": ["me", {"user": guest[0]}]}),
+        201,
+        "create",
+    )
+    match_id: str = created["id"]
+    _expect(
+        w.call("POST", f"/matches/{match_id}/join", guest[1], {"client_seed": "hot"}), 200, "join"
+    )
+    return match_id
+
+
+def _play(w: Wsgi, match_id: str, seats: list[tuple[str, str]], steps: int | None = None) -> int:
+    """Both seats play card = step (always in hand: GOPS hands are 1..13) until the forced last
+    card or ``steps`` steps; returns the moves posted. Only the moves count in ``w.cpu``: the
+    opening read's CPU is taken off again."""
+    before = w.cpu
+    view = _expect(w.call("GET", f"/matches/{match_id}", seats[0][1]), 200, "read")
+    w.cpu = before
+    step, posted = view["step"], 0
+    last = step + len(view["view"]["hand"]) - 2  # the last card is forced
+    if steps is not None:
+        last = min(last, step + steps - 1)
+    while step <= last:
+        for _, token in seats:
+            _expect(
+                w.call(
+                    "POST",
+                    f"/matches/{match_id}/moves",
+                    token,
+                    {"step": step, "move": {"card": step}},
+                ),
+                202,
+                "move",
+            )
+            posted += 1
+        step += 1
+    return posted
+
+
+def _round(w: Wsgi, requests: Iterable[Callable[[], Any]]) -> tuple[float, int]:
+    w.cpu, n = 0.0, 0
+    for request in requests:
+        request()
+        n += 1
+    return w.cpu / n * 1e6 if n else float("nan"), n
+
+
+def measure(args: argparse.Namespace) -> dict[str, list[float]]:
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    import redis
+
+    redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
+    from config.wsgi import application
+
+    w = Wsgi(application)
+    players = _players(2 * args.moves_matches)
+    pairs = [players[i : i + 2] for i in range(0, len(players), 2)]
+    # Warm-up: token cache, connections, compiled queries, one whole match per pair.
+    for host, guest in pairs:
+        _play(w, _new_match(w, host, guest), [host, guest], None)
+
+    # A reading set: one match per pair, halfway through.
+    reading = [(_new_match(w, h, g), h, g) for h, g in pairs]
+    for match_id, h, g in reading:
+        _play(w, match_id, [h, g], 6)
+    etags = {}
+    for match_id, h, _ in reading:
+        etags[match_id] = w.call("GET", f"/matches/{match_id}", h[1])[1]["etag"]
+
+    def reads(kind: str) -> list[Callable[[], Any]]:
+        out: list[Callable[[], Any]] = []
+        for i in range(args.reads):
+            match_id, host, _ = reading[i % len(reading)]
+            if kind == "GET match":
+                out.append(
+                    lambda m=match_id, t=host[1]: _expect(
+                        w.call("GET", f"/matches/{m}", t), 200, kind
+                    )
+                )
+            elif kind == "GET match 304":
+                out.append(
+                    lambda m=match_id, t=host[1]: _expect(
+                        w.call("GET", f"/matches/{m}", t, headers={"If-None-Match": etags[m]}),
+                        304,
+                        kind,
+                    )
+                )
+            elif kind == "GET events":
+                out.append(
+                    lambda m=match_id, t=host[1]: _expect(
+                        w.call("GET", f"/matches/{m}/events", t, query="after=0"), 200, kind
+                    )
+                )
+            else:
+                out.append(lambda t=host[1]: _expect(w.call("GET", "/matches", t), 200, kind))
+        return out
+
+    results: dict[str, list[float]] = {}
+    kinds = ["POST moves", "GET match", "GET match 304", "GET events", "GET matches"]
+    if args.only:
+        kinds = [k for k in kinds if k in args.only]
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile(time.process_time)
+    for _ in range(args.repeats):
+        for kind in kinds:
+            if kind == "POST moves":
+                matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
+                w.cpu, posted = 0.0, 0
+                if profiler:
+                    profiler.enable()
+                for match_id, h, g in matches:
+                    posted += _play(w, match_id, [h, g])
+                if profiler:
+                    profiler.disable()
+                results.setdefault(kind, []).append(w.cpu / posted * 1e6)
+            else:
+                batch = reads(kind)
+                if profiler:
+                    profiler.enable()
+                us, _ = _round(w, batch)
+                if profiler:
+                    profiler.disable()
+                results.setdefault(kind, []).append(us)
+    if profiler:
+        profiler.dump_stats(args.profile)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--moves-matches", type=int, default=6, help="2-player matches played per round"
+    )
+    parser.add_argument("--reads", type=int, default=200, help="requests per read round")
+    parser.add_argument("--db", default="facedown_hotpaths")
+    parser.add_argument("--redis-db", type=int, default=11)
+    parser.add_argument("--only", action="append", help="measure only this path (repeatable)")
+    parser.add_argument("--profile", help="write a cProfile of the measured requests here")
+    parser.add_argument("--json", help="write the rounds' figures to this file")
+    args = parser.parse_args(argv)
+    _environment(args.db, args.redis_db)
+    _fresh_database(args.db)
+    results = measure(args)
+    print(f"CPU per request in the web process (µs; median of {args.repeats} rounds, min-max)")
+    for kind, rounds in results.items():
+        print(
+            f"  {kind:<16}{statistics.median(rounds):>8.0f}   ({min(rounds):.0f}-{max(rounds):.0f})"
+        )
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Middleware that API requests authenticated by a token header do not need, skipped for them.
+
+Sessions, CSRF, the session user and messages serve the browser: a request to ``/api/`` that
+carries ``Authorization: Token …`` is authenticated by DRF's token authentication alone (it
+comes first in ``DEFAULT_AUTHENTICATION_CLASSES``, and a present but bad token is refused, never
+passed on to the session), sets no cookies and reads no messages. For such a request these
+subclasses of Django's middleware do nothing; every other request (the web client's cookie
+login, the admin, an API request without the header) goes through them unchanged, CSRF checks
+included. config/settings.py swaps them in for Django's in ``MIDDLEWARE``, in place.
+
+Until DRF authenticates a skipped request, ``request.user`` is the anonymous user, as it would
+be for a request without a session.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthentication
+from django.contrib.messages.middleware import MessageMiddleware as DjangoMessages
+from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessions
+from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware as DjangoCsrf
+
+
+def is_token_api_request(request: HttpRequest) -> bool:
+    header = request.META.get("HTTP_AUTHORIZATION", "")
+    return header[:6].lower() == "token " and request.path_info.startswith("/api/")
+
+
+class SessionMiddleware(DjangoSessions):
+    def process_request(self, request: HttpRequest) -> None:
+        if not is_token_api_request(request):
+            super().process_request(request)
+
+    def process_response(self, request: HttpRequest, response: Any) -> Any:
+        if is_token_api_request(request):
+            return response
+        return super().process_response(request, response)
+
+
+class CsrfViewMiddleware(DjangoCsrf):
+    def process_request(self, request: HttpRequest) -> None:
+        if not is_token_api_request(request):
+            super().process_request(request)
+
+    def process_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        if is_token_api_request(request):
+            return None
+        return super().process_view(request, *args, **kwargs)
+
+    def process_response(self, request: HttpRequest, response: Any) -> Any:
+        if is_token_api_request(request):
+            return response
+        return super().process_response(request, response)
+
+
+class AuthenticationMiddleware(DjangoAuthentication):
+    def process_request(self, request: HttpRequest) -> None:
+        if is_token_api_request(request):
+            from django.contrib.auth.models import AnonymousUser  # models: not at settings time
+
+            request.user = AnonymousUser()
+            return
+        super().process_request(request)
+
+
+class MessageMiddleware(DjangoMessages):
+    def process_request(self, request: HttpRequest) -> None:
+        if not is_token_api_request(request):
+            super().process_request(request)
+
+    def process_response(self, request: HttpRequest, response: Any) -> Any:
+        if is_token_api_request(request):
+            return response
+        return super().process_response(request, response)
