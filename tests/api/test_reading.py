@@ -120,17 +120,6 @@ def test_demo_command_prints_a_playable_match(db, settings):
     assert Match.objects.count() == 4
 
 
-@pytest.mark.parametrize("service", ["postgres", "redis", "web", "worker", "beat"])
-def test_compose_file_defines_the_full_stack(service):
-    import pathlib
-
-    import yaml
-
-    root = pathlib.Path(__file__).resolve().parents[2]
-    compose = yaml.safe_load((root / "docker-compose.yml").read_text())
-    assert service in compose["services"]
-
-
 def test_user_throttle_counts_in_windows(alice, bob, monkeypatch):
     from core.throttling import UserRateThrottle
 
