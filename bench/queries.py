@@ -82,7 +82,7 @@ def _fill_sql(matches: int, events_per_match: int, users: int) -> list[tuple[str
             "INSERT INTO games_match (id, game, options, status, protocol, disclose_submitted, "
             "created_by_id, state, step, version, last_seq, phase_kind, acting_mask, "
             "submitted_mask, scores, deadline, step_opened_at, time_control, seed, seed_sha256, "
-            "result, created_at, started_at, finished_at) "
+            "result, created_at, started_at, finished_at, rated, chat) "
             f"SELECT md5('m' || i)::uuid, g.slug, g.options, s.status, 'sealed', true, "
             f"{seat0}, g.state, "
             "CASE WHEN s.status = 'open' THEN 0 ELSE 6 END, "
@@ -107,7 +107,7 @@ def _fill_sql(matches: int, events_per_match: int, users: int) -> list[tuple[str
             f"CASE WHEN s.status <> 'open' THEN now() - ({m} - i) * interval '30 seconds' "
             "+ interval '1 minute' END, "
             f"CASE WHEN s.status IN ('finished', 'aborted') THEN now() - ({m} - i) * "
-            "interval '30 seconds' + interval '1 hour' END "
+            "interval '30 seconds' + interval '1 hour' END, true, true "
             f"FROM generate_series(1, {m}) i, LATERAL (SELECT {status} AS status) s, "
             f"bench_game g WHERE g.number = i % {len(GAMES)}",
         ),
