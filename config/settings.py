@@ -568,15 +568,15 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
 ]
 
 # --- Performance ---
-# Sessions, CSRF, the session user and messages are skipped for /api/ requests that carry
+# Sessions, the session user and messages are skipped for /api/ requests that carry
 # "Authorization: Token ..." (core/token_requests.py); cookie requests keep all of them. The
-# entries are swapped in place, so MIDDLEWARE keeps the order above.
+# entries are swapped in place, so MIDDLEWARE keeps the order above. Django's CSRF middleware
+# stays for every request.
 MIDDLEWARE = [
     "core.token_requests." + entry.rsplit(".", 1)[1]
     if entry
     in {
         "django.contrib.sessions.middleware.SessionMiddleware",
-        "django.middleware.csrf.CsrfViewMiddleware",
         "django.contrib.auth.middleware.AuthenticationMiddleware",
         "django.contrib.messages.middleware.MessageMiddleware",
     }

@@ -1,12 +1,14 @@
 """Middleware that API requests authenticated by a token header do not need, skipped for them.
 
-Sessions, CSRF, the session user and messages serve the browser: a request to ``/api/`` that
+Sessions, the session user and messages serve the browser: a request to ``/api/`` that
 carries ``Authorization: Token …`` is authenticated by DRF's token authentication alone (it
 comes first in ``DEFAULT_AUTHENTICATION_CLASSES``, and a present but bad token is refused, never
 passed on to the session), sets no cookies and reads no messages. For such a request these
 subclasses of Django's middleware do nothing; every other request (the web client's cookie
-login, the admin, an API request without the header) goes through them unchanged, CSRF checks
-included. config/settings.py swaps them in for Django's in ``MIDDLEWARE``, in place.
+login, the admin, an API request without the header) goes through them unchanged.
+config/settings.py swaps them in for Django's in ``MIDDLEWARE``, in place. Django's own CSRF
+middleware stays for every request (``check --deploy`` asks for it by name, and DRF's views are
+exempt from it already, so a token request costs it only a cookie look-up).
 
 Until DRF authenticates a skipped request, ``request.user`` is the anonymous user, as it would
 be for a request without a session.
@@ -20,7 +22,6 @@ from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAut
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessages
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessions
 from django.http import HttpRequest
-from django.middleware.csrf import CsrfViewMiddleware as DjangoCsrf
 
 
 def is_token_api_request(request: HttpRequest) -> bool:
@@ -32,22 +33,6 @@ class SessionMiddleware(DjangoSessions):
     def process_request(self, request: HttpRequest) -> None:
         if not is_token_api_request(request):
             super().process_request(request)
-
-    def process_response(self, request: HttpRequest, response: Any) -> Any:
-        if is_token_api_request(request):
-            return response
-        return super().process_response(request, response)
-
-
-class CsrfViewMiddleware(DjangoCsrf):
-    def process_request(self, request: HttpRequest) -> None:
-        if not is_token_api_request(request):
-            super().process_request(request)
-
-    def process_view(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
-        if is_token_api_request(request):
-            return None
-        return super().process_view(request, *args, **kwargs)
 
     def process_response(self, request: HttpRequest, response: Any) -> Any:
         if is_token_api_request(request):
