@@ -27,7 +27,6 @@ import argparse
 import io
 import json
 import os
-import secrets
 import statistics
 import sys
 import time
@@ -43,23 +42,9 @@ PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 def _environment(db: str, redis_db: int) -> None:
-    os.environ.update(
-        DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{db}",
-        REDIS_URL=f"redis://127.0.0.1:6379/{redis_db}",
-        DB_CONN_MAX_AGE="600",
-        FACEDOWN_TOKEN_CACHE_SECONDS="30",
-        DJANGO_DEBUG="0",
-        DJANGO_SETTINGS_MODULE="config.settings",
-        FACEDOWN_SIGNING_KEY=secrets.token_hex(32),
-        DJANGO_SECRET_KEY=secrets.token_hex(32),
-        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
-        FACEDOWN_THROTTLE_USER="100000000/min",
-        FACEDOWN_THROTTLE_ANON="100000000/min",
-        FACEDOWN_THROTTLE_MATCH_CREATE="100000000/hour",
-        FACEDOWN_THROTTLE_MOVES="100000000/min",
-        FACEDOWN_THROTTLE_READS="100000000/min",
-        LOG_LEVEL="WARNING",
-    )
+    from bench.load import production_env
+
+    os.environ.update(production_env(db, redis_db))
 
 
 def _fresh_database(db: str) -> None:

@@ -201,6 +201,32 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def production_env(db: str, redis_db: int) -> dict[str, str]:
+    """The environment of a production-configured stack on its own database and Redis db, with
+    throttles raised out of the way (bench/load.py's servers, bench/hotpaths.py in-process)."""
+    return {
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db}",
+        "REDIS_URL": f"redis://127.0.0.1:6379/{redis_db}",
+        "DB_CONN_MAX_AGE": "600",
+        "FACEDOWN_TOKEN_CACHE_SECONDS": "30",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "FACEDOWN_SIGNING_KEY": secrets.token_hex(32),
+        "DJANGO_SECRET_KEY": secrets.token_hex(32),
+        # testserver: the in-process test client of the round-trip sample.
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost,testserver",
+        **{
+            f"FACEDOWN_THROTTLE_{scope}": "1000000/min"
+            for scope in ("USER", "ANON", "MOVES", "READS")
+        },
+        **{
+            f"FACEDOWN_THROTTLE_{scope}": "1000000/hour"
+            for scope in ("REGISTER", "LOGIN", "MATCH_CREATE")
+        },
+        "LOG_LEVEL": "WARNING",
+    }
+
+
 class Stack:
     """gunicorn (production config) + a Celery worker, on a fresh database."""
 
@@ -209,29 +235,12 @@ class Stack:
         self.port = args.port or _free_port()
         self.env = dict(os.environ)
         self.env.update(
-            DATABASE_URL=f"postgres://postgres@127.0.0.1:5432/{args.db}",
-            REDIS_URL=f"redis://127.0.0.1:6379/{args.redis_db}",
-            DB_CONN_MAX_AGE="600",
-            FACEDOWN_TOKEN_CACHE_SECONDS="30",
-            DJANGO_DEBUG="0",
-            DJANGO_SETTINGS_MODULE="config.settings",
-            FACEDOWN_SIGNING_KEY=secrets.token_hex(32),
-            DJANGO_SECRET_KEY=secrets.token_hex(32),
-            # testserver: the in-process test client of the round-trip sample.
-            DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost,testserver",
-            FACEDOWN_THROTTLE_REGISTER="1000000/hour",
-            FACEDOWN_THROTTLE_USER="1000000/min",
-            FACEDOWN_THROTTLE_ANON="1000000/min",
-            FACEDOWN_THROTTLE_LOGIN="1000000/hour",
-            FACEDOWN_THROTTLE_MATCH_CREATE="1000000/hour",
-            FACEDOWN_THROTTLE_MOVES="1000000/min",
-            FACEDOWN_THROTTLE_READS="1000000/min",
+            production_env(args.db, args.redis_db),
             FACEDOWN_VAR_DIR=tempfile.mkdtemp(prefix="facedown-load-"),
             GUNICORN_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY=str(args.workers),
             GUNICORN_WORKER_CLASS=args.worker_class,
             GUNICORN_THREADS=str(args.threads),
-            LOG_LEVEL="WARNING",
         )
         self.web: subprocess.Popen[bytes] | None = None
         self.celery: subprocess.Popen[bytes] | None = None
