@@ -23,6 +23,12 @@ log = logging.getLogger(__name__)
 
 app = Celery("facedown")
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# Celery's Django fix-up closes every database connection before and after each task unless
+# this is set: a new PostgreSQL backend per task (a fork and its catalogue warm-up, about 4 ms
+# of server CPU per move under load, docs/benchmarks.md). It then closes them only every
+# 2 x this many tasks; ``connections_tidy`` below closes the broken and the aged ones instead,
+# as Django does between requests (CONN_MAX_AGE, CONN_HEALTH_CHECKS).
+app.conf.CELERY_DB_REUSE_MAX = 1_000_000
 app.autodiscover_tasks()
 
 
@@ -69,6 +75,18 @@ class SweepStep(bootsteps.StartStopStep):
 
 
 app.steps["consumer"].add(SweepStep)
+
+
+@signals.task_prerun.connect
+@signals.task_postrun.connect
+def connections_tidy(task: Any = None, **_: Any) -> None:
+    """Close the database connections that failed or outlived ``CONN_MAX_AGE``, around every
+    task, as Django does around every request; the healthy ones are reused."""
+    if task is not None and getattr(task.request, "is_eager", False):
+        return  # run inside the caller's request or transaction: not ours to close
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @signals.worker_init.connect
