@@ -6,6 +6,12 @@ from django.db.models.functions import Lower
 class User(AbstractUser):
     """A player or operator. Custom from day one so fields can be added without pain."""
 
+    #: The user has somewhere notifications go outside the site (a verified e-mail address, a
+    #: webhook or a Web Push subscription). Kept by ``notify.offsite``; read with the seats a
+    #: match change locks, so a change whose players have none enqueues no outbound job. It
+    #: may be true without need (harmless: the job finds nothing), never false with one.
+    offsite_channels = models.BooleanField(default=False, db_default=False)
+
     class Meta:
         db_table = "accounts_user"
         constraints = [

@@ -58,6 +58,7 @@ class CompiledSelect(Generic[M]):
         init_list = [column[0].target.attname for column in select[start:end]]
         populators = get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
         converters = list(compiler.get_converters([column[0] for column in select]).items())
+        annotations = list(compiler.annotation_col_map.items())
         return (
             sql,
             list(params),
@@ -68,6 +69,7 @@ class CompiledSelect(Generic[M]):
             init_list,
             (populators),
             converters,
+            annotations,
         )
 
     def fetch(self, value: Any) -> list[M]:
@@ -79,7 +81,7 @@ class CompiledSelect(Generic[M]):
                 plan = self._plans.get(using)
                 if plan is None:
                     plan = self._plans[using] = self._compile(using)
-        sql, params, slots, model, start, end, init_list, populators, converters = plan
+        sql, params, slots, model, start, end, init_list, populators, converters, annotations = plan
         bound: Sequence[Any] = [slots[i](value) if i in slots else p for i, p in enumerate(params)]
         connection = connections[using]
         with connection.cursor() as cursor:
@@ -94,5 +96,7 @@ class CompiledSelect(Generic[M]):
             obj = model.from_db(using, init_list, row[start:end])
             for populator in populators:
                 populator.populate(row, obj)
+            for name, position in annotations:
+                setattr(obj, name, row[position])
             result.append(obj)
         return result

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from django.db import connection, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 
 from core.errors import NotFound
 from games.compiled import CompiledSelect
@@ -40,6 +40,9 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
     lambda match_id: (
         Seat.objects.select_related("match")
         .select_for_update(of=("self", "match"))
+        # Read, not locked: whether the seat's player has destinations outside the site
+        # (notify/offsite.py), so a change decides without a query whether to enqueue them.
+        .annotate(user_offsite=F("user__offsite_channels"))
         .filter(match_id=match_id)
         .order_by("index")
     ),

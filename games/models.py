@@ -36,7 +36,9 @@ class Match(models.Model):
     protocol = models.CharField(max_length=16, choices=Protocol.choices, default=Protocol.SEALED)
     disclose_submitted = models.BooleanField(default=True)
     # Whether the match has a chat room (social/chat); a setting of creation, never changed.
-    chat = models.BooleanField(default=True)
+    # db_default too: a process of the previous release inserting during a rolling upgrade
+    # does not know the column.
+    chat = models.BooleanField(default=True, db_default=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_matches"
     )
@@ -62,7 +64,7 @@ class Match(models.Model):
 
     result = models.JSONField(null=True, blank=True)
     #: Whether finishing it updates the players' ratings (``Rating``).
-    rated = models.BooleanField(default=True)
+    rated = models.BooleanField(default=True, db_default=True)  # db_default: as ``chat``
     #: The match a seated player asked for after this one finished (one at most).
     rematch = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"

@@ -12,10 +12,12 @@ class NotifyConfig(AppConfig):
         from notify import generate, tasks  # noqa: F401
         from notify.account import notify_account_close, notify_email_changed, notify_export
         from notify.dispatch import register_channel
+        from notify.offsite import offsite_signals_connect
         from notify.outbound import outbound_channel
 
         # E-mail, webhooks and Web Push: one job per batch (notify/outbound.py).
         register_channel("outbound", outbound_channel)
+        offsite_signals_connect()
         account_hook_register(
             AccountHooks(
                 close=notify_account_close,

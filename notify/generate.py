@@ -56,6 +56,9 @@ def notifications_of(tx: MatchChange) -> list[Notification]:
                 match_id=str(match.pk),
                 at=tx.now,
                 data={"game": match.game, **data},
+                # From the lock's read of the user row; unknown (None or absent) for a seat
+                # taken in this change or built in memory: then the job goes out.
+                offsite=getattr(seat, "user_offsite", None) is not False,
             )
         )
 

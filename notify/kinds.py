@@ -47,6 +47,9 @@ class Notification:
     #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
     #: ``within``, ``outcome``, ``by``.
     data: Mapping[str, Any] = field(default_factory=dict)
+    #: Whether the user may have destinations outside the site (``User.offsite_channels``);
+    #: true when unknown. Not sent: it only spares the outbound job when nobody has one.
+    offsite: bool = True
 
     def as_json(self) -> dict[str, Any]:
         """The notification as channels send it (the user is the recipient, not a field)."""

@@ -1,6 +1,7 @@
 """The channels that leave the server (e-mail, webhooks, Web Push), as one channel and one job.
 
-The request that made a change only enqueues one job for its batch: no database query after
+The request that made a change only enqueues one job for its batch, and only for the
+recipients who have such a destination (``User.offsite_channels``): no database query after
 the commit (a move keeps its round-trip budget, tests/api/test_round_trips.py) and one message
 to the task runner whatever the number of channels. The job runs each channel in turn; one that
 fails is logged and the others still run. Each is safe to run twice: mail and webhook
@@ -32,10 +33,11 @@ CHANNELS: dict[str, Callable[[Sequence[dict[str, Any]]], int]] = {
 
 
 def outbound_channel(notifications: Sequence[Notification]) -> None:
-    """The channel registered with ``notify.dispatch``: one job for the batch."""
-    dispatch.enqueue(
-        "notifications_outbound", [{**n.as_json(), "user": n.user_id} for n in notifications]
-    )
+    """The channel registered with ``notify.dispatch``: one job for the batch, and none when
+    no recipient has a destination outside the site (notify/offsite.py)."""
+    items = [{**n.as_json(), "user": n.user_id} for n in notifications if n.offsite]
+    if items:
+        dispatch.enqueue("notifications_outbound", items)
 
 
 def notifications_outbound(items: Sequence[dict[str, Any]]) -> dict[str, int]:
