@@ -28,8 +28,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.db.models import Q
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from games.catalog import get_engine
@@ -38,6 +36,7 @@ from games.events import NewEvent, event_check
 from games.locks import match_lock_with_seats
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule
+from games.services.statements import insert_sql, update_sql
 
 FollowUp = Callable[["MatchChange"], None]
 
@@ -234,18 +233,10 @@ class Writes:
         return not (self.match_fields or self.moves or self.events or updates)
 
 
-def _update_sql(model: type[models.Model], pk: Any, values: dict[str, Any]) -> tuple[str, Any]:
-    update = UpdateQuery(model)
-    update.add_update_values(values)
-    update.add_q(Q(pk=pk))
-    sql, params = update.get_compiler(connection=connection).as_sql()
-    return sql, params
-
-
 def _write_in_one_statement(writes: Writes) -> None:
-    """The whole change as one PostgreSQL statement (data-modifying WITH clauses). The SQL of
-    each part is Django's own, so values are prepared exactly as ``bulk_create`` and
-    ``save(update_fields=…)`` would prepare them. New rows' ids are not fetched: a change's
+    """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
+    values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
+    them (``games/services/statements.py``). New rows' ids are not fetched: a change's
     moves and events are never used again after the write."""
     parts: list[tuple[str, Any]] = []
     match, match_fields = writes.match, writes.match_fields
@@ -255,22 +246,17 @@ def _write_in_one_statement(writes: Writes) -> None:
     ]
     for model, rows in batches:
         if rows:
-            insert = InsertQuery(model)
-            insert.insert_values(
-                [f for f in model._meta.concrete_fields if not f.primary_key], rows
-            )
-            ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
-            parts.append((sql, values))
+            parts.append(insert_sql(model, rows))
     for move, fields in writes.move_updates:
-        parts.append(_update_sql(Move, move.pk, fields))
+        parts.append(update_sql(Move, move.pk, fields))
     for seat, fields in writes.seat_updates:
-        parts.append(_update_sql(Seat, seat.pk, fields))
+        parts.append(update_sql(Seat, seat.pk, fields))
     for event, fields in writes.event_updates:
-        parts.append(_update_sql(MatchEvent, event.pk, fields))
+        parts.append(update_sql(MatchEvent, event.pk, fields))
     for row, fields in writes.row_updates:
-        parts.append(_update_sql(type(row), row.pk, fields))
+        parts.append(update_sql(type(row), row.pk, fields))
     if match_fields:
-        parts.append(_update_sql(Match, match.pk, match_fields))
+        parts.append(update_sql(Match, match.pk, match_fields))
     *clauses, (last_sql, last_values) = parts
     params: list[Any] = [value for _, values in clauses for value in values]
     with_sql = ", ".join(f"write_{i} AS ({sql})" for i, (sql, _) in enumerate(clauses))

@@ -1,0 +1,95 @@
+"""The unit of work's INSERT and UPDATE statements, without Django's query compilers.
+
+Building an ``InsertQuery`` or ``UpdateQuery`` and compiling it costs more CPU than the rest
+of a move's write (about a third of a move's work in the web process, docs/benchmarks.md).
+The SQL depends only on the table and the columns, so it is assembled from cached field
+lists; each value is prepared as Django's compilers prepare it (``pre_save`` then
+``get_db_prep_save`` for an insert, ``get_db_prep_save`` for an update). A value Django would
+treat specially (an expression, a model instance, a field with its own placeholder) goes
+through Django's compiler instead. ``tests/services/test_statements.py`` compares both.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import connection
+from django.db.models import Field, Model, Q
+from django.db.models.sql import InsertQuery, UpdateQuery
+
+
+def _quote(name: str) -> str:
+    return connection.ops.quote_name(name)
+
+
+@cache
+def _insert_fields(model: type[Model]) -> tuple[Field[Any, Any], ...]:
+    return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+
+
+@cache
+def _insert_head(model: type[Model]) -> tuple[str, str]:
+    fields = _insert_fields(model)
+    columns = ", ".join(_quote(str(f.column)) for f in fields)
+    return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES ", (
+        "(" + ", ".join(["%s"] * len(fields)) + ")"
+    )
+
+
+@cache
+def _field(model: type[Model], name: str) -> Field[Any, Any]:
+    return model._meta.get_field(name)  # type: ignore[return-value]
+
+
+def _plain(field: Field[Any, Any], value: Any) -> bool:
+    """Whether Django's compiler would prepare ``value`` with ``get_db_prep_save`` alone."""
+    special = hasattr(value, "resolve_expression") or hasattr(value, "prepare_database_save")
+    return not special and not hasattr(field, "get_placeholder")
+
+
+def insert_sql(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
+    """One multi-row INSERT of ``rows`` (every concrete column but the primary key)."""
+    fields = _insert_fields(model)
+    params: list[Any] = []
+    for row in rows:
+        for field in fields:
+            value = field.pre_save(row, True)
+            if not _plain(field, value):
+                return _django_insert(model, rows)
+            params.append(field.get_db_prep_save(value, connection))
+    head, one = _insert_head(model)
+    return head + ", ".join([one] * len(rows)), params
+
+
+def update_sql(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
+    """``UPDATE … SET … WHERE pk = …`` for ``values`` (field names or attnames)."""
+    sets: list[str] = []
+    params: list[Any] = []
+    for name, value in values.items():
+        field = _field(model, name)
+        if not _plain(field, value):
+            return _django_update(model, pk, values)
+        sets.append(f"{_quote(str(field.column))} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    meta = model._meta
+    assert meta.pk is not None
+    params.append(meta.pk.get_db_prep_value(pk, connection))
+    table = _quote(meta.db_table)
+    sql = f"UPDATE {table} SET {', '.join(sets)} WHERE {table}.{_quote(str(meta.pk.column))} = %s"
+    return sql, params
+
+
+def _django_insert(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
+    insert = InsertQuery(model)
+    insert.insert_values(list(_insert_fields(model)), rows)
+    ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
+    return sql, list(values)
+
+
+def _django_update(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
+    update = UpdateQuery(model)
+    update.add_update_values(values)
+    update.add_q(Q(pk=pk))
+    sql, params = update.get_compiler(connection=connection).as_sql()
+    return sql, list(params)
