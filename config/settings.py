@@ -124,6 +124,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # after this many seconds instead of holding the request.
         "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),
     }
+    # Django's backend whose health check asks the socket before it asks the server: no
+    # `SELECT 1` round trip per request on a healthy connection (core/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "core.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock at BEGIN so
     # two writers queue on the busy timeout instead of failing with "database is locked".
@@ -540,6 +543,8 @@ if DATABASE_REPLICA_URL:
         conn_health_checks=DATABASES["default"]["CONN_HEALTH_CHECKS"],
     )
     DATABASES["replica"]["OPTIONS"] = dict(DATABASES["default"].get("OPTIONS", {}))
+    if DATABASES["replica"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["replica"]["ENGINE"] = "core.postgresql"
     # Tests run against the one test database: the replica alias mirrors it there.
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 # Installed always: without a replica it answers "default" for everything.

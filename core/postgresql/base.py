@@ -1,0 +1,40 @@
+"""Django's PostgreSQL backend, with a health check that asks the socket, not the server.
+
+With ``CONN_HEALTH_CHECKS`` on, Django checks a kept connection before a request's first
+query with ``SELECT 1``: one round trip on every request, for a failure that is rare. How a
+kept connection dies in practice (a server restart or shutdown, ``pg_terminate_backend``, a
+pooler or proxy closing it, a failover): the server sends a FATAL notice and closes the
+socket, so an idle connection's socket becomes readable. Nothing else arrives on an idle
+connection unasked in this project (no LISTEN). So: a socket with nothing to read is usable;
+a socket with something to read (or an error) gets Django's ``SELECT 1``, which then decides.
+
+A peer that vanished without closing (a host lost, a cable cut) is not detected by either
+check without a timeout; the request then fails on its first query as it would have on the
+``SELECT 1``. tests/faults/test_postgres_restart.py restarts a real server under play.
+"""
+
+from __future__ import annotations
+
+import select
+
+from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
+from psycopg import pq
+
+
+class DatabaseWrapper(PostgresDatabaseWrapper):
+    def is_usable(self) -> bool:
+        raw = self.connection
+        if raw is None or raw.closed:
+            return False
+        pgconn = raw.pgconn
+        if pgconn.status != pq.ConnStatus.OK:
+            return False
+        if pgconn.transaction_status != pq.TransactionStatus.IDLE:
+            return bool(super().is_usable())
+        try:
+            readable, _, failed = select.select([pgconn.socket], [], [pgconn.socket], 0)
+        except (OSError, ValueError):
+            return False
+        if readable or failed:
+            return bool(super().is_usable())  # something arrived unasked: let the server say
+        return True
