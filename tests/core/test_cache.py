@@ -9,6 +9,7 @@ from django.core.cache import caches
 
 from core.cache import RedisCache
 from core.throttling import counters
+from tests.faults.conftest import OwnRedis, own_redis  # noqa: F401 - the fixture
 
 cache = caches["default"]
 pytestmark = pytest.mark.skipif(
@@ -49,3 +50,13 @@ def test_count_many_counts_every_key_in_one_round_trip() -> None:
     assert cache.count_many([(keys[0], 30), (keys[2], 30)]) == {keys[0]: 2, keys[2]: 2}
     assert counters.incr_many([(keys[1], 30)]) == {keys[1]: 2}
     cache.delete_many(keys)
+
+
+def test_the_count_script_loads_itself_on_a_server_that_lost_it(own_redis: OwnRedis) -> None:  # noqa: F811
+    """A restarted (or new) Redis has no scripts: the first count loads it again. On a Redis
+    of this test's own, so no other user of the shared one loses its scripts."""
+    other = RedisCache(own_redis.url, {})
+    key = f"test-script-{uuid.uuid4().hex}"
+    assert other.count_many([(key, 30)]) == {key: 1}
+    other._cache.get_client(None, write=True).script_flush()
+    assert other.count_many([(key, 30), (f"{key}-b", 5)]) == {key: 2, f"{key}-b": 1}
