@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
@@ -36,6 +37,69 @@ def _preparer(param: Any) -> Callable[[Any], Any] | None:
     return None
 
 
+@dataclass(frozen=True)
+class _Plan:
+    sql: str
+    params: list[Any]
+    slots: dict[int, Callable[[Any], Any]]
+    model: type[Model]
+    start: int
+    end: int
+    init_list: list[str]
+    populators: list[Any]
+    converters: dict[int, tuple[list[Any], Any]]
+    annotations: list[tuple[str, int]]
+    #: ("match", "version") -> the column's position; "" is the queried model itself.
+    positions: dict[tuple[str, str], int]
+
+
+def _positions(klass_info: dict[str, Any], select: list[Any], path: str = "") -> dict[Any, int]:
+    found = {(path, select[i][0].target.attname): i for i in klass_info["select_fields"]}
+    for related in klass_info.get("related_klass_infos", []):
+        name = (
+            related["field"].name if not related.get("reverse") else related["field"].related_name
+        )
+        found |= _positions(related, select, f"{path}__{name}" if path else name)
+    return found
+
+
+class Fetched(Generic[M]):
+    """The raw rows of one fetch: single columns can be read before (or instead of) building
+    the model instances, which is most of a small query's CPU."""
+
+    def __init__(self, plan: _Plan, using: str, rows: list[tuple[Any, ...]]) -> None:
+        self._plan, self._using, self.rows = plan, using, rows
+
+    def value(self, row: tuple[Any, ...], path: str, attname: str) -> Any:
+        """Column ``attname`` of the model at ``path`` ("" or e.g. "match"), converted as
+        Django converts it."""
+        position = self._plan.positions[(path, attname)]
+        value = row[position]
+        if position in self._plan.converters:
+            functions, expression = self._plan.converters[position]
+            for function in functions:
+                value = function(value, expression, connections[self._using])
+        return value
+
+    def build(self) -> list[M]:
+        """The rows as the built queryset would return them."""
+        plan, using = self._plan, self._using
+        connection = connections[using]
+        result: list[M] = []
+        for raw in self.rows:
+            row = list(raw)
+            for position, (functions, expression) in plan.converters.items():
+                for function in functions:
+                    row[position] = function(row[position], expression, connection)
+            obj = plan.model.from_db(using, plan.init_list, row[plan.start : plan.end])
+            for populator in plan.populators:
+                populator.populate(row, obj)
+            for name, position in plan.annotations:
+                setattr(obj, name, row[position])
+            result.append(obj)  # type: ignore[arg-type]
+        return result
+
+
 class CompiledSelect(Generic[M]):
     def __init__(self, build: Callable[[str], QuerySet[M]], *, for_write: bool = False) -> None:
         """``build(value)`` returns the queryset for one UUID parameter value. The database
@@ -43,37 +107,35 @@ class CompiledSelect(Generic[M]):
         ``for_write`` (a lock) always takes the writer's."""
         self._build = build
         self._for_write = for_write
-        self._plans: dict[str, tuple[Any, ...]] = {}
+        self._plans: dict[str, _Plan] = {}
         self._lock = threading.Lock()
 
-    def _compile(self, using: str) -> tuple[Any, ...]:
+    def _compile(self, using: str) -> _Plan:
         queryset = self._build(PLACEHOLDER)
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
         # The backend prepared the placeholder its own way (a UUID on PostgreSQL, 32 hex digits
         # on SQLite): remember how, to prepare each real value alike.
-        slots = {i: _preparer(p) for i, p in enumerate(params) if _preparer(p) is not None}
+        slots = {i: f for i, p in enumerate(params) if (f := _preparer(p)) is not None}
         select, klass_info = compiler.select, compiler.klass_info
+        assert klass_info is not None
         start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
-        init_list = [column[0].target.attname for column in select[start:end]]
-        populators = get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
-        converters = list(compiler.get_converters([column[0] for column in select]).items())
-        annotations = list(compiler.annotation_col_map.items())
-        return (
-            sql,
-            list(params),
-            slots,
-            klass_info["model"],
-            start,
-            end,
-            init_list,
-            (populators),
-            converters,
-            annotations,
+        return _Plan(
+            sql=sql,
+            params=list(params),
+            slots=slots,
+            model=klass_info["model"],
+            start=start,
+            end=end,
+            init_list=[column[0].target.attname for column in select[start:end]],
+            populators=get_related_populators(klass_info, select, using),  # type: ignore[call-arg]
+            converters=compiler.get_converters([column[0] for column in select]),
+            annotations=list(compiler.annotation_col_map.items()),
+            positions=_positions(klass_info, select),
         )
 
-    def fetch(self, value: Any) -> list[M]:
-        """The rows for ``value``, as the built queryset would return them."""
+    def rows(self, value: Any) -> Fetched[M]:
+        """Run the query for ``value``; the rows, not yet model instances."""
         using = router.db_for_write(Model) if self._for_write else router.db_for_read(Model)
         plan = self._plans.get(using)
         if plan is None:
@@ -81,22 +143,12 @@ class CompiledSelect(Generic[M]):
                 plan = self._plans.get(using)
                 if plan is None:
                     plan = self._plans[using] = self._compile(using)
-        sql, params, slots, model, start, end, init_list, populators, converters, annotations = plan
-        bound: Sequence[Any] = [slots[i](value) if i in slots else p for i, p in enumerate(params)]
-        connection = connections[using]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, bound)
+        bound = [plan.slots[i](value) if i in plan.slots else p for i, p in enumerate(plan.params)]
+        with connections[using].cursor() as cursor:
+            cursor.execute(plan.sql, bound)
             rows = cursor.fetchall()
-        result: list[M] = []
-        for raw in rows:
-            row = list(raw)
-            for position, (functions, expression) in converters:
-                for function in functions:
-                    row[position] = function(row[position], expression, connection)
-            obj = model.from_db(using, init_list, row[start:end])
-            for populator in populators:
-                populator.populate(row, obj)
-            for name, position in annotations:
-                setattr(obj, name, row[position])
-            result.append(obj)
-        return result
+        return Fetched(plan, using, rows)
+
+    def fetch(self, value: Any) -> list[M]:
+        """The rows for ``value``, as the built queryset would return them."""
+        return self.rows(value).build()

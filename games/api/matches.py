@@ -210,12 +210,16 @@ class MatchDetailApi(APIView):
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
-        if _etag_matches(request.headers.get("If-None-Match"), snapshot.etag):
+        read = reads.match_snapshot_read(match_id=_match_id(match_id), user=requester(request))
+        condition = request.headers.get("If-None-Match")
+        if condition is not None and _etag_matches(condition, etag := read.etag()):
+            # Decided from the rows' columns: no model instance, no engine state.
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
+            response["ETag"] = etag
         else:
+            snapshot = read.snapshot()
             response = Response(reads.match_resource(snapshot))
-        response["ETag"] = snapshot.etag  # after the body: a raced read renews the snapshot
+            response["ETag"] = snapshot.etag  # after the body: a raced read renews it
         patch_vary_headers(response, ("Authorization", "Cookie"))
         return response
 

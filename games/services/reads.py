@@ -17,7 +17,7 @@ from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet
 from accounts.models import User
 from core.errors import NotFound
 from games.catalog import get_engine
-from games.compiled import CompiledSelect
+from games.compiled import CompiledSelect, Fetched
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
@@ -49,10 +49,15 @@ class MatchSnapshot:
 
     @property
     def etag(self) -> str:
-        """Strong and per viewer; it changes with the public version and the viewer's own
-        submission, never with another seat's (hidden) action."""
-        basis = f"{self.match.id}|{self.match.version}|{self.you}|{int(self.own_submitted)}"
-        return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
+        return _etag(self.match.id, self.match.version, self.you, self.match.submitted_mask)
+
+
+def _etag(match_id: uuid.UUID, version: int, you: int | None, submitted_mask: int) -> str:
+    """Strong and per viewer; it changes with the public version and the viewer's own
+    submission, never with another seat's (hidden) action."""
+    own = you is not None and bool(submitted_mask >> you & 1)
+    basis = f"{match_id}|{version}|{you}|{int(own)}"
+    return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
 
 
 _SNAPSHOT: CompiledSelect[Seat] = CompiledSelect(
@@ -65,18 +70,49 @@ _SNAPSHOT: CompiledSelect[Seat] = CompiledSelect(
 )
 
 
-def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
+@dataclass
+class SnapshotRead:
+    """The snapshot's rows as read, before they become model instances: enough for the ETag,
+    so a conditional read that is answered 304 never builds them."""
+
+    fetched: Fetched[Seat]
+    viewer: int | None
+
+    def etag(self) -> str:
+        value, rows = self.fetched.value, self.fetched.rows
+        first = rows[0]
+        you = next(
+            (value(row, "", "index") for row in rows if value(row, "", "user_id") == self.viewer),
+            None,
+        )
+        return _etag(
+            value(first, "match", "id"),
+            value(first, "match", "version"),
+            you,
+            value(first, "match", "submitted_mask"),
+        )
+
+    def snapshot(self) -> MatchSnapshot:
+        seats = self.fetched.build()
+        you = next((seat.index for seat in seats if seat.user_id == self.viewer), None)
+        return MatchSnapshot(match=seats[0].match, seats=seats, you=you, viewer=self.viewer)
+
+
+def match_snapshot_read(*, match_id: uuid.UUID | str, user: User) -> SnapshotRead:
     """The match row (without its engine state) and its seats, in one query."""
     try:
         key = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise NotFound("No match with this id.") from None
-    seats = _SNAPSHOT.fetch(key)
-    if not seats:
+    fetched = _SNAPSHOT.rows(key)
+    if not fetched.rows:
         raise NotFound("No match with this id.")
-    match = seats[0].match
-    you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
-    return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
+    return SnapshotRead(fetched, user.pk)
+
+
+def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
+    """The match row (without its engine state) and its seats, in one query."""
+    return match_snapshot_read(match_id=match_id, user=user).snapshot()
 
 
 def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:

@@ -55,7 +55,8 @@ def test_a_read_while_the_database_is_away_is_503(
     from games.services import reads
 
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
-    monkeypatch.setattr(reads, "match_snapshot", _raising(OperationalError("the database is down")))
+    down = _raising(OperationalError("the database is down"))
+    monkeypatch.setattr(reads, "match_snapshot_read", down)
     assert_unavailable(alice.get(f"/matches/{match_id}"))
 
 
