@@ -3,12 +3,14 @@ are built by ``games.services.reads`` from the engine's per-viewer view)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.serializers import (
+    MAX_INT,
     StrictBooleanField,
     StrictCharField,
     StrictIntegerField,
@@ -111,6 +113,28 @@ class MoveInput(StrictSerializer):
                 {"move": ["Send exactly one of 'move' and 'commitment'."]}
             )
         return attrs
+
+
+_COMMITMENT = re.compile(r"[0-9a-f]{64}", re.ASCII)
+
+
+def move_input_fast(data: Any) -> dict[str, Any] | None:
+    """``MoveInput``'s validated data for a well-formed body, without the serializer (a
+    tenth of a move's CPU); None for anything else, which the serializer then validates and
+    refuses with its own errors. Accepts exactly what ``MoveInput`` accepts among these
+    shapes, and returns what it returns (tests/api/test_move_input.py compares them)."""
+    if type(data) is not dict or len(data) != 2:
+        return None
+    step = data.get("step")
+    if type(step) is not int or not 1 <= step <= MAX_INT:
+        return None
+    move = data.get("move")
+    if type(move) is dict:
+        return {"step": step, "move": {str(key): value for key, value in move.items()}}
+    commitment = data.get("commitment")
+    if type(commitment) is str and _COMMITMENT.fullmatch(commitment):
+        return {"step": step, "commitment": commitment}
+    return None
 
 
 class RevealInput(StrictSerializer):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import connection, models
 from django.db.models import Field, Model, Q
 from django.db.models.sql import InsertQuery, UpdateQuery
 
@@ -48,16 +48,45 @@ def _plain(field: Field[Any, Any], value: Any) -> bool:
     return not special and not hasattr(field, "get_placeholder")
 
 
+# Django's own field classes whose saved value is the Python value itself when it already
+# has the column's type (their ``pre_save`` reads the attribute, ``get_db_prep_save`` only
+# converts): such values skip both calls, which were most of an insert's CPU.
+_AS_IS: dict[type[Any], type[Any]] = {
+    models.BooleanField: bool,
+    models.IntegerField: int,
+    models.SmallIntegerField: int,
+    models.BigIntegerField: int,
+    models.PositiveIntegerField: int,
+    models.PositiveSmallIntegerField: int,
+    models.PositiveBigIntegerField: int,
+    models.CharField: str,
+    models.TextField: str,
+}
+
+
+def _save_value(field: Field[Any, Any], row: Any) -> Any:
+    kind = _AS_IS.get(type(field))
+    if kind is not None:
+        value = getattr(row, field.attname)
+        if value is None or type(value) is kind:
+            return value
+    value = field.pre_save(row, True)
+    if not _plain(field, value):
+        raise _NotPlain
+    return field.get_db_prep_save(value, connection)
+
+
+class _NotPlain(Exception):
+    """A value Django's compiler treats specially: the statement is Django's own."""
+
+
 def insert_sql(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
     """One multi-row INSERT of ``rows`` (every concrete column but the primary key)."""
     fields = _insert_fields(model)
-    params: list[Any] = []
-    for row in rows:
-        for field in fields:
-            value = field.pre_save(row, True)
-            if not _plain(field, value):
-                return _django_insert(model, rows)
-            params.append(field.get_db_prep_save(value, connection))
+    try:
+        params = [_save_value(field, row) for row in rows for field in fields]
+    except _NotPlain:
+        return _django_insert(model, rows)
     head, one = _insert_head(model)
     return head + ", ".join([one] * len(rows)), params
 
