@@ -10,6 +10,7 @@ import hashlib
 import json
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, connections, router, transaction
@@ -139,8 +140,7 @@ def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:
     if row is None:
         raise Match.DoesNotExist("No match with this id.")
     state, version, submitted = row
-    # JSON arrives as text (Django's setting for psycopg) or decoded (another driver).
-    return (json.loads(state) if isinstance(state, str | bytes) else state), version, submitted
+    return _json(state), version, submitted
 
 
 def match_state(snapshot: MatchSnapshot) -> Any:
@@ -347,7 +347,7 @@ def events_for_viewer(
 ) -> tuple[list[dict[str, Any]], bool]:
     """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
     match = snapshot.match
-    rows = list(MatchEvent.objects.filter(match=match, seq__gt=after).order_by("seq")[: limit + 1])
+    rows: list[Any] = _event_rows(match, after, limit + 1, seat=snapshot.you)
     if not rows and match.is_over and after < match.last_seq:
         # Archived (games/services/archive.py): the same rows, rebuilt from its archive.
         rows = [row for row in archived_events(match) or [] if row.seq > after][: limit + 1]
@@ -355,6 +355,59 @@ def events_for_viewer(
     rows = rows[:limit]
     reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
     return events_shown(rows, reader, over=match.is_over), more
+
+
+@dataclass(frozen=True, slots=True)
+class _EventRow:
+    """A stored event as one viewer reads it: ``private`` holds that seat's entry only."""
+
+    seq: int
+    type: str
+    step: int | None
+    at: datetime
+    show_at: bool
+    data: Any
+    private: dict[str, Any]
+    table_only: bool
+
+
+_EVENTS_SQL = (
+    "SELECT seq, type, step, at, show_at, data, private -> %s::text, table_only"
+    f" FROM {MatchEvent._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s"
+)
+
+
+def _event_rows(match: Match, after: int, limit: int, *, seat: int | None) -> list[Any]:
+    """Up to ``limit`` events after ``after``. On PostgreSQL, plain SQL that fetches only the
+    reading seat's private part (``event_for`` reads no other): no model instances, and no
+    other seat's hidden data ever decoded in this process."""
+    using = router.db_for_read(MatchEvent)
+    db = connections[using]
+    if db.vendor != "postgresql":
+        queryset = MatchEvent.objects.using(using).filter(match=match, seq__gt=after)
+        return list(queryset.order_by("seq")[:limit])
+    key = str(seat) if seat is not None else None
+    with db.cursor() as cursor:
+        cursor.execute(_EVENTS_SQL, [key, match.pk, after, limit])
+        found = cursor.fetchall()
+    return [
+        _EventRow(
+            seq=seq,
+            type=kind,
+            step=step,
+            at=at,
+            show_at=show_at,
+            data=_json(data),
+            private={key: _json(mine)} if key is not None and mine is not None else {},
+            table_only=table_only,
+        )
+        for seq, kind, step, at, show_at, data, mine, table_only in found
+    ]
+
+
+def _json(value: Any) -> Any:
+    """A JSON column as the driver hands it: text (Django's setting for psycopg) or decoded."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[dict[str, Any]]:
