@@ -1189,9 +1189,9 @@ def main(argv: list[str] | None = None) -> int:
         default=6.0,
         help="GET match phase: half full reads, half conditional (0: skip)",
     )
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=max(2, 2 * (os.cpu_count() or 1)))
     parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--pgbench-seconds", type=int, default=8, help="0: skip the baseline")
     parser.add_argument("--no-queries", action="store_true", help="skip the query sampling")
     parser.add_argument("--db", default="facedown_load")

@@ -2,15 +2,17 @@
 
 Every setting can be changed from the environment (a command-line flag still wins):
 
-``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: one per
+``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: two per
 core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread``; ``sync`` also works),
-``GUNICORN_THREADS`` (threads per gthread worker, 2), ``GUNICORN_KEEPALIVE`` (seconds an idle
+``GUNICORN_THREADS`` (threads per gthread worker, 1), ``GUNICORN_KEEPALIVE`` (seconds an idle
 keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker after this many
 requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
 
 Why these defaults (docs/benchmarks.md has the measurements): the request path is CPU-bound
-Python plus a handful of short PostgreSQL round trips, so one process per core keeps the cores
-busy and a second thread per worker overlaps those round trips. ``gthread`` speaks HTTP/1.1
+Python plus a handful of short PostgreSQL round trips, so two single-threaded processes per core
+keep the cores busy while others wait on a round trip. Two threads in one process were slower
+(231 against 248 moves/s, p50 44-56 against 21-27 ms, 16 players on 2 cores): the threads
+share one GIL, and a thread holding a match's row lock waits for it. ``gthread`` speaks HTTP/1.1
 keep-alive (``sync`` closes every connection), which saves a TCP handshake per request for
 clients that poll. The application is preloaded: workers share its pages copy-on-write and start
 at once; no database connection is opened before the fork (Django connects lazily).
@@ -33,9 +35,9 @@ def _int(name: str, default: int) -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = _int("WEB_CONCURRENCY", max(2, os.cpu_count() or 1))
+workers = _int("WEB_CONCURRENCY", max(2, 2 * (os.cpu_count() or 1)))
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
-threads = _int("GUNICORN_THREADS", 2)
+threads = _int("GUNICORN_THREADS", 1)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
 timeout = _int("GUNICORN_TIMEOUT", 30)
 graceful_timeout = 20
@@ -82,3 +84,14 @@ def child_exit(server: Any, worker: Any) -> None:
     from prometheus_client import multiprocess
 
     multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def post_worker_init(worker: Any) -> None:
+    """A shorter GIL switch interval in each worker (``GUNICORN_SWITCH_INTERVAL_MS``, 1 ms;
+    Python's default is 5), for deployments that run several threads per worker (measured
+    with 2: 205 -> 235 moves/s, means of 3 and 5 runs). A worker's threads share one GIL: a
+    thread whose answer came back from PostgreSQL waits for the other to let go of it, up to
+    the interval, while it holds its match's row lock, and the other seat's move waits."""
+    import sys
+
+    sys.setswitchinterval(_int("GUNICORN_SWITCH_INTERVAL_MS", 1) / 1000)
