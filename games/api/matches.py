@@ -210,8 +210,12 @@ class MatchDetailApi(APIView):
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        read = reads.match_snapshot_read(match_id=_match_id(match_id), user=requester(request))
         condition = request.headers.get("If-None-Match")
+        # Unconditional: the engine state in the same query. Conditional (a poll, mostly
+        # answered 304): without it, and read after the snapshot only if the ETag differs.
+        read = reads.match_snapshot_read(
+            match_id=_match_id(match_id), user=requester(request), with_state=condition is None
+        )
         if condition is not None and _etag_matches(condition, etag := read.etag()):
             # Decided from the rows' columns: no model instance, no engine state.
             response = Response(status=status.HTTP_304_NOT_MODIFIED)

@@ -66,18 +66,26 @@ def _etag(match_id: uuid.UUID, version: int, you: int | None, submitted_mask: in
 # driver a conversion on every read, a 304's included).
 _NAME_ONLY = [f.name for f in User._meta.concrete_fields if f.name not in ("id", "username")]
 
-_SNAPSHOT: CompiledSelect[Seat] = CompiledSelect(
-    lambda match_id: (
-        Seat.objects.select_related("match", "match__created_by", "user")
-        .defer(
-            "match__state",
-            *(f"user__{name}" for name in _NAME_ONLY),
-            *(f"match__created_by__{name}" for name in _NAME_ONLY),
+
+def _snapshot_query(*, state: bool) -> CompiledSelect[Seat]:
+    deferred = [f"user__{name}" for name in _NAME_ONLY]
+    deferred += [f"match__created_by__{name}" for name in _NAME_ONLY]
+    if not state:
+        deferred.append("match__state")
+    return CompiledSelect(
+        lambda match_id: (
+            Seat.objects.select_related("match", "match__created_by", "user")
+            .defer(*deferred)
+            .filter(match_id=match_id)
+            .order_by("index")
         )
-        .filter(match_id=match_id)
-        .order_by("index")
     )
-)
+
+
+_SNAPSHOT = _snapshot_query(state=False)
+# The match detail's: the engine state comes in the same row as the version and submissions
+# the ETag is made of, so body and ETag agree without a second query.
+_SNAPSHOT_WITH_STATE = _snapshot_query(state=True)
 
 
 @dataclass
@@ -108,13 +116,15 @@ class SnapshotRead:
         return MatchSnapshot(match=seats[0].match, seats=seats, you=you, viewer=self.viewer)
 
 
-def match_snapshot_read(*, match_id: uuid.UUID | str, user: User) -> SnapshotRead:
-    """The match row (without its engine state) and its seats, in one query."""
+def match_snapshot_read(
+    *, match_id: uuid.UUID | str, user: User, with_state: bool = False
+) -> SnapshotRead:
+    """The match row and its seats, in one query; ``with_state``: the engine state too."""
     try:
         key = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise NotFound("No match with this id.") from None
-    fetched = _SNAPSHOT.rows(key)
+    fetched = (_SNAPSHOT_WITH_STATE if with_state else _SNAPSHOT).rows(key)
     if not fetched.rows:
         raise NotFound("No match with this id.")
     return SnapshotRead(fetched, user.pk)
@@ -154,7 +164,11 @@ def match_state(snapshot: MatchSnapshot) -> Any:
     transaction is a snapshot already), and ``snapshot`` is updated in place to that read: the
     caller takes the ETag from it after building the body. This costs nothing unless a change
     raced the read.
+
+    A snapshot read ``with_state`` has its state from the same row already: no query.
     """
+    if "state" in snapshot.match.__dict__:  # not deferred: read with the snapshot
+        return snapshot.match.state
     state, version, submitted = _state_read(snapshot.match.pk)
     if (version, submitted) == (snapshot.match.version, snapshot.match.submitted_mask):
         return state

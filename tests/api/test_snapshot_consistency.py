@@ -1,14 +1,19 @@
-"""A match read's body and its ETag come from one snapshot, even while moves commit between the
-read's two queries (docs/api.md, "Caching"; games/services/reads.py, ``match_state``).
+"""A match resource's body and its ETag come from one snapshot, even while moves commit.
+
+``GET /matches/{id}`` reads the match, its seats and the engine state in one query. The
+resource returned after a create, join or resign (``games.api.matches._match_response``) takes
+two (the snapshot, then ``reads.match_state``), and a change may commit between them.
 
 Real threads on the real PostgreSQL: one plays a match to its end through the API while readers
-(two seated players and a spectator) read it without pause. The window between the read's two
-queries is widened by a short pause after the first, so moves land inside it on every run.
+(two seated players and a spectator) read it without pause: through the API, and through the
+two-query path with the window between its queries widened by a short pause after the first,
+so moves land inside it on every run.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import threading
 import time
 from collections import defaultdict
@@ -17,6 +22,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games.services import reads
@@ -33,15 +39,15 @@ READS_PER_VIEWER = 400
 @pytest.fixture
 def widened_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Pause after the snapshot query; count the reads that saw a change land in the gap."""
-    fetch = reads._SNAPSHOT.fetch
+    query = reads._SNAPSHOT.rows  # the snapshot's one query (fetch builds on it)
     raced: list[int] = []
 
-    def slow_fetch(value: Any) -> Any:
-        rows = fetch(value)
+    def slow_rows(value: Any) -> Any:
+        rows = query(value)
         time.sleep(WINDOW)
         return rows
 
-    monkeypatch.setattr(reads._SNAPSHOT, "fetch", slow_fetch)
+    monkeypatch.setattr(reads._SNAPSHOT, "rows", slow_rows)
     original_state = reads.match_state
 
     def counting_match_state(snapshot: reads.MatchSnapshot) -> Any:
@@ -63,15 +69,21 @@ def expected_etag(match_id: str, body: dict[str, Any]) -> str:
     return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
 
 
-def _reader(token: str, match_id: str, stop: threading.Event, out: list[Any]) -> None:
+def _reader(player: Player, match_id: str, stop: threading.Event, out: list[Any]) -> None:
+    """Alternately through the API (one query) and the two-query resource path."""
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {player.token}")
     try:
-        for _ in range(READS_PER_VIEWER):
+        for n in range(READS_PER_VIEWER):
             if stop.is_set():
                 break
-            response = client.get(f"{API}/matches/{match_id}")
-            out.append((response.status_code, response["ETag"], response.json()))
+            if n % 2:
+                response = client.get(f"{API}/matches/{match_id}")
+                out.append((response.status_code, response["ETag"], response.json()))
+            else:
+                snapshot = reads.match_snapshot(match_id=match_id, user=player.user)
+                body = json.loads(JSONRenderer().render(reads.match_resource(snapshot)))
+                out.append((200, snapshot.etag, body))
     finally:
         connection.close()
 
@@ -101,7 +113,7 @@ def test_every_body_matches_its_etag_while_moves_race_the_reads(widened_window) 
     seen: dict[str, list[Any]] = {p.name: [] for p in (alice, bob, carol)}
     moves: list[int] = []
     threads = [
-        threading.Thread(target=_reader, args=(p.token, match_id, stop, seen[p.name]))
+        threading.Thread(target=_reader, args=(p, match_id, stop, seen[p.name]))
         for p in (alice, bob, carol)
     ]
     threads.append(threading.Thread(target=_writer, args=([alice, bob], match_id, stop, moves)))
