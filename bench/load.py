@@ -201,6 +201,15 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: ``--worker-class``: the production default (gthread accepting only with a thread free,
+#: config/gunicorn_worker.py), gunicorn's own gthread, and sync.
+WORKER_CLASSES = {
+    "balanced": "config.gunicorn_worker.BalancedThreadWorker",
+    "gthread": "gthread",
+    "sync": "sync",
+}
+
+
 def production_env(db: str, redis_db: int) -> dict[str, str]:
     """The environment of a production-configured stack on its own database and Redis db, with
     throttles raised out of the way (bench/load.py's servers, bench/hotpaths.py in-process)."""
@@ -239,7 +248,7 @@ class Stack:
             FACEDOWN_VAR_DIR=tempfile.mkdtemp(prefix="facedown-load-"),
             GUNICORN_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY=str(args.workers),
-            GUNICORN_WORKER_CLASS=args.worker_class,
+            GUNICORN_WORKER_CLASS=WORKER_CLASSES[args.worker_class],
             GUNICORN_THREADS=str(args.threads),
         )
         self.web: subprocess.Popen[bytes] | None = None
@@ -1066,7 +1075,7 @@ def _print(result: dict[str, Any]) -> None:
     )
     print(
         f"stack: gunicorn {c['workers']} x {c['worker_class']}"
-        f"{' x ' + str(c['threads']) + ' threads' if c['worker_class'] == 'gthread' else ''}"
+        f"{' x ' + str(c['threads']) + ' threads' if c['worker_class'] != 'sync' else ''}"
         f", celery worker (solo), DB_CONN_MAX_AGE=600, token cache 30 s, DEBUG off"
     )
     mode = f"open loop at {c['rate']} moves/s" if c["rate"] else "closed loop"
@@ -1190,7 +1199,7 @@ def main(argv: list[str] | None = None) -> int:
         help="GET match phase: half full reads, half conditional (0: skip)",
     )
     parser.add_argument("--workers", type=int, default=max(2, 2 * (os.cpu_count() or 1)))
-    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "sync"])
+    parser.add_argument("--worker-class", default="balanced", choices=sorted(WORKER_CLASSES))
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--pgbench-seconds", type=int, default=8, help="0: skip the baseline")
     parser.add_argument("--no-queries", action="store_true", help="skip the query sampling")

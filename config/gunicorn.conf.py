@@ -3,7 +3,8 @@
 Every setting can be changed from the environment (a command-line flag still wins):
 
 ``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: two per
-core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread``; ``sync`` also works),
+core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread`` that accepts only with a thread
+free, ``config/gunicorn_worker.py``; gunicorn's ``gthread`` and ``sync`` also work),
 ``GUNICORN_THREADS`` (threads per gthread worker, 1), ``GUNICORN_KEEPALIVE`` (seconds an idle
 keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker after this many
 requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
@@ -36,7 +37,9 @@ def _int(name: str, default: int) -> int:
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = _int("WEB_CONCURRENCY", max(2, 2 * (os.cpu_count() or 1)))
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gthread")
+# gthread, accepting only with a thread free (config/gunicorn_worker.py).
+_BALANCED = "config.gunicorn_worker.BalancedThreadWorker"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", _BALANCED)
 threads = _int("GUNICORN_THREADS", 1)
 keepalive = _int("GUNICORN_KEEPALIVE", 5)
 timeout = _int("GUNICORN_TIMEOUT", 30)

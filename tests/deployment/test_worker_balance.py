@@ -1,0 +1,79 @@
+"""The production worker class (config/gunicorn_worker.py) leaves a connection to an idle
+worker while its own thread is busy, so keep-alive connections opened at the same moment are
+spread over the workers instead of queueing behind one (docs/benchmarks.md: one worker was
+measured doing all the work of 16 players while three idled).
+
+Real gunicorn with config/gunicorn.conf.py, two single-threaded workers, a WSGI application that
+answers after 0.3 s with its worker's pid; four keep-alive clients each send two requests at once.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+from tests.faults.conftest import free_port, wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _answers(port: int) -> bool:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        connection.request("GET", "/")
+        return connection.getresponse().status == 200
+    except OSError:
+        return False
+
+
+def test_simultaneous_keep_alive_clients_are_spread_over_the_workers(tmp_path: Path) -> None:
+    port = free_port()
+    env = {
+        **os.environ,
+        "WEB_CONCURRENCY": "2",
+        "GUNICORN_THREADS": "1",
+        "GUNICORN_KEEPALIVE": "30",
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("GUNICORN_WORKER_CLASS", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}", "tests.deployment.slow_wsgi:application"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        wait_for(lambda: _answers(port), 20, "gunicorn to answer")
+        time.sleep(1)  # both workers up
+        served: list[str] = []
+        barrier = threading.Barrier(4)
+
+        def client() -> None:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            barrier.wait()
+            for _ in range(2):  # the same keep-alive connection twice
+                connection.request("GET", "/")
+                served.append(connection.getresponse().read().decode())
+
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        start = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        took = time.monotonic() - start
+    finally:
+        server.terminate()
+        server.wait(20)
+    assert len(served) == 8
+    per_worker = Counter(served)
+    assert len(per_worker) == 2, per_worker
+    assert sorted(per_worker.values()) == [4, 4], per_worker
+    # 8 requests of 0.3 s on two workers in parallel: about 1.2 s, not 2.4 s behind one worker.
+    assert took < 2.1, took
