@@ -9,6 +9,7 @@ with new parameters and builds the model instances exactly as Django's ``ModelIt
 
 from __future__ import annotations
 
+import json
 import threading
 import uuid
 from collections.abc import Callable
@@ -20,6 +21,13 @@ from django.db.models import Model, QuerySet
 from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=Model)
+
+
+def json_column(value: Any) -> Any:
+    """A JSON column read with plain SQL, as the driver hands it: text (Django's setting for
+    psycopg, which JSONField decodes) or already decoded."""
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
 
 #: Stands in for the parameter at compile time; every occurrence is replaced at run time.
 PLACEHOLDER = "00000000-0000-0000-0000-00000000c0de"

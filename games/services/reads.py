@@ -7,7 +7,6 @@ data redacted for that viewer; raw engine state never leaves this module.
 from __future__ import annotations
 
 import hashlib
-import json
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,7 +18,7 @@ from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet
 from accounts.models import User
 from core.errors import NotFound
 from games.catalog import get_engine
-from games.compiled import CompiledSelect, Fetched
+from games.compiled import CompiledSelect, Fetched, json_column
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
@@ -150,7 +149,7 @@ def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:
     if row is None:
         raise Match.DoesNotExist("No match with this id.")
     state, version, submitted = row
-    return _json(state), version, submitted
+    return json_column(state), version, submitted
 
 
 def match_state(snapshot: MatchSnapshot) -> Any:
@@ -411,17 +410,12 @@ def _event_rows(match: Match, after: int, limit: int, *, seat: int | None) -> li
             step=step,
             at=at,
             show_at=show_at,
-            data=_json(data),
-            private={key: _json(mine)} if key is not None and mine is not None else {},
+            data=json_column(data),
+            private={key: json_column(mine)} if key is not None and mine is not None else {},
             table_only=table_only,
         )
         for seq, kind, step, at, show_at, data, mine, table_only in found
     ]
-
-
-def _json(value: Any) -> Any:
-    """A JSON column as the driver hands it: text (Django's setting for psycopg) or decoded."""
-    return json.loads(value) if isinstance(value, str | bytes) else value
 
 
 def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[dict[str, Any]]:

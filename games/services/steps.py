@@ -16,6 +16,7 @@ from django.db import connection
 from games import events
 from games.bots.observe import observation_for
 from games.catalog import get_bot
+from games.compiled import json_column
 from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
@@ -206,12 +207,7 @@ def submitted_moves(match: Match) -> dict[int, EngineMove]:
         match_id = Match._meta.pk.get_db_prep_value(match.pk, connection)
         cursor.execute(_SUBMITTED_SQL, [match_id, match.step])
         rows = cursor.fetchall()
-    return {seat: dict(_json(payload)) for seat, payload in rows}
-
-
-def _json(value: Any) -> Any:
-    """A JSON column as the driver hands it: text (Django's setting), or already decoded."""
-    return json.loads(value) if isinstance(value, str | bytes) else value
+    return {seat: dict(json_column(payload)) for seat, payload in rows}
 
 
 def step_resolve(tx: MatchChange, moves: dict[int, EngineMove], *, advance: bool = True) -> None:
