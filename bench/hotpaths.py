@@ -117,6 +117,17 @@ class Wsgi:
         return int(status[0].split()[0]), response_headers, content
 
 
+def _backend_cpu() -> tuple[int, float]:
+    """(pid, CPU seconds) of this thread's PostgreSQL backend, from /proc: the server side of the
+    same requests (PostgreSQL runs on this machine; clock-tick resolution, 10 ms)."""
+    from django.db import connection
+
+    connection.ensure_connection()
+    pid = connection.connection.info.backend_pid
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return pid, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _players(count: int) -> list[tuple[str, str]]:
     from rest_framework.authtoken.models import Token
 
@@ -183,6 +194,21 @@ def _round(w: Wsgi, requests: Iterable[Callable[[], Any]]) -> tuple[float, int]:
         request()
         n += 1
     return w.cpu / n * 1e6 if n else float("nan"), n
+
+
+class ServerSide:
+    """The PostgreSQL backend's CPU over a round, per request (nan if the connection changed)."""
+
+    def __enter__(self) -> ServerSide:
+        self.pid, self.start = _backend_cpu()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        pid, end = _backend_cpu()
+        self.seconds = end - self.start if pid == self.pid else float("nan")
+
+    def per(self, n: int) -> float:
+        return self.seconds / n * 1e6 if n else float("nan")
 
 
 def measure(args: argparse.Namespace) -> dict[str, list[float]]:
@@ -256,19 +282,23 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
                 w.cpu, posted = 0.0, 0
                 if profiler:
                     profiler.enable()
-                for match_id, h, g in matches:
-                    posted += _play(w, match_id, [h, g])
+                with ServerSide() as server:
+                    for match_id, h, g in matches:
+                        posted += _play(w, match_id, [h, g])
                 if profiler:
                     profiler.disable()
                 results.setdefault(kind, []).append(w.cpu / posted * 1e6)
+                results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(posted))
             else:
                 batch = reads(kind)
                 if profiler:
                     profiler.enable()
-                us, _ = _round(w, batch)
+                with ServerSide() as server:
+                    us, n = _round(w, batch)
                 if profiler:
                     profiler.disable()
                 results.setdefault(kind, []).append(us)
+                results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(n))
     if profiler:
         profiler.dump_stats(args.profile)
     return results
@@ -292,10 +322,13 @@ def main(argv: list[str] | None = None) -> int:
     _environment(args.db, args.redis_db)
     _fresh_database(args.db)
     results = measure(args)
-    print(f"CPU per request in the web process (µs; median of {args.repeats} rounds, min-max)")
+    print(
+        f"CPU per request (µs; median of {args.repeats} rounds, min-max): the web process, "
+        "and its PostgreSQL backend"
+    )
     for kind, rounds in results.items():
         print(
-            f"  {kind:<16}{statistics.median(rounds):>8.0f}   ({min(rounds):.0f}-{max(rounds):.0f})"
+            f"  {kind:<29}{statistics.median(rounds):>8.0f}   ({min(rounds):.0f}-{max(rounds):.0f})"
         )
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))

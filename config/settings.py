@@ -104,6 +104,12 @@ TEMPLATES = [
     }
 ]
 
+
+def _prepare_threshold(value: str) -> int | None:
+    value = value.strip().lower()
+    return None if value in ("", "off", "none") else int(value)
+
+
 _default_sqlite = f"sqlite:///{VAR_DIR / 'facedown.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
@@ -118,8 +124,13 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["OPTIONS"] = {
         # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on
-        # every query, and psycopg prepares the statements a connection runs often.
+        # every query.
         "server_side_binding": _env_bool("DB_SERVER_SIDE_BINDING", True),
+        # psycopg prepares a statement once a connection has run it this many times, so
+        # PostgreSQL stops parsing and planning the hot ones (the match lock, the unit of
+        # work's write) on every move. Django turns preparing off unless told; a transaction-
+        # mode pooler needs it off ("" or "off"): docs/deployment.md, "Connection poolers".
+        "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "2")),
         # A database that does not answer a connection attempt fails it (503, Retry-After)
         # after this many seconds instead of holding the request.
         "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),

@@ -29,6 +29,11 @@ class RoundTrips:
     #: One entry per round trip: the SQL text of its ``Query``, or of the statement its ``Sync``
     #: completes.
     messages: list[str] = field(default_factory=list)
+    #: Round trips that only prepared a statement (``Parse "_pg3_N"``, ``Describe``, ``Sync``):
+    #: psycopg prepares a statement the second time a connection runs it
+    #: (``DB_PREPARE_THRESHOLD``), once per connection, and then executes it without the text.
+    #: Not in ``count``: a request's steady-state cost is what the budgets are about.
+    preparations: list[str] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -45,6 +50,10 @@ def count_round_trips() -> Iterator[RoundTrips]:
     raw = connection.connection
     pgconn = raw.pgconn
     result = RoundTrips()
+    # Statements this connection prepared before the trace starts, by name (not traced).
+    with raw.cursor() as cursor:
+        cursor.execute("SELECT name, statement FROM pg_prepared_statements")
+        known: dict[str, str] = dict(cursor.fetchall())
     fd, path = tempfile.mkstemp(prefix="libpq-trace-")
     try:
         pgconn.trace(fd)
@@ -61,21 +70,27 @@ def count_round_trips() -> Iterator[RoundTrips]:
         os.unlink(path)
     # An extended-protocol round trip is named by the SQL of its Parse; a statement psycopg has
     # prepared earlier is named by the SQL it was prepared with (Parse "name" "sql" …).
-    prepared: dict[str, str] = {}
+    prepared = {name: " ".join(sql.split()) for name, sql in known.items()}
     pending = ""
+    preparing = False
     for line in result.trace.splitlines():
         parsed = _PARSE.match(line)
         if parsed:
             name, sql = parsed.groups()
             prepared[name] = sql
             pending = sql
+            preparing = bool(name)
             continue
         bound = _BIND.match(line)
-        if bound and not pending:
-            pending = prepared.get(bound.group(1), "<prepared>")
+        if bound:
+            preparing = False
+            if not pending:
+                pending = prepared.get(bound.group(1), "<prepared>")
             continue
         found = _WAITING.match(line)
         if found:
             kind, rest = found.groups()
-            result.messages.append((rest.strip() if kind == "Query" else pending)[:160])
+            text = (rest.strip() if kind == "Query" else pending)[:160]
+            (result.preparations if preparing else result.messages).append(text)
             pending = ""
+            preparing = False
