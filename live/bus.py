@@ -21,7 +21,7 @@ import contextlib
 import logging
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from django.conf import settings
@@ -251,6 +251,10 @@ class RedisBus(Bus):
         )
 
     def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
+        batch = getattr(_batch, "messages", None)
+        if batch is not None:  # inside publications_batched: sent once, at its end
+            batch.extend(messages)
+            return
         try:
             pipe = self.client.pipeline(transaction=False)
             for channel, text in messages:
@@ -285,6 +289,25 @@ class RedisBus(Bus):
 
 _bus: Bus | None = None
 _bus_lock = threading.Lock()
+_batch = threading.local()
+
+
+@contextlib.contextmanager
+def publications_batched() -> Iterator[None]:
+    """What this thread publishes on Redis inside the block goes out at its end, in one
+    pipeline (one round trip), in the order published; also when the block raises, since
+    what was published had committed. Entered around a commit's hooks (core/commit_hooks.py):
+    the change's events and its notifications come from separate hooks."""
+    if getattr(_batch, "messages", None) is not None:  # nested: the outer block sends
+        yield
+        return
+    _batch.messages = []
+    try:
+        yield
+    finally:
+        messages, _batch.messages = _batch.messages, None
+        if messages:
+            bus().publish_many(messages)
 
 
 def bus() -> Bus:

@@ -1,4 +1,5 @@
-"""Django's PostgreSQL backend, with a health check that asks the socket, not the server.
+"""Django's PostgreSQL backend, with a health check that asks the socket, not the server,
+and the context ``core.commit_hooks`` puts around a commit's hooks.
 
 With ``CONN_HEALTH_CHECKS`` on, Django checks a kept connection before a request's first
 query with ``SELECT 1``: one round trip on every request, for a failure that is rare. How a
@@ -20,6 +21,8 @@ import select
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from psycopg import pq
 
+from core.commit_hooks import commit_hooks_context
+
 
 class DatabaseWrapper(PostgresDatabaseWrapper):
     def is_usable(self) -> bool:
@@ -38,3 +41,10 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         if readable or failed:
             return bool(super().is_usable())  # something arrived unasked: let the server say
         return True
+
+    def run_and_clear_commit_hooks(self) -> None:
+        # Only after a real commit (Django runs none after a rollback): core/commit_hooks.py.
+        if not self.run_on_commit:
+            return super().run_and_clear_commit_hooks()
+        with commit_hooks_context():
+            super().run_and_clear_commit_hooks()

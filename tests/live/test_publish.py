@@ -10,8 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection, transaction
 
-from live.bus import LocalBus, RedisBus, match_channel
+from live import bus as live_bus
+from live.bus import LocalBus, RedisBus, bus, match_channel, user_channel
 from tests.leaks import alternatives
 from tests.players import Player, start_match
 
@@ -109,3 +111,87 @@ def test_redis_bus_delivers_and_survives_a_new_event_loop(settings: Any) -> None
     bus = RedisBus(settings.REDIS_URL)
     assert _roundtrip(bus, threaded=False) == ["one", "two"]
     assert _roundtrip(bus, threaded=True) == ["one", "two"]  # a second asyncio.run
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_commit_sends_its_events_and_notifications_in_one_pipeline(
+    alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The change's events (one hook) and the players' notifications (another hook) leave in
+    one Redis round trip: core/commit_hooks.py around the hooks, live.bus batching inside."""
+    the_bus = bus()
+    assert isinstance(the_bus, RedisBus)
+    match_id = start_match("gops", [alice, bob])
+    sent: list[list[str]] = []
+    real_pipeline = the_bus.client.pipeline
+
+    def counted_pipeline(*args: Any, **kwargs: Any) -> Any:
+        pipe = real_pipeline(*args, **kwargs)
+        real_execute = pipe.execute
+
+        def execute(*a: Any, **k: Any) -> Any:
+            sent.append([command[0][1] for command in pipe.command_stack])
+            return real_execute(*a, **k)
+
+        pipe.execute = execute
+        return pipe
+
+    def move(player: Player, card: int) -> None:
+        try:
+            assert player.move(match_id, 1, {"card": card}).status_code == 202
+        finally:
+            connection.close()  # this thread's own connection
+
+    async def listen() -> list[str]:
+        channels = (match_channel(match_id, 0), user_channel(alice.user.pk))
+        listener = await the_bus.subscribe(*channels)
+        try:
+            await asyncio.to_thread(move, alice, 5)
+            await asyncio.to_thread(move, bob, 7)
+            return [await asyncio.wait_for(listener.get(), 5) for _ in range(4)]
+        finally:
+            await listener.close()
+
+    monkeypatch.setattr(the_bus.client, "pipeline", counted_pipeline)
+    received = asyncio.run(listen())
+    # Two commits (two moves), each one pipeline; bob's carries the step's events for every
+    # reader and alice's "step resolved" notification together.
+    assert len(sent) == 2, sent
+    resolving = sent[1]
+    assert match_channel(match_id, 0) in resolving and match_channel(match_id, None) in resolving
+    assert user_channel(alice.user.pk) in resolving
+    kinds = [json.loads(text) for text in received]
+    assert any(isinstance(k, dict) and k.get("match") == match_id for k in kinds), kinds
+    assert sum(isinstance(k, list) for k in kinds) >= 1  # event batches arrived too
+
+
+@pytest.mark.django_db(transaction=True)
+def test_what_committed_is_published_even_when_a_later_hook_raises() -> None:
+    the_bus = bus()
+
+    async def listen() -> list[str]:
+        listener = await the_bus.subscribe("test:batched")
+
+        def commit() -> None:
+            def fail() -> None:
+                raise RuntimeError("a later hook failed")
+
+            try:
+                with pytest.raises(RuntimeError), transaction.atomic():
+                    transaction.on_commit(
+                        lambda: the_bus.publish_many([("test:batched", "first")]), robust=True
+                    )
+                    transaction.on_commit(fail)  # not robust: Django stops the hooks here
+                    transaction.on_commit(lambda: the_bus.publish_many([("test:batched", "x")]))
+                # the thread's batch is closed again: a later publication goes out at once
+                assert getattr(live_bus._batch, "messages", None) is None
+            finally:
+                connection.close()
+
+        try:
+            await asyncio.to_thread(commit)
+            return [await asyncio.wait_for(listener.get(), 5)]
+        finally:
+            await listener.close()
+
+    assert asyncio.run(listen()) == ["first"]
