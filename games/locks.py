@@ -32,6 +32,7 @@ from datetime import datetime
 from django.db import connection, transaction
 from django.db.models import F, QuerySet
 
+from accounts.models import User
 from core.errors import NotFound
 from games.compiled import CompiledSelect
 from games.models import Match, Rating, Seat
@@ -41,8 +42,9 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
         Seat.objects.select_related("match")
         .select_for_update(of=("self", "match"))
         # Read, not locked: whether the seat's player has destinations outside the site
-        # (notify/offsite.py), so a change decides without a query whether to enqueue them.
-        .annotate(user_offsite=F("user__offsite_channels"))
+        # (notify/offsite.py), so a change decides without a query whether to enqueue them;
+        # and the player's name, which events and answers show (no query per seat for it).
+        .annotate(user_offsite=F("user__offsite_channels"), user_name=F("user__username"))
         .filter(match_id=match_id)
         .order_by("index")
     ),
@@ -71,7 +73,17 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     match = seats[0].match
     for seat in seats:
         seat.match = match
+        name = seat.__dict__.pop("user_name", None)
+        if seat.user_id is not None and name is not None:
+            # ``seat.user`` is then this row with its name loaded and every other field
+            # deferred (read on first use, as Django reads any deferred field). Changing
+            # ``seat.user`` or ``seat.user_id`` later drops it, as Django does.
+            seat.user = _user_named(seat.user_id, name)
     return match, seats
+
+
+def _user_named(user_id: int, name: str) -> User:
+    return User.from_db(connection.alias, ["id", "username"], [user_id, name])
 
 
 @contextmanager

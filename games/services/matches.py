@@ -50,7 +50,10 @@ class SeatSpec:
 
 def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: bool) -> list[Seat]:
     names = [spec.username for spec in specs if spec.kind == "user"]
-    users = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    # The creator's row is read again with the others (same query): request.user may come
+    # from the token cache, and its ``offsite_channels`` must be as fresh as the others'.
+    found_rows = get_user_model().objects.filter(username__in=[*names, creator.username])
+    users = {u.username: u for u in found_rows}
     rows: list[Seat] = []
     seated: set[int] = set()
     for index, spec in enumerate(specs):
@@ -75,15 +78,22 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
             continue
         if spec.kind == "me":
             user, accepted, invited = creator, ready, False
+            me = users.get(creator.username)
+            offsite = me.offsite_channels if me is not None else None
         else:
             found = users.get(spec.username or "")
             if found is None:
                 raise ValidationFailed({f"seats.{index}.user": [MSG_UNKNOWN_USER]})
             user, accepted, invited = found, False, True
+            offsite = found.offsite_channels
         if user.pk in seated:
             raise AlreadySeated(f"{user.username} is given more than one seat.")
         seated.add(user.pk)
-        rows.append(Seat(match=match, index=index, user=user, accepted=accepted, invited=invited))
+        seat = Seat(match=match, index=index, user=user, accepted=accepted, invited=invited)
+        # As the match lock reads it (notify/offsite.py): no outbound job for a user who has
+        # no destination outside the site.
+        seat.user_offsite = offsite  # type: ignore[attr-defined]
+        rows.append(seat)
     return rows
 
 

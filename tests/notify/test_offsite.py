@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from accounts.authentication import forget_cached_tokens
 from accounts.models import User
 from games import dispatch
 from notify.models import PushSubscription, Webhook
@@ -125,8 +126,8 @@ def test_moves_between_players_without_destinations_enqueue_no_outbound_job(
     alice: Player, bob: Player, enqueued: list[tuple[str, tuple[Any, ...]]]
 ) -> None:
     match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
-    # The invitation was built before the seats were read back: it goes out, to be safe.
-    enqueued.clear()
+    # Neither the invitation (seats built from freshly read user rows) nor the start.
+    assert outbound(enqueued) == []
     for step in (1, 2):
         for player in (alice, bob):
             card = player.match(match_id)["legal_moves"][0]
@@ -148,3 +149,33 @@ def test_only_the_recipients_with_a_destination_are_in_the_job(
     assert batches, "alice has a webhook: the step's notifications must go out"
     users = {item["user"] for batch in batches for item in batch}
     assert users == {alice.user.pk}
+
+
+def test_an_invitation_goes_out_to_an_invited_player_with_a_destination(
+    alice: Player, bob: Player, enqueued: list[tuple[str, tuple[Any, ...]]]
+) -> None:
+    hook(bob)
+    created = alice.create("gops", ["me", {"user": bob.name}])
+    assert created.status_code == 201, created.content
+    batches = outbound(enqueued)
+    assert [(item["user"], item["type"]) for batch in batches for item in batch] == [
+        (bob.user.pk, "invited")
+    ]
+
+
+def test_the_creators_flag_is_read_fresh_not_from_the_token_cache(
+    alice: Player, bob: Player, enqueued: list[tuple[str, tuple[Any, ...]]], settings: Any
+) -> None:
+    """Alice authenticates (her user row is cached with the token), then adds a webhook; the
+    match she then creates with a bot starts at once, and her "match started" must go out."""
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    forget_cached_tokens()
+    try:
+        assert alice.get("/accounts/me").status_code == 200
+        hook(alice)
+        created = alice.create("gops", ["me", {"bot": "random"}])
+        assert created.status_code == 201, created.content
+    finally:
+        forget_cached_tokens()
+    users = {item["user"] for batch in outbound(enqueued) for item in batch}
+    assert alice.user.pk in users
