@@ -422,7 +422,7 @@ def _listed_resource(
     """``match_resource(..., detail=False)`` for a listed match: the same keys in the same
     order (tests/api/test_match_list.py compares the two)."""
     scores = match.scores
-    you = next((index for _, index, user_id, *_ in seats if user_id == viewer), None)
+    you = next((seat[1] for seat in seats if seat[2] == viewer), None)
     if match.phase_kind == Match.PhaseKind.TURN:
         submitted: list[int] = []
     elif match.disclose_submitted:
