@@ -8,6 +8,7 @@ queries. The list reads no hidden column."""
 from __future__ import annotations
 
 import base64
+import itertools
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
@@ -177,3 +178,40 @@ def test_the_list_reads_no_hidden_column(world: dict[str, Any]) -> None:
         m for m in alice.get("/matches").json()["results"] if m["id"] == world["finished"]
     )
     assert finished["fairness"]["seed"] is not None
+
+
+def test_the_page_query_is_the_querysets_sql_for_every_shape(db: None) -> None:
+    """Same ``FROM``, ``WHERE``, ``ORDER BY`` and ``LIMIT``/``OFFSET`` as the sliced queryset
+    (so the same plan): only the select list differs, and ``ORDER BY`` names the column by its
+    position in it."""
+    user = make_player().user
+    by_position = f"ORDER BY {reads.ListedMatch._fields.index('created_at') + 1} "
+    by_name = 'ORDER BY "games_match"."created_at" '
+    shapes = 0
+    for invited, awaiting_me, mine, status, game in itertools.product(
+        (False, True), (False, True), (False, True), (None, "active"), (None, "gops")
+    ):
+        filters = reads.ListFilters(user.pk, status, mine, awaiting_me, invited, game)
+        queryset = reads.match_list(
+            user=user, status=status, mine=mine, awaiting_me=awaiting_me, invited=invited, game=game
+        )
+        for ordering, bound in itertools.product(("-created_at", "created_at"), (None, "lt", "gt")):
+            expected = queryset.order_by(ordering)
+            position = "2026-11-23 01:02:03.456789+00:00"
+            if bound is not None:
+                expected = expected.filter(**{f"created_at__{bound}": position})
+            with CaptureQueriesContext(connection) as captured:
+                list(expected[3:54])
+                reads.match_page(
+                    filters,
+                    ordering=ordering,
+                    bound=(bound, position) if bound else None,
+                    low=3,
+                    high=54,
+                )
+            sql = [q["sql"] for q in captured.captured_queries]
+            assert len(sql) == 2  # nothing listed: no prefetch
+            reference, compiled = (text[text.index(" FROM ") :] for text in sql)
+            assert compiled.replace(by_position, by_name) == reference
+            shapes += 1
+    assert shapes == 192
