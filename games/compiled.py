@@ -4,7 +4,9 @@ Django compiles a queryset's SQL anew each time it runs; for the match lock (a t
 ``select_related`` with ``FOR UPDATE``) and the match read that costs more CPU than the rest of
 the request's own work. A ``CompiledSelect`` compiles its queryset once, then runs the same SQL
 with new parameters and builds the model instances exactly as Django's ``ModelIterable`` does
-(``from_db`` and the ``select_related`` populators), converters included.
+(``from_db`` and the ``select_related`` populators), converters included. A ``CompiledValues``
+does the same for a ``values_list`` queryset of several shapes and named parameters (the
+match list), and hands back converted rows, no model instances.
 """
 
 from __future__ import annotations
@@ -12,12 +14,13 @@ from __future__ import annotations
 import json
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
-from django.db.models import Model, QuerySet
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 
 M = TypeVar("M", bound=Model)
@@ -160,3 +163,114 @@ class CompiledSelect(Generic[M]):
     def fetch(self, value: Any) -> list[M]:
         """The rows for ``value``, as the built queryset would return them."""
         return self.rows(value).build()
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter of a ``CompiledValues`` query: the marker value the queryset is
+    compiled with (unlike any real value) and how a value reaches the database, as Django
+    prepares it for a lookup on ``field``."""
+
+    field: Field[Any, Any]
+    marker: Any
+
+    def prepare(self, value: Any, connection: BaseDatabaseWrapper) -> Any:
+        return self.field.get_db_prep_value(value, connection, prepared=False)
+
+
+@dataclass(frozen=True)
+class _ValuesPlan:
+    sql: str
+    params: tuple[Any, ...]
+    #: (position in ``params``, parameter name) for every occurrence of a marker.
+    slots: tuple[tuple[int, str], ...]
+    converters: dict[int, tuple[list[Any], Any]]
+
+
+class CompiledValues:
+    """A ``values_list`` queryset compiled once per database and shape, then run with new
+    parameter values; its rows converted as Django's ``results_iter`` converts them.
+
+    ``build(shape, markers)`` returns the queryset of one shape (which filters, which
+    ordering: anything that changes the SQL text), with each named parameter's marker where
+    its value goes. A page's bounds are applied as Django applies a slice: ``LIMIT``/``OFFSET``
+    written into the SQL (``ops.limit_offset_sql``), so the statement is the one the sliced
+    queryset would send.
+    """
+
+    def __init__(
+        self,
+        model: type[Model],
+        build: Callable[[Hashable, Mapping[str, Any]], QuerySet[Any, Any]],
+        parameters: Mapping[str, Parameter],
+    ) -> None:
+        self._model = model
+        self._build = build
+        self._parameters = dict(parameters)
+        self._plans: dict[tuple[str, Hashable], _ValuesPlan] = {}
+        self._lock = threading.Lock()
+
+    def _compile(self, using: str, shape: Hashable, names: frozenset[str]) -> _ValuesPlan:
+        markers = {name: parameter.marker for name, parameter in self._parameters.items()}
+        compiler = self._build(shape, markers).query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        connection = connections[using]
+        prepared = {
+            name: parameter.prepare(parameter.marker, connection)
+            for name, parameter in self._parameters.items()
+        }
+        slots = tuple(
+            (i, name)
+            for i, param in enumerate(params)
+            for name, marker in prepared.items()
+            if type(param) is type(marker) and param == marker
+        )
+        found = {name for _, name in slots}
+        if found != names:
+            raise ValueError(f"shape {shape!r}: parameters {sorted(found)}, given {sorted(names)}")
+        if compiler.col_count != len(compiler.select):
+            raise ValueError(f"shape {shape!r}: columns selected beyond the values asked for")
+        return _ValuesPlan(
+            sql=sql,
+            params=tuple(params),
+            slots=slots,
+            converters=compiler.get_converters([column[0] for column in compiler.select]),
+        )
+
+    def rows(
+        self,
+        shape: Hashable,
+        values: Mapping[str, Any],
+        *,
+        low: int = 0,
+        high: int | None = None,
+    ) -> list[list[Any]]:
+        """The converted rows of ``shape`` run with ``values`` (every parameter the shape
+        uses, no other), from ``low`` to ``high`` as a slice ``[low:high]`` would take them."""
+        using = router.db_for_read(self._model)
+        key = (using, shape)
+        plan = self._plans.get(key)
+        if plan is None:
+            with self._lock:
+                plan = self._plans.get(key)
+                if plan is None:
+                    plan = self._plans[key] = self._compile(using, shape, frozenset(values))
+        connection = connections[using]
+        bound = list(plan.params)
+        for position, name in plan.slots:
+            bound[position] = self._parameters[name].prepare(values[name], connection)
+        sql = plan.sql
+        if low or high is not None:
+            sql = f"{sql} {connection.ops.limit_offset_sql(low, high)}"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, bound)
+            found = cursor.fetchall()
+        converters = plan.converters.items()
+        rows = []
+        for raw in found:
+            row = list(raw)
+            for position, (functions, expression) in converters:
+                for function in functions:
+                    row[position] = function(row[position], expression, connection)
+            rows.append(row)
+        return rows

@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import UTC, datetime
+from typing import Any, NamedTuple, cast
 
 from django.db import connection, connections, router, transaction
-from django.db.models import Exists, Max, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, When
 
 from accounts.models import User
 from core.errors import NotFound
 from games.catalog import get_engine
-from games.compiled import CompiledSelect, Fetched, json_column
+from games.compiled import CompiledSelect, CompiledValues, Fetched, Parameter, json_column
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
@@ -190,6 +191,45 @@ def match_state(snapshot: MatchSnapshot) -> Any:
     return state
 
 
+def _listed(
+    *,
+    user_id: int,
+    status: str | None,
+    mine: bool,
+    awaiting_me: bool,
+    invited: bool,
+    game: str | None,
+) -> QuerySet[Match]:
+    """The matches of ``match_list``, filtered: the one definition of what the list holds,
+    for the queryset (``match_list``) and for the compiled page query (``match_page``)."""
+    # Each filter is a set of match ids from an indexed seat query, never a per-row EXISTS:
+    # an OR of two EXISTS made PostgreSQL scan every match (docs/data.md, "Indexes").
+    seats = Seat.objects.order_by()
+    matches = Match.objects.all()
+    if invited:
+        unanswered = seats.filter(user_id=user_id, invited=True, accepted=False)
+        matches = matches.filter(pk__in=unanswered.values("match_id"), status=Match.Status.OPEN)
+    if awaiting_me:
+        # ``awaiting_move`` is kept by the unit of work; its partial index holds only the
+        # seats a match waits for.
+        awaited = seats.filter(user_id=user_id, awaiting_move=True)
+        matches = matches.filter(pk__in=awaited.values("match_id"), status=Match.Status.ACTIVE)
+    if mine and not (invited or awaiting_me):
+        matches = matches.filter(pk__in=seats.filter(user_id=user_id).values("match_id"))
+    if not (mine or invited or awaiting_me):
+        # Walked newest first (index ``match_created``) against the requester's match ids,
+        # hashed once from an index-only scan (``seat_user_match``): a page costs the rows
+        # walked to fill it, not the user's whole history.
+        theirs = seats.filter(user_id=user_id).values("match_id")
+        joinable = seats.filter(match=OuterRef("pk"), user__isnull=True, bot="")
+        matches = matches.filter(Q(pk__in=theirs) | Q(Exists(joinable), status=Match.Status.OPEN))
+    if status:
+        matches = matches.filter(status=status)
+    if game:
+        matches = matches.filter(game=game)
+    return matches
+
+
 def match_list(
     *,
     user: User,
@@ -204,35 +244,235 @@ def match_list(
     ``awaiting_me``: active matches waiting for the requester's move. ``invited``: open matches
     with an invitation to the requester not yet answered (join accepts it, decline refuses).
     Filters combine: each one given narrows the list.
+
+    As a queryset (model instances, seats prefetched): the API's list reads the same matches
+    with ``match_page`` and ``listed_resources`` instead, which compile nothing per request.
     """
-    # Each filter is a set of match ids from an indexed seat query, never a per-row EXISTS:
-    # an OR of two EXISTS made PostgreSQL scan every match (docs/data.md, "Indexes").
-    seats = Seat.objects.order_by()
-    matches = Match.objects.defer("state").select_related("created_by")
-    if invited:
-        unanswered = seats.filter(user=user, invited=True, accepted=False)
-        matches = matches.filter(pk__in=unanswered.values("match_id"), status=Match.Status.OPEN)
-    if awaiting_me:
-        # ``awaiting_move`` is kept by the unit of work; its partial index holds only the
-        # seats a match waits for.
-        awaited = seats.filter(user=user, awaiting_move=True)
-        matches = matches.filter(pk__in=awaited.values("match_id"), status=Match.Status.ACTIVE)
-    if mine and not (invited or awaiting_me):
-        matches = matches.filter(pk__in=seats.filter(user=user).values("match_id"))
-    if not (mine or invited or awaiting_me):
-        # Walked newest first (index ``match_created``) against the requester's match ids,
-        # hashed once from an index-only scan (``seat_user_match``): a page costs the rows
-        # walked to fill it, not the user's whole history.
-        theirs = seats.filter(user=user).values("match_id")
-        joinable = seats.filter(match=OuterRef("pk"), user__isnull=True, bot="")
-        matches = matches.filter(Q(pk__in=theirs) | Q(Exists(joinable), status=Match.Status.OPEN))
-    if status:
-        matches = matches.filter(status=status)
-    if game:
-        matches = matches.filter(game=game)
-    return matches.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+    matches = _listed(
+        user_id=user.pk,
+        status=status,
+        mine=mine,
+        awaiting_me=awaiting_me,
+        invited=invited,
+        game=game,
     )
+    return (
+        matches.defer("state")
+        .select_related("created_by")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("index"))
+        )
+    )
+
+
+class ListedMatch(NamedTuple):
+    """A match as the list reads it: its public columns only (no engine state, and the seed
+    only once the match is over), converted as Django converts them."""
+
+    id: uuid.UUID
+    game: str
+    options: Any
+    protocol: str
+    disclose_submitted: bool
+    chat: bool
+    status: str
+    version: int
+    step: int
+    #: The creator's name.
+    created_by: str
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+    phase_kind: str
+    acting_mask: int
+    submitted_mask: int
+    deadline: datetime | None
+    scores: list[int]
+    result: Any
+    rated: bool
+    rematch_id: uuid.UUID | None
+    series_id: uuid.UUID | None
+    series_index: int | None
+    seed_sha256: str
+    #: None while the match runs: the seed is not even read then.
+    seed: str | None
+
+
+@dataclass(frozen=True)
+class ListFilters:
+    """The list's query parameters (``match_list``'s arguments), for ``match_page``."""
+
+    user_id: int
+    status: str | None = None
+    mine: bool = False
+    awaiting_me: bool = False
+    invited: bool = False
+    game: str | None = None
+
+
+_OVER = [Match.Status.FINISHED, Match.Status.ABORTED]
+_LISTED_COLUMNS = [
+    "created_by__username" if name == "created_by" else name
+    for name in ListedMatch._fields
+    if name != "seed"
+]
+
+
+def _page_query(shape: Hashable, markers: Mapping[str, Any]) -> QuerySet[Any, Any]:
+    invited, awaiting_me, mine, by_status, by_game, ordering, bound = cast(
+        tuple[bool, bool, bool, bool, bool, str, str | None], shape
+    )
+    matches = _listed(
+        user_id=markers["user"],
+        status=markers["status"] if by_status else None,
+        mine=mine,
+        awaiting_me=awaiting_me,
+        invited=invited,
+        game=markers["game"] if by_game else None,
+    ).order_by(ordering)
+    if bound is not None:
+        matches = matches.filter(**{f"created_at__{bound}": markers["position"]})
+    seed = Case(When(status__in=_OVER, then=F("seed")), default=None)
+    return matches.values_list(*_LISTED_COLUMNS, seed)
+
+
+_PAGE = CompiledValues(
+    Match,
+    _page_query,
+    {
+        "user": Parameter(Seat._meta.get_field("user"), -7_340_251_913),
+        "status": Parameter(Match._meta.get_field("status"), "\x00status\x00"),
+        "game": Parameter(Match._meta.get_field("game"), "\x00game\x00"),
+        "position": Parameter(
+            Match._meta.get_field("created_at"),
+            datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC),
+        ),
+    },
+)
+
+
+def match_page(
+    filters: ListFilters,
+    *,
+    ordering: str = "-created_at",
+    bound: tuple[str, Any] | None = None,
+    low: int = 0,
+    high: int | None = None,
+) -> list[ListedMatch]:
+    """``match_list(...).order_by(ordering).filter(created_at__<lookup>=position)[low:high]``
+    as ``ListedMatch`` rows: the same SQL (compiled once per process and shape, not per
+    request), on the database the router picks. ``bound``: ("lt" or "gt", position)."""
+    if ordering not in ("-created_at", "created_at"):
+        raise ValueError(f"the match list is not ordered by {ordering!r}")
+    if bound is not None and bound[0] not in ("lt", "gt"):
+        raise ValueError(f"the match list is not bounded by created_at__{bound[0]}")
+    values: dict[str, Any] = {"user": filters.user_id}
+    if filters.status:
+        values["status"] = filters.status
+    if filters.game:
+        values["game"] = filters.game
+    if bound is not None:
+        values["position"] = bound[1]
+    shape = (
+        filters.invited,
+        filters.awaiting_me,
+        filters.mine,
+        bool(filters.status),
+        bool(filters.game),
+        ordering,
+        bound[0] if bound is not None else None,
+    )
+    rows = _PAGE.rows(shape, values, low=low, high=high)
+    return [ListedMatch._make(row) for row in rows]
+
+
+_SEAT_TABLE, _USER_TABLE = Seat._meta.db_table, User._meta.db_table
+# The seats of a page, with their players' names, as the queryset's prefetch finds them
+# (ordered by index within each match), but only the columns the list shows.
+_LISTED_SEATS_SQL = (
+    'SELECT s."match_id", s."index", s."user_id", u."username", s."bot", s."accepted",'
+    ' s."forfeited", s."controlled_by"'
+    f' FROM "{_SEAT_TABLE}" s LEFT OUTER JOIN "{_USER_TABLE}" u ON u."id" = s."user_id"'
+    ' WHERE s."match_id" IN ({}) ORDER BY s."index" ASC'
+)
+
+
+def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[dict[str, Any]]:
+    """The page's matches as ``match_resource(snapshot_of(match, viewer), detail=False)``
+    shows them, built from rows: one query for every seat of the page, no model instances."""
+    if not page:
+        return []
+    using = router.db_for_read(Seat)
+    db = connections[using]
+    match_field = Seat._meta.get_field("match")
+    keys = [match_field.get_db_prep_value(listed.id, db) for listed in page]
+    seats: dict[Any, list[tuple[Any, ...]]] = {key: [] for key in keys}
+    with db.cursor() as cursor:
+        cursor.execute(_LISTED_SEATS_SQL.format(", ".join(["%s"] * len(keys))), keys)
+        for row in cursor.fetchall():
+            seats[row[0]].append(row)
+    return [
+        _listed_resource(listed, seats[key], viewer) for listed, key in zip(page, keys, strict=True)
+    ]
+
+
+def _listed_resource(
+    match: ListedMatch, seats: list[tuple[Any, ...]], viewer: int | None
+) -> dict[str, Any]:
+    """``match_resource(..., detail=False)`` for a listed match: the same keys in the same
+    order (tests/api/test_match_list.py compares the two)."""
+    scores = match.scores
+    you = next((seat[1] for seat in seats if seat[2] == viewer), None)
+    if match.phase_kind == Match.PhaseKind.TURN:
+        submitted: list[int] = []
+    elif match.disclose_submitted:
+        submitted = Match.seats_of(match.submitted_mask)
+    elif you is not None and match.submitted_mask >> you & 1:
+        submitted = [you]
+    else:
+        submitted = []
+    return {
+        "id": str(match.id),
+        "game": match.game,
+        "options": match.options,
+        "protocol": match.protocol,
+        "disclose_submitted": match.disclose_submitted,
+        "chat": match.chat,
+        "status": match.status,
+        "version": match.version,
+        "step": match.step,
+        "seats": [
+            {
+                "index": index,
+                "player": username,
+                "bot": bot or None,
+                "accepted": bool(accepted),
+                "score": scores[index] if index < len(scores) else 0,
+                "forfeited": bool(forfeited),
+                "controlled_by": controlled_by,
+            }
+            for _, index, _, username, bot, accepted, forfeited, controlled_by in seats
+        ],
+        "you": you,
+        "created_by": match.created_by,
+        "created_at": timestamp(match.created_at),
+        "started_at": timestamp(match.started_at),
+        "finished_at": timestamp(match.finished_at),
+        "phase": {
+            "kind": match.phase_kind,
+            "to_act": Match.seats_of(match.acting_mask),
+            "deadline": timestamp(match.deadline),
+            "submitted": submitted,
+            "your_move": None,
+        },
+        "result": match.result,
+        "rated": match.rated,
+        "rematch": str(match.rematch_id) if match.rematch_id else None,
+        "series": (
+            {"id": str(match.series_id), "index": match.series_index} if match.series_id else None
+        ),
+        "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
+    }
 
 
 def snapshot_of(match: Match, user: User) -> MatchSnapshot:
