@@ -429,7 +429,8 @@ def main() -> None:
     os.environ["FACEDOWN_TASK_RUNNER"] = "off"
     # A production configuration of its own (the audit reads the receipt-signing key).
     os.environ.setdefault("DJANGO_SECRET_KEY", os.urandom(32).hex())
-    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+    # testserver: the host of the RequestFactory requests the list cases are measured with
+    os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
     os.environ.setdefault("FACEDOWN_SIGNING_KEY", os.urandom(32).hex())
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     import django

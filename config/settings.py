@@ -105,11 +105,6 @@ TEMPLATES = [
 ]
 
 
-def _prepare_threshold(value: str) -> int | None:
-    value = value.strip().lower()
-    return None if value in ("", "off", "none") else int(value)
-
-
 _default_sqlite = f"sqlite:///{VAR_DIR / 'facedown.sqlite3'}"
 DATABASES = {
     "default": dj_database_url.parse(
@@ -126,11 +121,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on
         # every query.
         "server_side_binding": _env_bool("DB_SERVER_SIDE_BINDING", True),
-        # psycopg prepares a statement once a connection has run it this many times, so
-        # PostgreSQL stops parsing and planning the hot ones (the match lock, the unit of
-        # work's write) on every move. Django turns preparing off unless told; a transaction-
-        # mode pooler needs it off ("" or "off"): docs/deployment.md, "Connection poolers".
-        "prepare_threshold": _prepare_threshold(os.environ.get("DB_PREPARE_THRESHOLD", "2")),
+        # The hot point queries (the match lock, the snapshot, the unit of work's write) are
+        # prepared statements: PostgreSQL stops parsing and planning them on every move
+        # (core/postgresql/prepared.py; only those: generic plans hurt skewed lists). Needs
+        # server-side binding; off behind a transaction-mode pooler (docs/deployment.md).
+        "prepared_statements": _env_bool("DB_PREPARED_STATEMENTS", True)
+        and _env_bool("DB_SERVER_SIDE_BINDING", True),
         # A database that does not answer a connection attempt fails it (503, Retry-After)
         # after this many seconds instead of holding the request.
         "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),

@@ -23,6 +23,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model, QuerySet
 from django.db.models.query import get_related_populators
 
+from core.postgresql.prepared import prepare_statement
+
 M = TypeVar("M", bound=Model)
 
 
@@ -112,12 +114,21 @@ class Fetched(Generic[M]):
 
 
 class CompiledSelect(Generic[M]):
-    def __init__(self, build: Callable[[str], QuerySet[M]], *, for_write: bool = False) -> None:
+    def __init__(
+        self,
+        build: Callable[[str], QuerySet[M]],
+        *,
+        for_write: bool = False,
+        prepare: bool = False,
+    ) -> None:
         """``build(value)`` returns the queryset for one UUID parameter value. The database
         is the router's choice at each fetch (a read may go to a replica, games/routers.py);
-        ``for_write`` (a lock) always takes the writer's."""
+        ``for_write`` (a lock) always takes the writer's. ``prepare``: a prepared statement on
+        PostgreSQL (core/postgresql/prepared.py), for a lookup by key whose plan never
+        depends on the value."""
         self._build = build
         self._for_write = for_write
+        self._prepare = prepare
         self._plans: dict[str, _Plan] = {}
         self._lock = threading.Lock()
 
@@ -125,6 +136,8 @@ class CompiledSelect(Generic[M]):
         queryset = self._build(PLACEHOLDER)
         compiler = queryset.query.get_compiler(using=using)
         sql, params = compiler.as_sql()
+        if self._prepare:
+            prepare_statement(sql)
         # The backend prepared the placeholder its own way (a UUID on PostgreSQL, 32 hex digits
         # on SQLite): remember how, to prepare each real value alike.
         slots = {i: f for i, p in enumerate(params) if (f := _preparer(p)) is not None}

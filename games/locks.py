@@ -49,6 +49,7 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
         .order_by("index")
     ),
     for_write=True,
+    prepare=True,
 )
 
 

@@ -17,14 +17,28 @@ check without a timeout; the request then fails on its first query as it would h
 from __future__ import annotations
 
 import select
+from typing import Any
 
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from psycopg import pq
 
 from core.commit_hooks import commit_hooks_context
+from core.postgresql.prepared import PreparingCursor
 
 
 class DatabaseWrapper(PostgresDatabaseWrapper):
+    def get_connection_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = super().get_connection_params()
+        if self.settings_dict["OPTIONS"].get("prepared_statements"):
+            # core/postgresql/prepared.py: psycopg prepares what the cursor says, and only
+            # that (the threshold is never reached by itself).
+            params.pop("prepared_statements", None)
+            params["cursor_factory"] = PreparingCursor
+            params["prepare_threshold"] = 2**31 - 1
+        else:
+            params.pop("prepared_statements", None)
+        return params
+
     def is_usable(self) -> bool:
         raw = self.connection
         if raw is None or raw.closed:

@@ -18,6 +18,7 @@ from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QueryS
 
 from accounts.models import User
 from core.errors import NotFound
+from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
 from games.compiled import CompiledSelect, CompiledValues, Fetched, Parameter, json_column
 from games.engine.protocol import Engine
@@ -78,7 +79,8 @@ def _snapshot_query(*, state: bool) -> CompiledSelect[Seat]:
             .defer(*deferred)
             .filter(match_id=match_id)
             .order_by("index")
-        )
+        ),
+        prepare=True,
     )
 
 
@@ -135,7 +137,9 @@ def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
     return match_snapshot_read(match_id=match_id, user=user).snapshot()
 
 
-_STATE_SQL = f"SELECT state, version, submitted_mask FROM {Match._meta.db_table} WHERE id = %s"
+_STATE_SQL = prepare_statement(
+    f"SELECT state, version, submitted_mask FROM {Match._meta.db_table} WHERE id = %s"
+)
 
 
 def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:
@@ -624,7 +628,7 @@ class _EventRow:
     table_only: bool
 
 
-_EVENTS_SQL = (
+_EVENTS_SQL = prepare_statement(
     "SELECT seq, type, step, at, show_at, data, private -> %s::text, table_only"
     f" FROM {MatchEvent._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s"
 )

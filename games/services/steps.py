@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import connection
 
+from core.postgresql.prepared import prepare_statement
 from games import events
 from games.bots.observe import observation_for
 from games.catalog import get_bot
@@ -194,7 +195,7 @@ def step_moves(tx: MatchChange) -> dict[int, EngineMove]:
     return (submitted_moves(tx.match) if earlier else {}) | mine
 
 
-_SUBMITTED_SQL = (
+_SUBMITTED_SQL = prepare_statement(
     f"SELECT seat, payload FROM {Move._meta.db_table}"
     " WHERE match_id = %s AND step = %s AND payload IS NOT NULL"
 )

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import connection, models, transaction
 from django.utils import timezone
 
+from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
@@ -261,6 +262,8 @@ def _write_in_one_statement(writes: Writes) -> None:
     params: list[Any] = [value for _, values in clauses for value in values]
     with_sql = ", ".join(f"write_{i} AS ({sql})" for i, (sql, _) in enumerate(clauses))
     statement = f"WITH {with_sql} {last_sql}" if clauses else last_sql
+    # By primary key and into append-only tables: a plan that never depends on the values.
+    prepare_statement(statement)
     with connection.cursor() as cursor:
         cursor.execute(statement, [*params, *last_values])
         if match_fields and cursor.rowcount != 1:  # as save(update_fields=…) would refuse

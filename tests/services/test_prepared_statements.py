@@ -1,17 +1,21 @@
-"""Prepared statements: PostgreSQL parses and plans the hot statements once per connection.
+"""Prepared statements for the hot point queries, and only for them (core/postgresql/prepared.py).
 
-Django turns psycopg's automatic preparing off unless ``OPTIONS["prepare_threshold"]`` says
-otherwise; the settings turn it on (``DB_PREPARE_THRESHOLD``, 2 by default). Measured: a move's
-PostgreSQL CPU 1.9-2.0 → 1.2 ms, a read's 0.7 → 0.23 ms (docs/benchmarks.md).
+Measured: a move's PostgreSQL CPU 2.2-2.4 → 1.3-1.5 ms, a read's 0.85-0.95 → 0.25 ms; and a
+generic plan made the match list of a player with 20,000 matches 25 times slower, which is why the
+list is never prepared (docs/benchmarks.md).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.db import connection
 
-from config.settings import _prepare_threshold
+from core.postgresql.base import DatabaseWrapper
+from core.postgresql.prepared import PreparingCursor, prepared
+from games.locks import _LOCK
 from tests.players import make_player, start_match
 from tests.roundtrips import count_round_trips
 
@@ -21,38 +25,55 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _prepared() -> list[str]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
-        return [row[0] for row in cursor.fetchall()]
+        return [" ".join(row[0].split()) for row in cursor.fetchall()]
 
 
-def test_the_threshold_setting() -> None:
-    assert _prepare_threshold("2") == 2
-    assert _prepare_threshold(" 5 ") == 5
-    for off in ("", "off", "OFF", "none"):
-        assert _prepare_threshold(off) is None  # for a transaction-mode pooler
-
-
-def test_the_connection_prepares_what_it_runs_often() -> None:
-    assert settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"] == 2
+def test_the_setting_chooses_the_cursor() -> None:
+    assert settings.DATABASES["default"]["OPTIONS"]["prepared_statements"] is True
     connection.ensure_connection()
-    assert connection.connection.prepare_threshold == 2
+    assert isinstance(connection.connection.cursor(), PreparingCursor)
 
+    off = dict(settings.DATABASES["default"])
+    off["OPTIONS"] = {**off["OPTIONS"], "prepared_statements": False}
+    params = DatabaseWrapper(off, alias="prepared-off").get_connection_params()
+    assert params["prepare_threshold"] is None  # Django's default: nothing is prepared
+    assert params["cursor_factory"] is not PreparingCursor
+    assert "prepared_statements" not in params  # not a libpq parameter
+
+
+def test_the_hot_statements_are_prepared_and_the_list_is_not() -> None:
     alice, bob = make_player(), make_player()
     match_id = start_match("gops", [alice, bob])
     for step in (1, 2, 3):
         for player in (alice, bob):
             assert player.move(match_id, step, {"card": step}).status_code == 202
         assert alice.get(f"/matches/{match_id}").status_code == 200
+        assert alice.get(f"/matches/{match_id}/events?after=0").status_code == 200
+        assert alice.get("/matches").status_code == 200
+        assert alice.get("/matches?mine=true&status=active").status_code == 200
 
-    prepared = _prepared()
-    # The match lock (FOR UPDATE over the match and its seats) and the snapshot read, each
-    # run once per request above, are prepared statements of this connection now.
-    assert any("FOR UPDATE" in sql and "games_seat" in sql for sql in prepared), prepared
-    assert any("games_match" in sql and "FOR UPDATE" not in sql for sql in prepared), prepared
-    # Their parameters are bound, never written into the text: no move value is in a statement.
-    assert not any("'card'" in sql for sql in prepared)
+    texts = _prepared()
+    assert any("FOR UPDATE" in sql and "games_seat" in sql for sql in texts), texts  # the lock
+    assert any(sql.startswith("WITH write_0 AS (INSERT") for sql in texts), texts  # the write
+    assert any("private ->" in sql for sql in texts), texts  # the events page
+    assert any("state, version, submitted_mask" in sql for sql in texts), texts
+    # Nothing else was prepared: the lists ran five times each, and their plans depend on
+    # the player (a generic plan is made without the values).
+    by_key = (
+        "WITH write_",
+        'WHERE "games_seat"."match_id" = $1',
+        "FROM games_matchevent WHERE match_id = $2",
+        "FROM games_match WHERE id = $1",
+        "FROM games_move WHERE match_id = $1",
+    )
+    assert all(any(mark in sql for mark in by_key) for sql in texts), texts
+    # Parameters are bound, never written into a prepared text.
+    assert not any(match_id in sql for sql in texts)
+    # The registry knows the lock's text exactly as it runs.
+    assert prepared(next(iter(_LOCK._plans.values())).sql)
 
 
-def test_a_statement_is_prepared_once_per_connection() -> None:
+def test_a_statement_is_prepared_once_per_connection(settings: Any) -> None:
     alice, bob = make_player(), make_player()
     match_id = start_match("gops", [alice, bob])
     preparations = []
@@ -62,6 +83,6 @@ def test_a_statement_is_prepared_once_per_connection() -> None:
             assert bob.move(match_id, step, {"card": step}).status_code == 202
             assert alice.get(f"/matches/{match_id}").status_code == 200
         preparations.append(len(trips.preparations))
-    # The first steps prepare the statements that reach the threshold; later ones only bind.
+    # The first steps prepare the statements (each on its first run); later ones only bind.
     assert sum(preparations[:3]) > 0
     assert preparations[3:] == [0, 0, 0], preparations
