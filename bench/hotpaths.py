@@ -13,7 +13,10 @@ and Redis's own CPU is not in it (other processes); the round trips' client side
 Paths: ``POST /moves`` (both seats of 2-player GOPS matches, every step until the forced last
 card: the step-open and the step-resolving moves mixed as in play), a full ``GET
 /matches/{id}``, a 304 ``GET /matches/{id}`` (``If-None-Match``), ``GET /matches/{id}/events``
-(the feed from the start of a match mid-play) and ``GET /matches`` (a player's list). Each
+(the feed from the start of a match mid-play) and ``GET /matches`` (a player's list); and
+"move service", the same moves made by calling the move service directly (no HTTP, Django
+handler, middleware, DRF, authentication, throttle or idempotency wrapper): the difference
+from "POST moves" is what the framework around a move costs. Each
 figure is the median over ``--repeats`` rounds of the mean CPU per request in that round; the
 spread (min-max of the rounds) is printed beside it.
 
@@ -188,6 +191,30 @@ def _play(w: Wsgi, match_id: str, seats: list[tuple[str, str]], steps: int | Non
     return posted
 
 
+def _play_service(w: Wsgi, match_id: str, seats: list[tuple[str, str]]) -> int:
+    """As ``_play``, calling the move service (``games.services.moves.move_submit``) directly:
+    the same unit of work, rules, receipts, events, publication and notifications, without
+    HTTP, Django's handler and middleware, DRF, authentication, throttles and the idempotency
+    wrapper. The difference from "POST moves" is what the framework around a move costs."""
+    from accounts.models import User
+    from games.services.moves import move_submit
+
+    users = {u.username: u for u in User.objects.filter(username__in=[n for n, _ in seats])}
+    before = w.cpu
+    view = _expect(w.call("GET", f"/matches/{match_id}", seats[0][1]), 200, "read")
+    w.cpu = before
+    step, posted = view["step"], 0
+    last = step + len(view["view"]["hand"]) - 2  # the last card is forced
+    while step <= last:
+        for name, _ in seats:
+            started = time.process_time()
+            move_submit(match_id=match_id, user=users[name], step=step, move={"card": step})
+            w.cpu += time.process_time() - started
+            posted += 1
+        step += 1
+    return posted
+
+
 def _round(w: Wsgi, requests: Iterable[Callable[[], Any]]) -> tuple[float, int]:
     w.cpu, n = 0.0, 0
     for request in requests:
@@ -267,7 +294,14 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         return out
 
     results: dict[str, list[float]] = {}
-    kinds = ["POST moves", "GET match", "GET match 304", "GET events", "GET matches"]
+    kinds = [
+        "POST moves",
+        "move service",
+        "GET match",
+        "GET match 304",
+        "GET events",
+        "GET matches",
+    ]
     if args.only:
         kinds = [k for k in kinds if k in args.only]
     profiler = None
@@ -277,14 +311,15 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         profiler = cProfile.Profile(time.process_time)
     for _ in range(args.repeats):
         for kind in kinds:
-            if kind == "POST moves":
+            if kind in ("POST moves", "move service"):
                 matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
                 w.cpu, posted = 0.0, 0
+                play = _play if kind == "POST moves" else _play_service
                 if profiler:
                     profiler.enable()
                 with ServerSide() as server:
                     for match_id, h, g in matches:
-                        posted += _play(w, match_id, [h, g])
+                        posted += play(w, match_id, [h, g])
                 if profiler:
                     profiler.disable()
                 results.setdefault(kind, []).append(w.cpu / posted * 1e6)
