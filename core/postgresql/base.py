@@ -1,5 +1,13 @@
 """Django's PostgreSQL backend, with a health check that asks the socket, not the server,
-and the context ``core.commit_hooks`` puts around a commit's hooks.
+the context ``core.commit_hooks`` puts around a commit's hooks, prepared statements for the hot
+queries (``core/postgresql/prepared.py``) and psycopg's C loader for ``timestamptz``.
+
+Django registers its own ``timestamptz`` loader, a subclass of psycopg's *Python* one that
+replaces the result's tzinfo with Django's; every timestamp a query returns is then parsed in
+Python (about a tenth of the match lock's client CPU, most of a long list's row loading). When
+Django's time zone and the session's are UTC (``USE_TZ``, ``TIME_ZONE = "UTC"``: this
+project's), psycopg's C loader returns exactly what Django's does, ``datetime.timezone.utc``
+included, so the connection uses it (``tests/core/test_postgresql_backend.py`` compares them).
 
 With ``CONN_HEALTH_CHECKS`` on, Django checks a kept connection before a request's first
 query with ``SELECT 1``: one round trip on every request, for a failure that is rare. How a
@@ -19,8 +27,11 @@ from __future__ import annotations
 import select
 from typing import Any
 
+from django.conf import settings
+from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from psycopg import pq
+from psycopg.pq import Format
 
 from core.commit_hooks import commit_hooks_context
 from core.postgresql.prepared import PreparingCursor
@@ -62,3 +73,28 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
             return super().run_and_clear_commit_hooks()
         with commit_hooks_context():
             super().run_and_clear_commit_hooks()
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        connection = super().get_new_connection(conn_params)
+        if _CTimestamptzLoader is not None and settings.USE_TZ and self.timezone_name == "UTC":
+            connection.adapters.register_loader("timestamptz", _CTimestamptzLoader)
+        return connection
+
+    def create_cursor(self, name: str | None = None) -> Any:
+        # Django's compares the connection's timestamptz loader's ``timezone`` with its own and
+        # registers one per cursor when they differ; the C loader has no such attribute, and is
+        # only installed when both are UTC (above), so there is nothing to compare.
+        raw = self.connection
+        if raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT) is not _CTimestamptzLoader:
+            return super().create_cursor(name)
+        if name:
+            return raw.cursor(name, scrollable=False, withhold=raw.autocommit)
+        return raw.cursor()
+
+
+try:  # psycopg's C implementation (psycopg[binary] or psycopg[c])
+    from psycopg_binary._psycopg import (  # type: ignore[attr-defined]
+        TimestamptzLoader as _CTimestamptzLoader,
+    )
+except ImportError:  # pragma: no cover - the pure Python psycopg: Django's loader stays
+    _CTimestamptzLoader = None
