@@ -117,16 +117,16 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    _server_side_binding = _env_bool("DB_SERVER_SIDE_BINDING", True)
     DATABASES["default"]["OPTIONS"] = {
         # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on
         # every query.
-        "server_side_binding": _env_bool("DB_SERVER_SIDE_BINDING", True),
+        "server_side_binding": _server_side_binding,
         # The hot point queries (the match lock, the snapshot, the unit of work's write) are
         # prepared statements: PostgreSQL stops parsing and planning them on every move
         # (core/postgresql/prepared.py; only those: generic plans hurt skewed lists). Needs
         # server-side binding; off behind a transaction-mode pooler (docs/deployment.md).
-        "prepared_statements": _env_bool("DB_PREPARED_STATEMENTS", True)
-        and _env_bool("DB_SERVER_SIDE_BINDING", True),
+        "prepared_statements": _server_side_binding and _env_bool("DB_PREPARED_STATEMENTS", True),
         # A database that does not answer a connection attempt fails it (503, Retry-After)
         # after this many seconds instead of holding the request.
         "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),

@@ -40,14 +40,11 @@ from core.postgresql.prepared import PreparingCursor
 class DatabaseWrapper(PostgresDatabaseWrapper):
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
-        if self.settings_dict["OPTIONS"].get("prepared_statements"):
+        if params.pop("prepared_statements", False):  # an option of ours, not libpq's
             # core/postgresql/prepared.py: psycopg prepares what the cursor says, and only
             # that (the threshold is never reached by itself).
-            params.pop("prepared_statements", None)
             params["cursor_factory"] = PreparingCursor
             params["prepare_threshold"] = 2**31 - 1
-        else:
-            params.pop("prepared_statements", None)
         return params
 
     def is_usable(self) -> bool:

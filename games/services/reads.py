@@ -427,24 +427,8 @@ def _listed_resource(
     order (tests/api/test_match_list.py compares the two)."""
     scores = match.scores
     you = next((seat[1] for seat in seats if seat[2] == viewer), None)
-    if match.phase_kind == Match.PhaseKind.TURN:
-        submitted: list[int] = []
-    elif match.disclose_submitted:
-        submitted = Match.seats_of(match.submitted_mask)
-    elif you is not None and match.submitted_mask >> you & 1:
-        submitted = [you]
-    else:
-        submitted = []
     return {
-        "id": str(match.id),
-        "game": match.game,
-        "options": match.options,
-        "protocol": match.protocol,
-        "disclose_submitted": match.disclose_submitted,
-        "chat": match.chat,
-        "status": match.status,
-        "version": match.version,
-        "step": match.step,
+        **_match_head(match),
         "seats": [
             {
                 "index": index,
@@ -466,17 +450,50 @@ def _listed_resource(
             "kind": match.phase_kind,
             "to_act": Match.seats_of(match.acting_mask),
             "deadline": timestamp(match.deadline),
-            "submitted": submitted,
+            "submitted": _submitted_shown(match, you),
             "your_move": None,
         },
+        **_match_outcome(match),
+        "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
+    }
+
+
+def _match_head(match: Match | ListedMatch) -> dict[str, Any]:
+    """The first keys of a match resource, the same for the detail and the list."""
+    return {
+        "id": str(match.id),
+        "game": match.game,
+        "options": match.options,
+        "protocol": match.protocol,
+        "disclose_submitted": match.disclose_submitted,
+        "chat": match.chat,
+        "status": match.status,
+        "version": match.version,
+        "step": match.step,
+    }
+
+
+def _match_outcome(match: Match | ListedMatch) -> dict[str, Any]:
+    return {
         "result": match.result,
         "rated": match.rated,
         "rematch": str(match.rematch_id) if match.rematch_id else None,
         "series": (
             {"id": str(match.series_id), "index": match.series_index} if match.series_id else None
         ),
-        "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
     }
+
+
+def _submitted_shown(match: Match | ListedMatch, you: int | None) -> list[int]:
+    """The seats a viewer sees as having submitted in the open step: every one when the
+    match discloses submissions, else only the viewer's own (hidden information)."""
+    if match.phase_kind == Match.PhaseKind.TURN:
+        return []
+    if match.disclose_submitted:
+        return Match.seats_of(match.submitted_mask)
+    if you is not None and match.submitted_mask >> you & 1:
+        return [you]
+    return []
 
 
 def snapshot_of(match: Match, user: User) -> MatchSnapshot:
@@ -501,13 +518,7 @@ def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
 def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
     match = snapshot.match
     phase: dict[str, Any] = dict(phase_public(match))
-    if match.phase_kind == Match.PhaseKind.TURN:
-        submitted: list[int] = []
-    elif match.disclose_submitted:
-        submitted = match.submitted
-    else:
-        submitted = [snapshot.you] if snapshot.own_submitted and snapshot.you is not None else []
-    phase["submitted"] = submitted
+    phase["submitted"] = _submitted_shown(match, snapshot.you)
     phase["your_move"] = your_move
     return phase
 
@@ -522,15 +533,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
     match = snapshot.match
     your_move = None
     body: dict[str, Any] = {
-        "id": str(match.id),
-        "game": match.game,
-        "options": match.options,
-        "protocol": match.protocol,
-        "disclose_submitted": match.disclose_submitted,
-        "chat": match.chat,
-        "status": match.status,
-        "version": match.version,
-        "step": match.step,
+        **_match_head(match),
         "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
         "you": snapshot.you,
         "created_by": match.created_by.username,
@@ -559,12 +562,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
     if detail:
         body["legal_moves"] = _legal_moves(snapshot, state)
         body["view"] = _view(snapshot, state)
-    body["result"] = match.result
-    body["rated"] = match.rated
-    body["rematch"] = str(match.rematch_id) if match.rematch_id else None
-    body["series"] = (
-        {"id": str(match.series_id), "index": match.series_index} if match.series_id else None
-    )
+    body.update(_match_outcome(match))
     body["fairness"] = {
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.is_over else None,
