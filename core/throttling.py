@@ -76,22 +76,24 @@ class FailSafeCounters:
         def bump(cache: Any) -> int:
             if hasattr(cache, "count"):  # core.cache.RedisCache: one round trip
                 return int(cache.count(key, timeout))
-            try:
-                return int(cache.incr(key))
-            except ValueError:  # the key's first use
-                if cache.add(key, 1, timeout):
-                    return 1
-                return int(cache.incr(key))
+            return _add(cache, key, 1, timeout)
 
         return self._call("counting", bump)
 
-    def incr_many(self, slots: list[tuple[str, int]]) -> dict[str, int]:
-        """``incr`` for several (key, timeout) at once: one round trip with the Redis backend."""
+    def incr_many(
+        self, slots: list[tuple[str, int]], amounts: list[int] | None = None
+    ) -> dict[str, int]:
+        """``incr`` for several (key, timeout) at once, by ``amounts`` (one each by default):
+        one round trip with the Redis backend."""
+        steps = amounts or [1] * len(slots)
 
         def bump_all(cache: Any) -> dict[str, int]:
             if hasattr(cache, "count_many"):  # core.cache.RedisCache
-                return dict(cache.count_many(slots))
-            return {key: self.incr(key, timeout) for key, timeout in slots}
+                return dict(cache.count_many(slots, steps))
+            return {
+                key: _add(cache, key, step, timeout)
+                for (key, timeout), step in zip(slots, steps, strict=True)
+            }
 
         return self._call("counting", bump_all)
 
@@ -107,7 +109,105 @@ class FailSafeCounters:
         self.fallback.delete_many(keys)
 
 
+def _add(cache: Any, key: str, step: int, timeout: int) -> int:
+    """Add ``step`` to ``key`` in any Django cache (created with ``timeout``); the new value."""
+    try:
+        return int(cache.incr(key, step))
+    except ValueError:  # the key's first use
+        if cache.add(key, step, timeout):
+            return step
+        return int(cache.incr(key, step))
+
+
 counters = FailSafeCounters()
+
+#: The most counts a process reserves at once for one window of one client and scope.
+LEASE_LARGEST = 16
+#: A reservation takes at most this fraction (1/n) of what its window had left.
+LEASE_SHARE = 8
+#: How often (seconds) a process forgets the reservations of windows that have ended.
+LEASE_PRUNE_INTERVAL = 30.0
+
+#: (counter key, its time to live, the window's limit)
+Slot = tuple[str, int, int]
+
+
+class _Lease:
+    __slots__ = ("expires", "last", "limit", "next")
+
+    def __init__(self, first: int, last: int, limit: int, expires: float) -> None:
+        self.next, self.last, self.limit, self.expires = first, last, limit, expires
+
+
+class Leases:
+    """A window's counts, handed out by this process from ranges it reserves in the counter.
+
+    Counting every request in the shared cache cost a round trip per request, the largest
+    single cost of a move outside its own work (docs/benchmarks.md). Instead a process reserves
+    a range of counts with one increment by the range's size and hands them out itself, one per
+    request, until the range is used up. Every count is still unique across processes, so a
+    window never admits more requests than its limit. What a process reserved and has not yet
+    handed out is already counted, so a client can be refused before its limit by what the
+    other processes hold unused: at most ``LEASE_LARGEST - 1`` each, and never more than
+    ``1 / LEASE_SHARE`` of what the window had left when they reserved it. A process's first
+    reservation in a window is a single count (it does not know the window's count yet), so a
+    small limit (under ``2 * LEASE_SHARE``) is counted in the shared cache request by request,
+    exactly as before, and so is every request of a window whose count has reached its limit.
+    """
+
+    def __init__(self, counts: FailSafeCounters, largest: int = LEASE_LARGEST) -> None:
+        self._counts = counts
+        self._largest = largest
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
+        self._next_prune = 0.0
+
+    def take(self, slots: list[Slot]) -> dict[str, int]:
+        """Each slot's count for this request: from this process's ranges where they last, by
+        one round trip for all the others."""
+        counted: dict[str, int] = {}
+        reserve: list[Slot] = []
+        sizes: list[int] = []
+        with self._lock:
+            for key, timeout, limit in slots:
+                lease = self._leases.get(key)
+                if lease is not None and lease.limit == limit and lease.next <= lease.last:
+                    counted[key] = lease.next
+                    lease.next += 1
+                    continue
+                seen = lease.last if lease is not None and lease.limit == limit else None
+                reserve.append((key, timeout, limit))
+                sizes.append(self._size(limit, seen))
+        if not reserve:
+            return counted
+        totals = self._counts.incr_many([(key, timeout) for key, timeout, _ in reserve], sizes)
+        now = time.time()
+        with self._lock:
+            for (key, timeout, limit), size in zip(reserve, sizes, strict=True):
+                last = totals[key]
+                counted[key] = last - size + 1
+                self._leases[key] = _Lease(last - size + 2, last, limit, now + timeout)
+            if now >= self._next_prune:
+                self._prune(now)
+        return counted
+
+    def _size(self, limit: int, seen: int | None) -> int:
+        if seen is None:
+            return 1
+        return max(1, min(self._largest, (limit - seen) // LEASE_SHARE))
+
+    def _prune(self, now: float) -> None:
+        self._next_prune = now + LEASE_PRUNE_INTERVAL
+        for key in [key for key, lease in self._leases.items() if lease.expires <= now]:
+            del self._leases[key]
+
+    def forget(self) -> None:
+        """Drop every reservation of this process (tests that clear the shared cache)."""
+        with self._lock:
+            self._leases.clear()
+
+
+leases = Leases(counters)
 
 
 class WindowCounterMixin:
@@ -119,8 +219,9 @@ class WindowCounterMixin:
     def get_ident(self, request: Any) -> str:
         return client_address(request.META)
 
-    def window_slot(self, request: Any, view: Any) -> tuple[str, int] | None:
-        """(counter key, its time to live) of this request's window, or None: not counted."""
+    def window_slot(self, request: Any, view: Any) -> Slot | None:
+        """(counter key, its time to live, limit) of this request's window, or None: not
+        counted."""
         if self.rate is None:
             return None
         key = self.get_cache_key(request, view)  # type: ignore[attr-defined]
@@ -129,15 +230,15 @@ class WindowCounterMixin:
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        return f"{key}:{window}", self.duration + 1
+        return f"{key}:{window}", self.duration + 1, self.num_requests
 
     def allow_request(self, request: Any, view: Any) -> bool:
         slot = self.window_slot(request, view)
         if slot is None:
             return True
         # DRF asks every throttle of the view in turn (APIView.check_throttles). The first one
-        # counts the request in all of their windows in one round trip and leaves the counts
-        # on the request; the others read theirs from there.
+        # counts the request in all of their windows at once (leases: one round trip at most)
+        # and leaves the counts on the request; the others read theirs from there.
         counted: dict[str, int] | None = getattr(request, "_throttle_counts", None)
         if counted is None or slot[0] not in counted:
             slots = [slot]
@@ -146,7 +247,7 @@ class WindowCounterMixin:
                     other_slot = other.window_slot(request, view)
                     if other_slot is not None and other_slot[0] not in (counted or {}):
                         slots.append(other_slot)
-            counted = {**(counted or {}), **counters.incr_many(slots)}
+            counted = {**(counted or {}), **leases.take(slots)}
             request._throttle_counts = counted
         return counted[slot[0]] <= self.num_requests
 
@@ -172,7 +273,7 @@ def view_scope(view: Any, method: str) -> str | None:
 
 
 class ScopedRateThrottle(WindowCounterMixin, throttling.ScopedRateThrottle):
-    def window_slot(self, request: Any, view: Any) -> tuple[str, int] | None:
+    def window_slot(self, request: Any, view: Any) -> Slot | None:
         # DRF's scoped throttle learns its rate from the view here, before counting.
         scope = view_scope(view, request.method)
         if scope is None:

@@ -26,6 +26,15 @@ def responses_match_schema() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def throttle_leases_forgotten() -> None:
+    """Tests clear the shared cache to reset the throttles; this process's reserved counts
+    (core.throttling.Leases) go with it. A deployment never resets its counters."""
+    from core.throttling import leases
+
+    leases.forget()
+
+
 @pytest.fixture
 def player(db: None) -> Callable[..., Player]:
     """Make a registered player with a token: ``player()`` or ``player("alice")``."""

@@ -75,7 +75,9 @@ def test_reads_and_moves_answer_normally_while_the_cache_is_down(
     # Low enough that the fallback's counting shows; every scope counted apart.
     rates = {**SimpleRateThrottle.THROTTLE_RATES, "reads": "50/hour", "moves": "50/hour"}
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
-    monkeypatch.setattr(throttling, "counters", throttling.FailSafeCounters())
+    fresh = throttling.FailSafeCounters()
+    monkeypatch.setattr(throttling, "counters", fresh)
+    monkeypatch.setattr(throttling, "leases", throttling.Leases(fresh))
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
     assert redis.Redis.from_url(url).dbsize() > 0  # the counters live in our Redis
 

@@ -109,3 +109,24 @@ def test_anonymous_reads_are_counted_per_address(db, rates):
     here, there = APIClient(REMOTE_ADDR="192.0.2.1"), APIClient(REMOTE_ADDR="192.0.2.2")
     assert [here.get(f"{API}/games").status_code for _ in range(3)] == [200, 200, 429]
     assert there.get(f"{API}/games").status_code == 200
+
+
+def test_a_busy_client_is_counted_by_ranges_and_still_stopped_at_its_limit(
+    alice, rates, monkeypatch
+):
+    """With a limit far off, a client's requests are counted in ranges reserved in the shared
+    cache (core.throttling.Leases): one round trip for every request's windows at first, then
+    one per LEASE_LARGEST requests. Near the limit, request by request again; never past it."""
+    from core import throttling
+    from tests.core.test_throttle_leases import CountingCounters
+
+    counting = CountingCounters()
+    monkeypatch.setattr(throttling, "leases", throttling.Leases(counting))
+    rates(reads="150/hour")
+    answers = [alice.get("/matches").status_code for _ in range(40)]
+    assert answers == [200] * 40
+    # user (6000/min) and reads: both windows each time; first one count, then ranges of
+    # min(16, what is left // 8) (150: 18, 16, 12, 10 ...).
+    assert counting.round_trips <= 6
+    answers += [alice.get("/matches").status_code for _ in range(140)]
+    assert answers.count(200) == 150 and answers[150:] == [429] * 30
