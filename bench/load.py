@@ -1198,7 +1198,7 @@ def main(argv: list[str] | None = None) -> int:
         default=6.0,
         help="GET match phase: half full reads, half conditional (0: skip)",
     )
-    parser.add_argument("--workers", type=int, default=max(2, 2 * (os.cpu_count() or 1)))
+    parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 1))
     parser.add_argument("--worker-class", default="balanced", choices=sorted(WORKER_CLASSES))
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--pgbench-seconds", type=int, default=8, help="0: skip the baseline")

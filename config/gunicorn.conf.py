@@ -2,7 +2,7 @@
 
 Every setting can be changed from the environment (a command-line flag still wins):
 
-``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: two per
+``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: one per
 core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread`` that accepts only with a thread
 free, ``config/gunicorn_worker.py``; gunicorn's ``gthread`` and ``sync`` also work),
 ``GUNICORN_THREADS`` (threads per gthread worker, 1), ``GUNICORN_KEEPALIVE`` (seconds an idle
@@ -10,8 +10,10 @@ keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker a
 requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
 
 Why these defaults (docs/benchmarks.md has the measurements): the request path is CPU-bound
-Python plus a handful of short PostgreSQL round trips, so two single-threaded processes per core
-keep the cores busy while others wait on a round trip. Two threads in one process were slower
+Python plus a few short PostgreSQL round trips (the throttles no longer add one per request), so
+one single-threaded process per core keeps the cores busy: two per core spent more CPU per move
+(5.1-5.4 against 3.7-4.2 ms) for fewer moves (281-293 against 329-379 moves/s, 16 players on 2
+cores), the processes taking the cores from each other. Two threads in one process were slower
 (231 against 248 moves/s, p50 44-56 against 21-27 ms, 16 players on 2 cores): the threads
 share one GIL, and a thread holding a match's row lock waits for it. ``gthread`` speaks HTTP/1.1
 keep-alive (``sync`` closes every connection), which saves a TCP handshake per request for
@@ -36,7 +38,7 @@ def _int(name: str, default: int) -> int:
 
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = _int("WEB_CONCURRENCY", max(2, 2 * (os.cpu_count() or 1)))
+workers = _int("WEB_CONCURRENCY", max(2, os.cpu_count() or 1))
 # gthread, accepting only with a thread free (config/gunicorn_worker.py).
 _BALANCED = "config.gunicorn_worker.BalancedThreadWorker"
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", _BALANCED)
