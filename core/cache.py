@@ -44,33 +44,56 @@ class RedisCache(DjangoRedisCache):
         ``get`` reads back like any cached int."""
         return self.count_many([(key, timeout)])[key]
 
-    def count_many(
-        self, slots: list[tuple[str, int]], amounts: list[int] | None = None
-    ) -> dict[str, int]:
+    def count_many(self, slots: list[tuple[str, int]]) -> dict[str, int]:
         """``count`` for several (key, timeout), in one command: a server-side script, which
-        costs redis-py far less CPU than a pipeline of two commands per key. ``amounts`` adds
-        more than one to each key (the throttles' leases)."""
+        costs redis-py far less CPU than a pipeline of two commands per key."""
         keys = [self.make_and_validate_key(key) for key, _ in slots]
-        steps = amounts or [1] * len(slots)
-        args = [
-            value
-            for (_, timeout), step in zip(slots, steps, strict=True)
-            for value in (timeout, step)
-        ]
         client = self._cache.get_client(None, write=True)
-        replies = _COUNT_SCRIPT(keys=keys, args=args, client=client)
+        replies = _COUNT_SCRIPT(keys=keys, args=[timeout for _, timeout in slots], client=client)
         return {key: int(reply) for (key, _), reply in zip(slots, replies, strict=True)}
 
+    def reserve_many(
+        self, slots: list[tuple[str, int, int, int]], share: int
+    ) -> dict[str, tuple[int, int]]:
+        """For each (key, timeout, limit, largest): add max(1, min(largest, (limit - count) //
+        share)) to the integer at ``key`` (created at 0 with ``timeout`` seconds to live when
+        missing), by its count at that moment; (the new count, what was added). One command."""
+        keys = [self.make_and_validate_key(key) for key, _, _, _ in slots]
+        args = [share] + [
+            value for _, timeout, limit, largest in slots for value in (timeout, limit, largest)
+        ]
+        client = self._cache.get_client(None, write=True)
+        replies = _RESERVE_SCRIPT(keys=keys, args=args, client=client)
+        return {
+            key: (int(last), int(size))
+            for (key, _, _, _), (last, size) in zip(slots, replies, strict=True)
+        }
 
-# SET key 0 EX ttl NX, then INCRBY key step, for every key: one command for all of them.
+
+# SET key 0 EX ttl NX, then INCR key, for every key: what the pipeline did, in one command.
 _COUNT_LUA = """
 local counts = {}
 for i, key in ipairs(KEYS) do
-  redis.call('SET', key, 0, 'EX', ARGV[2 * i - 1], 'NX')
-  counts[i] = redis.call('INCRBY', key, ARGV[2 * i])
+  redis.call('SET', key, 0, 'EX', ARGV[i], 'NX')
+  counts[i] = redis.call('INCR', key)
 end
 return counts
 """
 # A Script runs by its digest (EVALSHA) and loads itself again where the server lacks it (a
 # restarted or new Redis): redis-py's Script does that on NOSCRIPT.
 _COUNT_SCRIPT = redis.Redis().register_script(_COUNT_LUA)
+
+# A throttle's range of counts (core.throttling.Leases), sized by the count it starts from.
+_RESERVE_LUA = """
+local share = tonumber(ARGV[1])
+local ranges = {}
+for i, key in ipairs(KEYS) do
+  local timeout, limit, largest = ARGV[3 * i - 1], tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1])
+  redis.call('SET', key, 0, 'EX', timeout, 'NX')
+  local size = math.floor((limit - tonumber(redis.call('GET', key))) / share)
+  size = math.max(1, math.min(largest, size))
+  ranges[i] = {redis.call('INCRBY', key, size), size}
+end
+return ranges
+"""
+_RESERVE_SCRIPT = redis.Redis().register_script(_RESERVE_LUA)

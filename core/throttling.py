@@ -80,22 +80,32 @@ class FailSafeCounters:
 
         return self._call("counting", bump)
 
-    def incr_many(
-        self, slots: list[tuple[str, int]], amounts: list[int] | None = None
-    ) -> dict[str, int]:
-        """``incr`` for several (key, timeout) at once, by ``amounts`` (one each by default):
-        one round trip with the Redis backend."""
-        steps = amounts or [1] * len(slots)
+    def incr_many(self, slots: list[tuple[str, int]]) -> dict[str, int]:
+        """``incr`` for several (key, timeout) at once: one round trip with the Redis backend."""
 
         def bump_all(cache: Any) -> dict[str, int]:
             if hasattr(cache, "count_many"):  # core.cache.RedisCache
-                return dict(cache.count_many(slots, steps))
-            return {
-                key: _add(cache, key, step, timeout)
-                for (key, timeout), step in zip(slots, steps, strict=True)
-            }
+                return dict(cache.count_many(slots))
+            return {key: _add(cache, key, 1, timeout) for key, timeout in slots}
 
         return self._call("counting", bump_all)
+
+    def reserve_many(self, slots: list[tuple[str, int, int, int]]) -> dict[str, tuple[int, int]]:
+        """For each (key, timeout, limit, largest): add a range of counts to ``key`` and return
+        (the range's last count, its size). The size is what is left below ``limit`` over
+        ``LEASE_SHARE``, between 1 and ``largest``, by the count at that moment: one round trip
+        with the Redis backend, all keys at once."""
+
+        def reserve_all(cache: Any) -> dict[str, tuple[int, int]]:
+            if hasattr(cache, "reserve_many"):  # core.cache.RedisCache: one script command
+                return dict(cache.reserve_many(slots, LEASE_SHARE))
+            ranges = {}
+            for key, timeout, limit, largest in slots:
+                size = max(1, min(largest, (limit - int(cache.get(key) or 0)) // LEASE_SHARE))
+                ranges[key] = (_add(cache, key, size, timeout), size)
+            return ranges
+
+        return self._call("counting", reserve_all)
 
     def get(self, key: str) -> Any:
         return self._call("reading", lambda cache: cache.get(key))
@@ -123,20 +133,22 @@ counters = FailSafeCounters()
 
 #: The most counts a process reserves at once for one window of one client and scope.
 LEASE_LARGEST = 16
-#: A reservation takes at most this fraction (1/n) of what its window had left.
+#: A reservation takes at most this fraction (1/n) of what its window has left.
 LEASE_SHARE = 8
 #: How often (seconds) a process forgets the reservations of windows that have ended.
 LEASE_PRUNE_INTERVAL = 30.0
+#: The most windows a process holds reservations for; beyond, new ones are counted one by one.
+LEASE_MAX_WINDOWS = 20_000
 
-#: (counter key, its time to live, the window's limit)
-Slot = tuple[str, int, int]
+#: (counter key, its time to live, the window's limit, when the window ends: epoch seconds)
+Slot = tuple[str, int, int, float]
 
 
 class _Lease:
-    __slots__ = ("expires", "last", "limit", "next")
+    __slots__ = ("expires", "last", "next")
 
-    def __init__(self, first: int, last: int, limit: int, expires: float) -> None:
-        self.next, self.last, self.limit, self.expires = first, last, limit, expires
+    def __init__(self, first: int, last: int, expires: float) -> None:
+        self.next, self.last, self.expires = first, last, expires
 
 
 class Leases:
@@ -145,20 +157,24 @@ class Leases:
     Counting every request in the shared cache cost a round trip per request, the largest
     single cost of a move outside its own work (docs/benchmarks.md). Instead a process reserves
     a range of counts with one increment by the range's size and hands them out itself, one per
-    request, until the range is used up. Every count is still unique across processes, so a
-    window never admits more requests than its limit. What a process reserved and has not yet
-    handed out is already counted, so a client can be refused before its limit by what the
-    other processes hold unused: at most ``LEASE_LARGEST - 1`` each, and never more than
-    ``1 / LEASE_SHARE`` of what the window had left when they reserved it. A process's first
-    reservation in a window is a single count (it does not know the window's count yet), so a
-    small limit (under ``2 * LEASE_SHARE``) is counted in the shared cache request by request,
-    exactly as before, and so is every request of a window whose count has reached its limit.
+    request, until the range is used up. Every count is still unique across processes (while
+    the shared counter lives), so a window never admits more requests than its limit. What a
+    process reserved and has not yet handed out is already counted, so a client can be refused
+    before its limit by what the other processes hold unused: at most ``LEASE_LARGEST - 1``
+    each. The shared cache sizes each range from the window's count at that moment, never more
+    than ``1 / LEASE_SHARE`` of what is left: a small limit (``2 * LEASE_SHARE`` or less) and a
+    window's last counts are counted request by request, exactly as before.
+
+    One reservation per window is in flight at a time in a process: a thread that needs a count
+    meanwhile reserves just that one, so two threads never replace each other's ranges. At most
+    ``LEASE_MAX_WINDOWS`` windows hold a range (a flood of new client addresses is then counted
+    request by request); a window's range is forgotten once the window has ended.
     """
 
-    def __init__(self, counts: FailSafeCounters, largest: int = LEASE_LARGEST) -> None:
-        self._counts = counts
-        self._largest = largest
+    def __init__(self, counts: FailSafeCounters | None = None) -> None:
+        self._counts = counts  # None: the module's ``counters`` (replaceable in tests)
         self._leases: dict[str, _Lease] = {}
+        self._reserving: set[str] = set()
         self._lock = threading.Lock()
         self._next_prune = 0.0
 
@@ -166,35 +182,45 @@ class Leases:
         """Each slot's count for this request: from this process's ranges where they last, by
         one round trip for all the others."""
         counted: dict[str, int] = {}
-        reserve: list[Slot] = []
-        sizes: list[int] = []
+        reserve: list[tuple[Slot, bool]] = []  # (slot, whether this thread keeps a range)
         with self._lock:
-            for key, timeout, limit in slots:
+            for slot in slots:
+                key, _, limit, _ = slot
                 lease = self._leases.get(key)
-                if lease is not None and lease.limit == limit and lease.next <= lease.last:
+                if lease is not None and lease.next <= lease.last:
                     counted[key] = lease.next
                     lease.next += 1
                     continue
-                seen = lease.last if lease is not None and lease.limit == limit else None
-                reserve.append((key, timeout, limit))
-                sizes.append(self._size(limit, seen))
+                keeps = (
+                    limit > 2 * LEASE_SHARE
+                    and key not in self._reserving
+                    and (lease is not None or len(self._leases) < LEASE_MAX_WINDOWS)
+                )
+                if keeps:
+                    self._reserving.add(key)
+                reserve.append((slot, keeps))
         if not reserve:
             return counted
-        totals = self._counts.incr_many([(key, timeout) for key, timeout, _ in reserve], sizes)
+        try:
+            ranges = (self._counts or counters).reserve_many(
+                [
+                    (key, timeout, limit, LEASE_LARGEST if keeps else 1)
+                    for (key, timeout, limit, _), keeps in reserve
+                ]
+            )
+        finally:
+            with self._lock:
+                self._reserving.difference_update(slot[0] for slot, keeps in reserve if keeps)
         now = time.time()
         with self._lock:
-            for (key, timeout, limit), size in zip(reserve, sizes, strict=True):
-                last = totals[key]
+            for (key, _, _, ends), keeps in reserve:
+                last, size = ranges[key]
                 counted[key] = last - size + 1
-                self._leases[key] = _Lease(last - size + 2, last, limit, now + timeout)
+                if keeps and size > 1:
+                    self._leases[key] = _Lease(last - size + 2, last, ends)
             if now >= self._next_prune:
                 self._prune(now)
         return counted
-
-    def _size(self, limit: int, seen: int | None) -> int:
-        if seen is None:
-            return 1
-        return max(1, min(self._largest, (limit - seen) // LEASE_SHARE))
 
     def _prune(self, now: float) -> None:
         self._next_prune = now + LEASE_PRUNE_INTERVAL
@@ -207,7 +233,7 @@ class Leases:
             self._leases.clear()
 
 
-leases = Leases(counters)
+leases = Leases()
 
 
 class WindowCounterMixin:
@@ -220,7 +246,7 @@ class WindowCounterMixin:
         return client_address(request.META)
 
     def window_slot(self, request: Any, view: Any) -> Slot | None:
-        """(counter key, its time to live, limit) of this request's window, or None: not
+        """(counter key, its time to live, limit, end) of this request's window, or None: not
         counted."""
         if self.rate is None:
             return None
@@ -230,7 +256,7 @@ class WindowCounterMixin:
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_ends = (window + 1) * self.duration
-        return f"{key}:{window}", self.duration + 1, self.num_requests
+        return f"{key}:{window}", self.duration + 1, self.num_requests, self.window_ends
 
     def allow_request(self, request: Any, view: Any) -> bool:
         slot = self.window_slot(request, view)

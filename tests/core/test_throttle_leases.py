@@ -1,6 +1,7 @@
 """core.throttling.Leases: a process reserves ranges of a throttle window's counts in the shared
 counter and hands them out itself. Against the real Redis; "processes" are separate Leases
-objects (each a process's state) and, in the last test, real processes."""
+objects (each a process's state), threads are real threads, and in the last test the processes
+are real processes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from django.core.cache import caches
 
+from core import throttling
 from core.cache import RedisCache
 from core.throttling import LEASE_LARGEST, FailSafeCounters, Leases
 
@@ -27,19 +30,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class CountingCounters(FailSafeCounters):
-    """The real counters, noting each round trip to the shared cache."""
+    """The real counters, noting each round trip to the shared cache (and slowing it down,
+    to let threads meet in it)."""
 
-    def __init__(self) -> None:
+    def __init__(self, delay: float = 0.0) -> None:
         super().__init__()
         self.round_trips = 0
+        self.delay = delay
 
-    def incr_many(self, slots: Any, amounts: Any = None) -> dict[str, int]:
+    def reserve_many(self, slots: Any) -> dict[str, tuple[int, int]]:
         self.round_trips += 1
-        return super().incr_many(slots, amounts)
+        if self.delay:
+            time.sleep(self.delay)
+        return super().reserve_many(slots)
 
 
 def window_key() -> str:
     return f"test-lease-{uuid.uuid4().hex}"
+
+
+def slot(key: str, limit: int, ends: float | None = None) -> throttling.Slot:
+    return key, 30, limit, time.time() + 30 if ends is None else ends
 
 
 def shared_count(key: str) -> int:
@@ -50,21 +61,21 @@ def test_a_small_limit_is_counted_in_the_shared_cache_request_by_request() -> No
     counts = CountingCounters()
     process = Leases(counts)
     key = window_key()
-    taken = [process.take([(key, 30, 10)])[key] for _ in range(12)]
-    assert taken == list(range(1, 13))
-    assert counts.round_trips == 12
-    assert shared_count(key) == 12
+    taken = [process.take([slot(key, 16)])[key] for _ in range(18)]
+    assert taken == list(range(1, 19))
+    assert counts.round_trips == 18
+    assert shared_count(key) == 18
+    assert not process._leases  # nothing kept for a limit that never gets a range
 
 
 def test_a_large_limit_costs_a_round_trip_per_range_not_per_request() -> None:
     counts = CountingCounters()
     process = Leases(counts)
     key = window_key()
-    taken = [process.take([(key, 30, 1000)])[key] for _ in range(50)]
+    taken = [process.take([slot(key, 1000)])[key] for _ in range(50)]
     assert taken == list(range(1, 51))  # one process alone: the counts in order, none skipped
-    # The first reservation is one count (the window's count unknown), then LEASE_LARGEST each.
-    assert counts.round_trips == 1 + -(-49 // LEASE_LARGEST)
-    assert shared_count(key) == 1 + (counts.round_trips - 1) * LEASE_LARGEST
+    assert counts.round_trips == -(-50 // LEASE_LARGEST)  # 4 ranges of 16
+    assert shared_count(key) == counts.round_trips * LEASE_LARGEST
 
 
 def test_two_processes_never_hand_out_the_same_count_nor_pass_the_limit() -> None:
@@ -74,7 +85,7 @@ def test_two_processes_never_hand_out_the_same_count_nor_pass_the_limit() -> Non
     taken: list[int] = []
     for n in range(160):
         process = first if n % 3 else second
-        taken.append(process.take([(key, 30, limit)])[key])
+        taken.append(process.take([slot(key, limit)])[key])
     assert len(set(taken)) == len(taken)  # unique across processes
     admitted = [count for count in taken if count <= limit]
     assert len(admitted) <= limit
@@ -82,54 +93,85 @@ def test_two_processes_never_hand_out_the_same_count_nor_pass_the_limit() -> Non
     assert len(admitted) >= limit - (LEASE_LARGEST - 1)
 
 
-def test_a_range_never_takes_more_than_an_eighth_of_what_is_left() -> None:
+def test_a_range_takes_at_most_an_eighth_of_what_is_left_now() -> None:
     counts = CountingCounters()
     process = Leases(counts)
     key = window_key()
     caches["default"].set(key, 60, 30)  # other processes have counted 60 of 80
-    assert process.take([(key, 30, 80)])[key] == 61  # the window unknown here: one count
-    assert process.take([(key, 30, 80)])[key] == 62  # (80 - 61) // 8 = 2 reserved
-    assert shared_count(key) == 63
-    assert process.take([(key, 30, 80)])[key] == 63  # from the range, no round trip
-    assert counts.round_trips == 2
+    assert process.take([slot(key, 80)])[key] == 61  # (80 - 60) // 8 = 2 reserved: 61, 62
+    assert shared_count(key) == 62
+    assert process.take([slot(key, 80)])[key] == 62  # from the range, no round trip
+    assert counts.round_trips == 1
+    caches["default"].set(key, 75, 30)  # others went on counting
+    assert process.take([slot(key, 80)])[key] == 76  # 5 left: one count
+    assert shared_count(key) == 76
 
 
-def test_every_slot_of_a_request_in_one_round_trip_and_a_new_limit_starts_afresh() -> None:
+def test_every_slot_of_a_request_in_one_round_trip() -> None:
     counts = CountingCounters()
     process = Leases(counts)
     user, scope = window_key(), window_key()
     for n in range(1, 4):
-        assert process.take([(user, 30, 1000), (scope, 30, 5)]) == {user: n, scope: n}
-    # user: a range after its first count; scope: its limit is too small, counted each time.
+        assert process.take([slot(user, 1000), slot(scope, 5)]) == {user: n, scope: n}
+    # user: one range; scope: its limit is too small, counted each time, with user's at first.
     assert counts.round_trips == 3
-    assert shared_count(user) == 1 + LEASE_LARGEST
-    # The rate changed (settings): the range reserved under the old limit is not used.
-    assert process.take([(user, 30, 2000)]) == {user: 2 + LEASE_LARGEST}
+    assert shared_count(user) == LEASE_LARGEST and shared_count(scope) == 3
 
 
-def test_ranges_of_ended_windows_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
-    import core.throttling as throttling
+def test_threads_of_one_process_never_replace_each_others_range() -> None:
+    """While one thread reserves a window's range, the others reserve one count each: no range
+    is lost, so the window's count is what was handed out plus at most one range's rest."""
+    counts = CountingCounters(delay=0.005)
+    process = Leases(counts)
+    key = window_key()
+    taken: list[int] = []
+    lock = threading.Lock()
 
+    def requests() -> None:
+        for _ in range(40):
+            count = process.take([slot(key, 100_000)])[key]
+            with lock:
+                taken.append(count)
+
+    threads = [threading.Thread(target=requests) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(taken) == 320 and len(set(taken)) == 320
+    assert shared_count(key) - len(taken) < LEASE_LARGEST  # only the last range's rest unused
+
+
+def test_ranges_end_with_their_window_and_their_number_is_capped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     process = Leases(CountingCounters())
-    old, new = window_key(), window_key()
-    process.take([(old, 1, 1000)])
-    process.take([(old, 1, 1000)])
-    assert old in process._leases
-    later = throttling.time.time() + 2 * throttling.LEASE_PRUNE_INTERVAL
+    ended, current = window_key(), window_key()
+    process.take([slot(ended, 1000, ends=time.time() + 1)])
+    assert ended in process._leases
+    later = time.time() + 2 * throttling.LEASE_PRUNE_INTERVAL
+    real_time = time.time
     monkeypatch.setattr(throttling.time, "time", lambda: later)
-    process.take([(new, 30, 1000)])
-    assert old not in process._leases and new in process._leases
+    process.take([slot(current, 1000, ends=later + 60)])
+    monkeypatch.setattr(throttling.time, "time", real_time)
+    assert ended not in process._leases and current in process._leases
+    # A full table keeps no new window: those are counted request by request.
+    monkeypatch.setattr(throttling, "LEASE_MAX_WINDOWS", 1)
+    crowd = window_key()
+    assert [process.take([slot(crowd, 1000)])[crowd] for _ in range(3)] == [1, 2, 3]
+    assert crowd not in process._leases and shared_count(crowd) == 3
 
 
 _WORKER = """
 import json, sys, time
 import django
 django.setup()
-from core.throttling import Leases, FailSafeCounters
+from core.throttling import Leases
 key, limit, requests, start = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-process = Leases(FailSafeCounters())
+process = Leases()
 time.sleep(max(0.0, start - time.time()))  # all three count at once
-print(json.dumps([process.take([(key, 60, limit)])[key] for _ in range(requests)]))
+ends = time.time() + 60
+print(json.dumps([process.take([(key, 60, limit, ends)])[key] for _ in range(requests)]))
 """
 
 
