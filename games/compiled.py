@@ -20,9 +20,11 @@ from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Field, Model, QuerySet
+from django.db.models import Field, JSONField, Model, QuerySet
+from django.db.models.fields.json import KeyTransform
 from django.db.models.query import get_related_populators
 
+from core import json_codec
 from core.postgresql.prepared import prepare_statement
 
 M = TypeVar("M", bound=Model)
@@ -31,7 +33,35 @@ M = TypeVar("M", bound=Model)
 def json_column(value: Any) -> Any:
     """A JSON column read with plain SQL, as the driver hands it: text (Django's setting for
     psycopg, which JSONField decodes) or already decoded."""
-    return json.loads(value) if isinstance(value, str | bytes) else value
+    return json_codec.loads(value) if isinstance(value, str | bytes) else value
+
+
+def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
+    """``JSONField.from_db_value`` for a plain column (no decoder), with ``core.json_codec``."""
+    if not isinstance(value, str | bytes):
+        return value
+    try:
+        return json_codec.loads(value)
+    except json.JSONDecodeError:  # as Django: the text itself
+        return value
+
+
+def _converters(compiler: Any, expressions: list[Any]) -> dict[int, tuple[list[Any], Any]]:
+    """The compiler's converters per column, a JSON column's decoded by ``core.json_codec``."""
+    found: dict[int, tuple[list[Any], Any]] = compiler.get_converters(expressions)
+    for position, (functions, expression) in found.items():
+        found[position] = (
+            [
+                _json_from_db
+                if getattr(function, "__func__", None) is JSONField.from_db_value
+                and function.__self__.decoder is None
+                and not isinstance(expression, KeyTransform)
+                else function
+                for function in functions
+            ],
+            expression,
+        )
+    return found
 
 
 #: Stands in for the parameter at compile time; every occurrence is replaced at run time.
@@ -153,7 +183,7 @@ class CompiledSelect(Generic[M]):
             end=end,
             init_list=[column[0].target.attname for column in select[start:end]],
             populators=get_related_populators(klass_info, select, using),  # type: ignore[call-arg]
-            converters=compiler.get_converters([column[0] for column in select]),
+            converters=_converters(compiler, [column[0] for column in select]),
             annotations=list(compiler.annotation_col_map.items()),
             positions=_positions(klass_info, select),
         )
@@ -247,7 +277,7 @@ class CompiledValues:
             sql=sql,
             params=tuple(params),
             slots=slots,
-            converters=compiler.get_converters([column[0] for column in compiler.select]),
+            converters=_converters(compiler, [column[0] for column in compiler.select]),
         )
 
     def rows(

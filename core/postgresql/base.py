@@ -1,6 +1,7 @@
 """Django's PostgreSQL backend, with a health check that asks the socket, not the server,
 the context ``core.commit_hooks`` puts around a commit's hooks, prepared statements for the hot
-queries (``core/postgresql/prepared.py``) and psycopg's C loader for ``timestamptz``.
+queries (``core/postgresql/prepared.py``), psycopg's C loader for ``timestamptz`` and
+``jsonb`` values written with orjson (``core/json_codec.py``).
 
 Django registers its own ``timestamptz`` loader, a subclass of psycopg's *Python* one that
 replaces the result's tzinfo with Django's; every timestamp a query returns is then parsed in
@@ -30,14 +31,27 @@ from typing import Any
 from django.conf import settings
 from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
+from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from psycopg import pq
 from psycopg.pq import Format
+from psycopg.types.json import Jsonb
 
+from core import json_codec
 from core.commit_hooks import commit_hooks_context
 from core.postgresql.prepared import PreparingCursor
 
 
+class DatabaseOperations(PostgresOperations):
+    def adapt_json_value(self, value: Any, encoder: Any) -> Any:
+        # A JSONField with its own encoder keeps Django's json.dumps(cls=encoder).
+        if encoder is None:
+            return Jsonb(value, dumps=json_codec.dumps)
+        return super().adapt_json_value(value, encoder)
+
+
 class DatabaseWrapper(PostgresDatabaseWrapper):
+    ops_class = DatabaseOperations
+
     def get_connection_params(self) -> dict[str, Any]:
         params: dict[str, Any] = super().get_connection_params()
         if params.pop("prepared_statements", False):  # an option of ours, not libpq's

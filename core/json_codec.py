@@ -1,0 +1,49 @@
+"""JSON for what the database stores and returns: orjson, with the standard library where
+orjson would answer differently.
+
+Every move loads its match's engine state and the step's sealed moves, and writes the state,
+its events and its receipt back (``jsonb``); an events page loads each event's payload. orjson
+does each in a fraction of the standard library's time (a GOPS state: 10.7 → 2.9 µs to load,
+12.3 → 1.3 µs to write). Where the two differ:
+
+- orjson reads an integer beyond 64 bits as a float: text with a run of 19 or more digits is
+  read by the standard library (a long fraction then too, which only costs time);
+- orjson refuses to write an integer beyond 64 bits, or a lone surrogate: the standard library
+  writes those (and PostgreSQL refuses the surrogate as before).
+
+The text written differs only in spacing and escapes, which ``jsonb`` does not keep. Nothing
+here is for bytes that are hashed or signed (receipts, ETags, the verifier's canonical form):
+those keep their exact standard-library form.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+_LONG_NUMBER = re.compile(r"[0-9]{19}")
+_LONG_NUMBER_BYTES = re.compile(rb"[0-9]{19}")
+
+
+def loads(text: str | bytes | bytearray | memoryview) -> Any:
+    """``json.loads``, faster."""
+    if isinstance(text, str):
+        if _LONG_NUMBER.search(text):
+            return json.loads(text)
+    else:
+        text = bytes(text)
+        if _LONG_NUMBER_BYTES.search(text):
+            return json.loads(text)
+    return orjson.loads(text)
+
+
+def dumps(value: Any) -> bytes:
+    """``json.dumps(value).encode()``, faster; dict keys that are not strings become strings
+    as the standard library makes them."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # orjson.JSONEncodeError: a value orjson does not write
+        return json.dumps(value).encode()
