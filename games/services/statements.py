@@ -14,13 +14,21 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connections, models
 from django.db.models import Field, Model, Q
 from django.db.models.sql import InsertQuery, UpdateQuery
 
 
+def _connection() -> Any:
+    """The default database's connection object itself: ``django.db.connection`` is a proxy
+    that looks the thread's connection up on every attribute (dozens of times per write)."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
+@cache
 def _quote(name: str) -> str:
-    return connection.ops.quote_name(name)
+    # A table or column name quoted as PostgreSQL and SQLite both quote it ("name").
+    return str(_connection().ops.quote_name(name))
 
 
 @cache
@@ -64,7 +72,7 @@ _AS_IS: dict[type[Any], type[Any]] = {
 }
 
 
-def _save_value(field: Field[Any, Any], row: Any) -> Any:
+def _save_value(field: Field[Any, Any], row: Any, connection: Any) -> Any:
     kind = _AS_IS.get(type(field))
     if kind is not None:
         value = getattr(row, field.attname)
@@ -83,8 +91,9 @@ class _NotPlain(Exception):
 def insert_sql(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
     """One multi-row INSERT of ``rows`` (every concrete column but the primary key)."""
     fields = _insert_fields(model)
+    connection = _connection()
     try:
-        params = [_save_value(field, row) for row in rows for field in fields]
+        params = [_save_value(field, row, connection) for row in rows for field in fields]
     except _NotPlain:
         return _django_insert(model, rows)
     head, one = _insert_head(model)
@@ -95,6 +104,7 @@ def update_sql(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str
     """``UPDATE … SET … WHERE pk = …`` for ``values`` (field names or attnames)."""
     sets: list[str] = []
     params: list[Any] = []
+    connection = _connection()
     for name, value in values.items():
         field = _field(model, name)
         if not _plain(field, value):
@@ -112,7 +122,7 @@ def update_sql(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str
 def _django_insert(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
     insert = InsertQuery(model)
     insert.insert_values(list(_insert_fields(model)), rows)
-    ((sql, values),) = insert.get_compiler(connection=connection).as_sql()
+    ((sql, values),) = insert.get_compiler(connection=_connection()).as_sql()
     return sql, list(values)
 
 
@@ -120,5 +130,5 @@ def _django_update(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple
     update = UpdateQuery(model)
     update.add_update_values(values)
     update.add_q(Q(pk=pk))
-    sql, params = update.get_compiler(connection=connection).as_sql()
+    sql, params = update.get_compiler(connection=_connection()).as_sql()
     return sql, list(params)
