@@ -108,7 +108,8 @@ def sentry_init(
         environment=environment or None,
         release=release or None,
         include_local_variables=False,
-        send_default_pii=False,
+        # No personal data: the SDK's default (``send_default_pii`` unset; setting it, even to
+        # False, is deprecated in favour of ``data_collection``).
         max_request_body_size="never",
         traces_sample_rate=traces_sample_rate,
         before_send=scrub,  # type: ignore[arg-type]

@@ -51,6 +51,7 @@ def reports() -> Iterator[Any]:
         transport = Captured()
         if configured:
             sentry_init(DSN, transport=transport)
+            assert not sentry_sdk.get_client().should_send_default_pii()
         else:  # the SDK as it would be without the project's settings
             sentry_sdk.init(dsn=DSN, include_local_variables=True, transport=transport)
         return transport
