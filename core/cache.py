@@ -6,9 +6,10 @@ a throttled API request that was the largest single CPU cost outside the view
 (docs/benchmarks.md, "Hot paths"). The client is a thin, thread-safe handle on a connection
 pool, so one per pool is enough. Caches are per thread in Django, so this is too.
 
-``count`` / ``count_many`` are what the throttles need: create-with-expiry and increment, for
-all of a request's throttle windows, in one round trip (one script command), where ``incr``
-(EXISTS, INCR) per throttle and the ``add`` of a window's first request took two to three each.
+``count`` / ``count_many`` create-with-expiry and increment in one round trip (one script
+command), where ``incr`` (EXISTS, INCR) and a first ``add`` took two to three (login lockouts).
+``reserve_many`` is the throttles' (``core.throttling.Leases``): a range of counts for each of a
+request's windows, sized by each window's count, in one command.
 """
 
 from __future__ import annotations

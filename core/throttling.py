@@ -80,16 +80,6 @@ class FailSafeCounters:
 
         return self._call("counting", bump)
 
-    def incr_many(self, slots: list[tuple[str, int]]) -> dict[str, int]:
-        """``incr`` for several (key, timeout) at once: one round trip with the Redis backend."""
-
-        def bump_all(cache: Any) -> dict[str, int]:
-            if hasattr(cache, "count_many"):  # core.cache.RedisCache
-                return dict(cache.count_many(slots))
-            return {key: _add(cache, key, 1, timeout) for key, timeout in slots}
-
-        return self._call("counting", bump_all)
-
     def reserve_many(self, slots: list[tuple[str, int, int, int]]) -> dict[str, tuple[int, int]]:
         """For each (key, timeout, limit, largest): add a range of counts to ``key`` and return
         (the range's last count, its size). The size is what is left below ``limit`` over

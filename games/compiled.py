@@ -38,10 +38,8 @@ def json_column(value: Any) -> Any:
 
 def _json_from_db(value: Any, expression: Any, connection: Any) -> Any:
     """``JSONField.from_db_value`` for a plain column (no decoder), with ``core.json_codec``."""
-    if not isinstance(value, str | bytes):
-        return value
     try:
-        return json_codec.loads(value)
+        return json_column(value)
     except json.JSONDecodeError:  # as Django: the text itself
         return value
 
