@@ -13,7 +13,9 @@ and Redis's own CPU is not in it (other processes); the round trips' client side
 Paths: ``POST /moves`` (both seats of 2-player GOPS matches, every step until the forced last
 card: the step-open and the step-resolving moves mixed as in play), a full ``GET
 /matches/{id}``, a 304 ``GET /matches/{id}`` (``If-None-Match``), ``GET /matches/{id}/events``
-(the feed from the start of a match mid-play) and ``GET /matches`` (a player's list); and
+(the feed from the start of a match mid-play), ``GET /matches`` (a player's list), ``POST
+/matches`` (a 2-player GOPS match with a guest invited) and ``POST /matches/{id}/join`` (the
+guest's join, which starts the match); and
 "move service", the same moves made by calling the move service directly (no HTTP, Django
 handler, middleware, DRF, authentication, throttle or idempotency wrapper): the difference
 from "POST moves" is what the framework around a move costs. Each
@@ -150,16 +152,35 @@ def _expect(answer: tuple[int, dict[str, str], bytes], status: int, what: str) -
     return json.loads(answer[2]) if answer[2] else None
 
 
-def _new_match(w: Wsgi, host: tuple[str, str], guest: tuple[str, str]) -> str:
+def _create(w: Wsgi, host: tuple[str, str], guest: tuple[str, str]) -> tuple[str, tuple[str, str]]:
+    """A 2-player GOPS match with ``guest`` invited: (its id, the guest)."""
     created = _expect(
         w.call("POST", "/matches", host[1], {"game": "gops", "seats": ["me", {"user": guest[0]}]}),
         201,
         "create",
     )
-    match_id: str = created["id"]
+    return created["id"], guest
+
+
+def _join(w: Wsgi, match_id: str, guest: tuple[str, str]) -> None:
     _expect(
         w.call("POST", f"/matches/{match_id}/join", guest[1], {"client_seed": "hot"}), 200, "join"
     )
+
+
+def _created(
+    w: Wsgi, pairs: list[list[tuple[str, str]]], count: int
+) -> list[tuple[str, tuple[str, str]]]:
+    """At least ``count`` matches created (CPU not counted), for a round of joins."""
+    before = w.cpu
+    made = [_create(w, h, g) for _ in range(count // len(pairs) + 1) for h, g in pairs]
+    w.cpu = before
+    return made
+
+
+def _new_match(w: Wsgi, host: tuple[str, str], guest: tuple[str, str]) -> str:
+    match_id, _ = _create(w, host, guest)
+    _join(w, match_id, guest)
     return match_id
 
 
@@ -301,6 +322,8 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         "GET match 304",
         "GET events",
         "GET matches",
+        "POST create",
+        "POST join",
     ]
     if args.only:
         kinds = [k for k in kinds if k in args.only]
@@ -309,9 +332,29 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         import cProfile
 
         profiler = cProfile.Profile(time.process_time)
+    unjoined: list[tuple[str, tuple[str, str]]] = []  # "POST create"'s matches, for "POST join"
     for _ in range(args.repeats):
         for kind in kinds:
-            if kind in ("POST moves", "move service"):
+            if kind in ("POST create", "POST join"):
+                if kind == "POST join" and not unjoined:
+                    unjoined.extend(_created(w, pairs, args.reads // 4))
+                if kind == "POST create":
+                    rounds = args.reads // 4 // len(pairs) + 1
+                    batch = [
+                        lambda h=h, g=g: unjoined.append(_create(w, h, g)) for h, g in pairs
+                    ] * rounds
+                else:
+                    batch = [lambda m=m, g=g: _join(w, m, g) for m, g in unjoined]
+                    unjoined.clear()
+                if profiler:
+                    profiler.enable()
+                with ServerSide() as server:
+                    us, n = _round(w, batch)
+                if profiler:
+                    profiler.disable()
+                results.setdefault(kind, []).append(us)
+                results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(n))
+            elif kind in ("POST moves", "move service"):
                 matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
                 w.cpu, posted = 0.0, 0
                 play = _play if kind == "POST moves" else _play_service

@@ -1,0 +1,40 @@
+"""Smoke test of the in-process CPU benchmark (bench/hotpaths.py) at a tiny size, so every path
+it measures keeps working. Its own database (the test database's name + ``_hotpaths_smoke``)
+and Redis db 11, never the test database."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+KINDS = [
+    "POST moves",
+    "move service",
+    "GET match",
+    "GET match 304",
+    "GET events",
+    "GET matches",
+    "POST create",
+    "POST join",
+]
+
+
+def test_hotpaths_smoke(tmp_path: Path) -> None:
+    out = tmp_path / "hot.json"
+    database = f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_hotpaths_smoke"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "hotpaths.py"), "--repeats", "2",
+         "--moves-matches", "1", "--reads", "8", "--db", database, "--redis-db", "11",
+         "--json", str(out)],
+        capture_output=True, text=True, timeout=180, cwd=ROOT,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    results = json.loads(out.read_text())
+    for kind in KINDS:
+        assert len(results[kind]) == 2 and all(us > 0 for us in results[kind]), kind
+        assert f"  {kind} " in run.stdout
