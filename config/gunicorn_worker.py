@@ -29,9 +29,9 @@ from typing import Any
 
 from gunicorn.workers.gthread import DEFAULT_WORKER_DATA_TIMEOUT, ThreadWorker
 
-#: Seconds a worker serving in its main thread waits for a new connection's first bytes.
-FIRST_BYTES_WAIT = 0.05
-#: New connections a worker serving in its main thread holds, silent, while it still accepts.
+#: New connections a worker serving in its main thread holds, not yet heard, while it still
+#: accepts: enough that a connection is taken at once, few enough that one worker does not take
+#: every connection while another is idle.
 SILENT_MAX = 2
 
 
@@ -83,13 +83,11 @@ class BalancedThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn has 
         """Serve ``conn``'s request here: with one thread the pool only hands each request to
         that thread and back (a queue, a pipe, two wake-ups and GIL hand-overs per request).
 
-        A new connection's first bytes are waited for briefly (a client sends its request
-        right after connecting), so the worker still takes a connection only to serve it at
-        once and an idle worker takes the next; a client that has said nothing by then waits in
-        the poller instead (gunicorn's own thread would have waited up to 5 s for it), and the
-        worker stops accepting while it holds ``SILENT_MAX`` such connections."""
-        fresh = not conn.initialized and not conn.data_ready
-        if fresh and not conn.wait_for_data(FIRST_BYTES_WAIT):
+        A new connection waits in the poller for its first bytes (gunicorn's own thread waits
+        for them, up to 5 s, and a client on a busy machine may take a while to send: measured,
+        even a 50 ms wait here left workers idle); the worker stops accepting while it holds
+        ``SILENT_MAX`` connections not yet heard from, so an idle worker takes the next."""
+        if not conn.initialized and not conn.data_ready:
             if not self.alive:  # stopping: no new connection is kept waiting
                 self.nr_conns -= 1
                 conn.close()

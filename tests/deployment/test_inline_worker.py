@@ -157,7 +157,7 @@ def test_a_late_first_request_is_answered_even_without_keep_alive(tmp_path: Path
         _gunicorn(tmp_path, threads=1, GUNICORN_KEEPALIVE="0") as port,
         socket.create_connection(("127.0.0.1", port), timeout=10) as sock,
     ):
-        time.sleep(0.3)  # connected, silent past the first-bytes wait
+        time.sleep(0.3)  # connected, silent: waiting in the poller
         sock.sendall(b"GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
         assert _received(sock, b"main /late").endswith(b"main /late")
 
