@@ -5,8 +5,7 @@ Every setting can be changed from the environment (a command-line flag still win
 ``GUNICORN_BIND`` (``0.0.0.0:8000``), ``WEB_CONCURRENCY`` (worker processes; default: one per
 core, at least 2), ``GUNICORN_WORKER_CLASS`` (``gthread`` that accepts only with a thread
 free, ``config/gunicorn_worker.py``; gunicorn's ``gthread`` and ``sync`` also work),
-``GUNICORN_THREADS`` (threads per gthread worker, 1: then the worker's main thread serves the
-requests itself), ``GUNICORN_KEEPALIVE`` (seconds an idle
+``GUNICORN_THREADS`` (threads per gthread worker, 1), ``GUNICORN_KEEPALIVE`` (seconds an idle
 keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker after this many
 requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
 
