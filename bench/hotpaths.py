@@ -60,6 +60,19 @@ def _fresh_database(db: str) -> None:
         c.execute(f'CREATE DATABASE "{db}"')
 
 
+#: The paths measured, in order (``--only`` picks some).
+KINDS = [
+    "POST moves",
+    "move service",
+    "GET match",
+    "GET match 304",
+    "GET events",
+    "GET matches",
+    "POST create",
+    "POST join",
+]
+
+
 class Wsgi:
     """Calls the WSGI application as gunicorn does: one environ per request, the body iterated
     and ``close()`` called (Django's ``request_finished`` runs there)."""
@@ -315,16 +328,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
         return out
 
     results: dict[str, list[float]] = {}
-    kinds = [
-        "POST moves",
-        "move service",
-        "GET match",
-        "GET match 304",
-        "GET events",
-        "GET matches",
-        "POST create",
-        "POST join",
-    ]
+    kinds = KINDS
     if args.only:
         kinds = [k for k in kinds if k in args.only]
     profiler = None
@@ -335,26 +339,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     unjoined: list[tuple[str, tuple[str, str]]] = []  # "POST create"'s matches, for "POST join"
     for _ in range(args.repeats):
         for kind in kinds:
-            if kind in ("POST create", "POST join"):
-                if kind == "POST join" and not unjoined:
-                    unjoined.extend(_created(w, pairs, args.reads // 4))
-                if kind == "POST create":
-                    rounds = args.reads // 4 // len(pairs) + 1
-                    batch = [
-                        lambda h=h, g=g: unjoined.append(_create(w, h, g)) for h, g in pairs
-                    ] * rounds
-                else:
-                    batch = [lambda m=m, g=g: _join(w, m, g) for m, g in unjoined]
-                    unjoined.clear()
-                if profiler:
-                    profiler.enable()
-                with ServerSide() as server:
-                    us, n = _round(w, batch)
-                if profiler:
-                    profiler.disable()
-                results.setdefault(kind, []).append(us)
-                results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(n))
-            elif kind in ("POST moves", "move service"):
+            if kind in ("POST moves", "move service"):
                 matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
                 w.cpu, posted = 0.0, 0
                 play = _play if kind == "POST moves" else _play_service
@@ -367,16 +352,27 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
                     profiler.disable()
                 results.setdefault(kind, []).append(w.cpu / posted * 1e6)
                 results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(posted))
+                continue
+            if kind == "POST create":
+                rounds = args.reads // 4 // len(pairs) + 1
+                batch = [
+                    lambda h=h, g=g: unjoined.append(_create(w, h, g)) for h, g in pairs
+                ] * rounds
+            elif kind == "POST join":
+                if not unjoined:
+                    unjoined.extend(_created(w, pairs, args.reads // 4))
+                batch = [lambda m=m, g=g: _join(w, m, g) for m, g in unjoined]
+                unjoined.clear()
             else:
                 batch = reads(kind)
-                if profiler:
-                    profiler.enable()
-                with ServerSide() as server:
-                    us, n = _round(w, batch)
-                if profiler:
-                    profiler.disable()
-                results.setdefault(kind, []).append(us)
-                results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(n))
+            if profiler:
+                profiler.enable()
+            with ServerSide() as server:
+                us, n = _round(w, batch)
+            if profiler:
+                profiler.disable()
+            results.setdefault(kind, []).append(us)
+            results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(n))
     if profiler:
         profiler.dump_stats(args.profile)
     return results

@@ -11,17 +11,9 @@ from pathlib import Path
 
 from django.conf import settings
 
+from bench.hotpaths import KINDS
+
 ROOT = Path(__file__).resolve().parents[2]
-KINDS = [
-    "POST moves",
-    "move service",
-    "GET match",
-    "GET match 304",
-    "GET events",
-    "GET matches",
-    "POST create",
-    "POST join",
-]
 
 
 def test_hotpaths_smoke(tmp_path: Path) -> None:

@@ -10,17 +10,13 @@ answers after 0.3 s with its worker's pid; four keep-alive clients each send two
 from __future__ import annotations
 
 import http.client
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
-from tests.faults.conftest import free_port, wait_for
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.deployment.gunicorn_process import gunicorn
+from tests.faults.conftest import wait_for
 
 
 def _answers(port: int) -> bool:
@@ -33,22 +29,8 @@ def _answers(port: int) -> bool:
 
 
 def test_simultaneous_keep_alive_clients_are_spread_over_the_workers(tmp_path: Path) -> None:
-    port = free_port()
-    env = {
-        **os.environ,
-        "WEB_CONCURRENCY": "2",
-        "GUNICORN_THREADS": "1",
-        "GUNICORN_KEEPALIVE": "30",
-        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
-        "PYTHONPATH": str(ROOT),
-    }
-    env.pop("GUNICORN_WORKER_CLASS", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}", "tests.deployment.slow_wsgi:application"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
+    settings = {"WEB_CONCURRENCY": "2", "GUNICORN_THREADS": "1", "GUNICORN_KEEPALIVE": "30"}
+    with gunicorn("tests.deployment.slow_wsgi:application", tmp_path, **settings) as port:
         wait_for(lambda: _answers(port), 20, "gunicorn to answer")
         time.sleep(1)  # both workers up
         served: list[str] = []
@@ -68,9 +50,6 @@ def test_simultaneous_keep_alive_clients_are_spread_over_the_workers(tmp_path: P
         for thread in threads:
             thread.join(30)
         took = time.monotonic() - start
-    finally:
-        server.terminate()
-        server.wait(20)
     assert len(served) == 8
     per_worker = Counter(served)
     assert len(per_worker) == 2, per_worker
