@@ -28,6 +28,7 @@ from django.db.models.query import get_related_populators
 from django.db.models.signals import post_init, pre_init
 
 from core import json_codec
+from core.postgresql.begin import rows_beginning
 from core.postgresql.prepared import prepare_statement
 
 M = TypeVar("M", bound=Model)
@@ -200,7 +201,8 @@ class CompiledSelect(Generic[M]):
         is the router's choice at each fetch (a read may go to a replica, games/routers.py);
         ``for_write`` (a lock) always takes the writer's. ``prepare``: a prepared statement on
         PostgreSQL (core/postgresql/prepared.py), for a lookup by key whose plan never
-        depends on the value."""
+        depends on the value; a lock that is also prepared sends the transaction's ``BEGIN``
+        with it when it is the transaction's first statement (core/postgresql/begin.py)."""
         self._build = build
         self._for_write = for_write
         self._prepare = prepare
@@ -244,7 +246,12 @@ class CompiledSelect(Generic[M]):
                 if plan is None:
                     plan = self._plans[using] = self._compile(using)
         bound = [plan.slots[i](value) if i in plan.slots else p for i, p in enumerate(plan.params)]
-        with connections[using].cursor() as cursor:
+        connection = connections[using]
+        if self._for_write and self._prepare:  # a lock opens its transaction: BEGIN with it
+            rows = rows_beginning(connection, plan.sql, bound)
+            if rows is not None:
+                return Fetched(plan, using, rows)
+        with connection.cursor() as cursor:
             cursor.execute(plan.sql, bound)
             rows = cursor.fetchall()
         return Fetched(plan, using, rows)

@@ -26,6 +26,8 @@ from typing import Any
 
 from django.conf import settings
 
+from live.publisher import Publisher
+
 logger = logging.getLogger(__name__)
 
 #: Put on a listener's queue when its messages can no longer be trusted (Redis went away).
@@ -246,6 +248,7 @@ class RedisBus(Bus):
         self.client = redis.Redis.from_url(
             url, socket_timeout=timeout, socket_connect_timeout=timeout
         )
+        self.publisher = Publisher(self.client)
         self._readers: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _RedisReader] = (
             weakref.WeakKeyDictionary()
         )
@@ -256,10 +259,7 @@ class RedisBus(Bus):
             batch.extend(messages)
             return
         try:
-            pipe = self.client.pipeline(transaction=False)
-            for channel, text in messages:
-                pipe.publish(channel, text)
-            pipe.execute()
+            self.publisher.publish(list(messages))
         except Exception:
             logger.warning("live bus: a publication to Redis was lost", exc_info=True)
 
@@ -295,7 +295,7 @@ _batch = threading.local()
 @contextlib.contextmanager
 def publications_batched() -> Iterator[None]:
     """What this thread publishes on Redis inside the block goes out at its end, in one
-    pipeline (one round trip), in the order published; also when the block raises, since
+    write (live/publisher.py), in the order published; also when the block raises, since
     what was published had committed. Entered around a commit's hooks (core/commit_hooks.py):
     the change's events and its notifications come from separate hooks."""
     if getattr(_batch, "messages", None) is not None:  # nested: the outer block sends

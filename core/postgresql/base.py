@@ -38,6 +38,7 @@ from psycopg.types.json import Jsonb
 
 from core import json_codec
 from core.commit_hooks import commit_hooks_context
+from core.postgresql.begin import forget_prepared
 from core.postgresql.prepared import PreparingCursor
 
 
@@ -77,6 +78,18 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         if readable or failed:
             return bool(super().is_usable())  # something arrived unasked: let the server say
         return True
+
+    # psycopg answers a rollback (and a rollback to a savepoint) with ``DEALLOCATE ALL`` when it
+    # has prepared statements: the statements of core/postgresql/begin.py are gone with them.
+    def _rollback(self) -> None:
+        if self.connection is not None:
+            forget_prepared(self.connection)
+        super()._rollback()  # type: ignore[misc]
+
+    def _savepoint_rollback(self, sid: str) -> None:
+        if self.connection is not None:
+            forget_prepared(self.connection)
+        super()._savepoint_rollback(sid)  # type: ignore[misc]
 
     def run_and_clear_commit_hooks(self) -> None:
         # Only after a real commit (Django runs none after a rollback): core/commit_hooks.py.

@@ -114,27 +114,20 @@ def test_redis_bus_delivers_and_survives_a_new_event_loop(settings: Any) -> None
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_commit_sends_its_events_and_notifications_in_one_pipeline(
+def test_a_commit_sends_its_events_and_notifications_in_one_write(
     alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The change's events (one hook) and the players' notifications (another hook) leave in
-    one Redis round trip: core/commit_hooks.py around the hooks, live.bus batching inside."""
+    one write to Redis: core/commit_hooks.py around the hooks, live.bus batching inside."""
     the_bus = bus()
     assert isinstance(the_bus, RedisBus)
     match_id = start_match("gops", [alice, bob])
     sent: list[list[str]] = []
-    real_pipeline = the_bus.client.pipeline
+    real_publish = the_bus.publisher.publish
 
-    def counted_pipeline(*args: Any, **kwargs: Any) -> Any:
-        pipe = real_pipeline(*args, **kwargs)
-        real_execute = pipe.execute
-
-        def execute(*a: Any, **k: Any) -> Any:
-            sent.append([command[0][1] for command in pipe.command_stack])
-            return real_execute(*a, **k)
-
-        pipe.execute = execute
-        return pipe
+    def counted_publish(messages: Any) -> None:
+        sent.append([channel for channel, _ in messages])
+        real_publish(messages)
 
     def move(player: Player, card: int) -> None:
         try:
@@ -152,9 +145,9 @@ def test_a_commit_sends_its_events_and_notifications_in_one_pipeline(
         finally:
             await listener.close()
 
-    monkeypatch.setattr(the_bus.client, "pipeline", counted_pipeline)
+    monkeypatch.setattr(the_bus.publisher, "publish", counted_publish)
     received = asyncio.run(listen())
-    # Two commits (two moves), each one pipeline; bob's carries the step's events for every
+    # Two commits (two moves), each one write; bob's carries the step's events for every
     # reader and alice's "step resolved" notification together.
     assert len(sent) == 2, sent
     resolving = sent[1]
