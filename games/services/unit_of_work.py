@@ -27,9 +27,10 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.utils import timezone
 
+from core.postgresql.commit import hold
 from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
 from games.engine.protocol import Engine
@@ -238,7 +239,9 @@ def _write_in_one_statement(writes: Writes) -> None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
     them (``games/services/statements.py``). New rows' ids are not fetched: a change's
-    moves and events are never used again after the write."""
+    moves and events are never used again after the write. Outside any other ``atomic`` block
+    the statement is held back and sent with the transaction's COMMIT, one round trip for both
+    (core/postgresql/commit.py)."""
     parts: list[tuple[str, Any]] = []
     match, match_fields = writes.match, writes.match_fields
     batches: list[tuple[type[models.Model], list[Any]]] = [
@@ -256,18 +259,33 @@ def _write_in_one_statement(writes: Writes) -> None:
         parts.append(update_sql(MatchEvent, event.pk, fields))
     for row, fields in writes.row_updates:
         parts.append(update_sql(type(row), row.pk, fields))
+    last: tuple[str, list[Any]]
     if match_fields:
-        parts.append(update_sql(Match, match.pk, match_fields))
-    *clauses, (last_sql, last_values) = parts
-    params: list[Any] = [value for _, values in clauses for value in values]
-    with_sql = ", ".join(f"write_{i} AS ({sql})" for i, (sql, _) in enumerate(clauses))
-    statement = f"WITH {with_sql} {last_sql}" if clauses else last_sql
+        # As save(update_fields=…) refuses to update no row, the statement fails unless the
+        # match row was updated: checked by the server, so it holds for a write sent with its
+        # COMMIT too (core/postgresql/commit.py), which no check afterwards could undo.
+        sql, values = update_sql(Match, match.pk, match_fields)
+        parts.append((f"{sql} RETURNING 1", values))
+        last = (_MATCH_UPDATED.format(len(parts) - 1), [])
+    else:
+        last = parts.pop()
+    with_sql = ", ".join(f"write_{i} AS ({sql})" for i, (sql, _) in enumerate(parts))
+    statement = f"WITH {with_sql} {last[0]}" if parts else last[0]
+    values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
     prepare_statement(statement)
+    if hold(connections[DEFAULT_DB_ALIAS], statement, values):
+        return  # sent with the COMMIT
     with connection.cursor() as cursor:
-        cursor.execute(statement, [*params, *last_values])
-        if match_fields and cursor.rowcount != 1:  # as save(update_fields=…) would refuse
-            raise Match.DoesNotExist(f"match {match.pk} was not updated")
+        cursor.execute(statement, values)
+
+
+# The match update is the last clause (write_N): anything but one row updated fails the cast,
+# with the count in the error ("invalid input syntax for type integer: "0 match rows …"").
+_MATCH_UPDATED = (
+    "SELECT (CASE count(*) WHEN 1 THEN '1' ELSE count(*) || ' match rows updated, not 1' END)::int"
+    " FROM write_{}"
+)
 
 
 def _write_in_steps(writes: Writes) -> None:

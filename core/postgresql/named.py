@@ -1,0 +1,116 @@
+"""Statements prepared under names of our own, for the messages that save a round trip.
+
+psycopg sends ``BEGIN`` and ``COMMIT`` each as a message of its own and waits for the answer.
+``core/postgresql/begin.py`` sends ``BEGIN`` with a transaction's first statement and
+``core/postgresql/commit.py`` sends a change's last write with its ``COMMIT``, one round trip
+each instead of two. Both run statements prepared once per connection under names of ours (the
+server then neither parses nor plans them again), which this module keeps track of.
+
+psycopg forgets its own prepared statements with ``DEALLOCATE ALL`` after a rollback (or a
+rollback to a savepoint) once it has prepared any: ours go with them. The backend tells this
+module before every rollback (``rollback_coming``); if psycopg is about to deallocate, our
+statements are forgotten too and prepared again when next needed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+import weakref
+from typing import Any
+
+from psycopg import errors, generators, pq
+
+#: SQLSTATE invalid_sql_statement_name: ``EXECUTE`` of a statement this session lacks.
+NOT_PREPARED = b"26000"
+_PLACEHOLDER = re.compile(r"%(%|s)")
+_numbered: dict[str, str] = {}
+_names: dict[tuple[str, tuple[int, ...]], str] = {}
+
+# The names each psycopg connection has prepared (a new connection starts with none).
+_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def prepared_names(raw: Any) -> set[str]:
+    names = _prepared.get(raw)
+    if names is None:
+        names = _prepared[raw] = set()
+    return names
+
+
+def rollback_coming(raw: Any) -> None:
+    """A rollback is about to run on ``raw``: if psycopg will answer it with ``DEALLOCATE
+    ALL`` (it has prepared statements of its own), ours are gone with it."""
+    names = _prepared.get(raw)
+    if not names:
+        return
+    psycopgs = getattr(getattr(raw, "_prepared", None), "_names", None)
+    if psycopgs is None or psycopgs:  # unknown (another psycopg): assume the worst
+        names.clear()
+
+
+def name_of(sql: str, types: tuple[int, ...] = ()) -> str:
+    """Our name for ``sql`` prepared with parameter ``types`` (none: inferred)."""
+    name = _names.get((sql, types))
+    if name is None:
+        digest = hashlib.sha1(repr((sql, types)).encode()).hexdigest()[:16]
+        name = _names[(sql, types)] = f"facedown_{digest}"
+    return name
+
+
+def numbered(sql: str) -> str:
+    """``sql`` with Django's ``%s`` placeholders as PostgreSQL's ``$1``, ``$2`` …"""
+    found = _numbered.get(sql)
+    if found is None:
+        count = 0
+
+        def number(placeholder: re.Match[str]) -> str:
+            nonlocal count
+            if placeholder.group(1) == "%":
+                return "%"
+            count += 1
+            return f"${count}"
+
+        found = _numbered[sql] = _PLACEHOLDER.sub(number, sql)
+    return found
+
+
+def prepare(raw: Any, name: str, sql: str) -> None:
+    """Prepare ``sql`` (``$n`` placeholders, types inferred) as ``name``: one round trip."""
+    with raw.lock:
+        raw.pgconn.send_prepare(name.encode(), sql.encode())
+        (result,) = raw.wait(generators.execute(raw.pgconn))
+    check(raw, result)
+    prepared_names(raw).add(name)
+
+
+def run(connection: Any, raw: Any, text: str) -> Any:
+    """Send ``text`` (several statements, simple protocol); the last result (an error ends
+    them). Logged with the connection's queries when it logs them."""
+    started = time.monotonic()
+    with raw.lock:
+        raw.pgconn.send_query(text.encode())
+        results = raw.wait(generators.execute(raw.pgconn))
+    log(connection, text, started)
+    return results[-1]
+
+
+def log(connection: Any, sql: str, started: float) -> None:
+    if connection.queries_logged:
+        duration = time.monotonic() - started
+        connection.queries_log.append({"sql": sql, "time": f"{duration:.3f}"})
+
+
+def missing(result: Any) -> bool:
+    """Whether ``result`` is the server's "prepared statement does not exist"."""
+    return bool(
+        result.status == pq.ExecStatus.FATAL_ERROR
+        and result.error_field(pq.DiagnosticField.SQLSTATE) == NOT_PREPARED
+    )
+
+
+def check(raw: Any, result: Any) -> None:
+    """Raise the server's error, if ``result`` is one, as psycopg would."""
+    if result.status == pq.ExecStatus.FATAL_ERROR:
+        raise errors.error_from_result(result, encoding=raw.info.encoding)

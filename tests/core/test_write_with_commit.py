@@ -1,0 +1,135 @@
+"""A change's last write sent with its COMMIT (core/postgresql/commit.py), on the real
+PostgreSQL: one round trip, the statements' order kept, a failing write committing nothing,
+a rollback dropping it, and the unit of work's guard that the match row was updated."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from django.db import DatabaseError, IntegrityError, connection, transaction
+
+from core.postgresql.commit import hold
+from games.models import Match
+from games.services.unit_of_work import match_change
+from tests.players import make_player, start_match
+from tests.roundtrips import count_round_trips
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+UPDATE = 'UPDATE "games_match" SET "version" = "version" + %s WHERE "id" = %s'
+
+
+@pytest.fixture
+def match_id() -> uuid.UUID:
+    return uuid.UUID(start_match("gops", [make_player(), make_player()]))
+
+
+def _version(match_id: uuid.UUID) -> int:
+    return Match.objects.values_list("version", flat=True).get(pk=match_id)
+
+
+def test_the_write_leaves_with_the_commit(match_id: uuid.UUID) -> None:
+    before = _version(match_id)
+    ran: list[str] = []
+    with count_round_trips() as trips, transaction.atomic():
+        Match.objects.select_for_update().filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [10, match_id])
+        transaction.on_commit(lambda: ran.append("hook"))
+    assert _version(match_id) == before + 10 and ran == ["hook"]
+    assert [m for m in trips.messages if m != '"BEGIN"'][-1] == "COMMIT", trips
+    assert trips.count == 3, trips  # BEGIN, the lock, the write with COMMIT
+    with count_round_trips() as trips, transaction.atomic():  # prepared now: no preparation
+        Match.objects.select_for_update().filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [1, match_id])
+    assert _version(match_id) == before + 11 and not trips.preparations, trips
+
+
+def test_a_statement_after_the_write_sends_it_first(match_id: uuid.UUID) -> None:
+    before = _version(match_id)
+    with transaction.atomic():
+        Match.objects.select_for_update().filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [1, match_id])
+        assert _version(match_id) == before + 1  # the read sees the write: it went first
+        assert connection.held_write is None
+    assert _version(match_id) == before + 1  # and was written once
+
+
+def test_a_failing_write_commits_nothing(match_id: uuid.UUID) -> None:
+    before = _version(match_id)
+    ran: list[str] = []
+    bad = 'UPDATE "games_match" SET "version" = %s WHERE "id" = %s'
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Match.objects.filter(pk=match_id).update(version=before + 5)
+        assert hold(connection, bad, [None, match_id])  # version is NOT NULL
+        transaction.on_commit(lambda: ran.append("hook"))
+    assert _version(match_id) == before and ran == []  # the earlier update rolled back too
+    with transaction.atomic():  # the connection goes on working, the statement too
+        Match.objects.filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [2, match_id])
+    assert _version(match_id) == before + 2
+
+
+def test_a_rollback_drops_the_held_write(match_id: uuid.UUID) -> None:
+    before = _version(match_id)
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        Match.objects.filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [1, match_id])
+        raise ZeroDivisionError
+    assert connection.held_write is None and _version(match_id) == before
+
+
+def test_it_holds_only_in_the_outermost_block(match_id: uuid.UUID, settings: Any) -> None:
+    assert not hold(connection, UPDATE, [1, match_id])  # autocommit
+    with transaction.atomic():
+        Match.objects.filter(pk=match_id).exists()
+        with transaction.atomic():  # a savepoint could still roll it back
+            assert not hold(connection, UPDATE, [1, match_id])
+    with transaction.atomic():
+        assert not hold(connection, UPDATE, [1, match_id])  # nothing begun: no transaction
+    options = connection.settings_dict["OPTIONS"]
+    saved = options.get("prepared_statements")
+    options["prepared_statements"] = False
+    try:
+        with transaction.atomic():
+            Match.objects.filter(pk=match_id).exists()
+            assert not hold(connection, UPDATE, [1, match_id])
+    finally:
+        options["prepared_statements"] = saved
+
+
+def test_a_rollback_that_deallocates_makes_it_prepare_again(match_id: uuid.UUID) -> None:
+    with transaction.atomic():
+        Match.objects.filter(pk=match_id).exists()
+        hold(connection, UPDATE, [1, match_id])
+    with connection.cursor() as cursor:  # psycopg prepares something of its own …
+        for _ in range(2):
+            cursor.cursor.execute("SELECT 1 FROM games_match LIMIT 1", prepare=True)
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        Match.objects.filter(pk=match_id).exists()
+        raise ZeroDivisionError  # … so the rollback ends with DEALLOCATE ALL
+    before = _version(match_id)
+    with count_round_trips() as trips, transaction.atomic():
+        Match.objects.filter(pk=match_id).exists()
+        assert hold(connection, UPDATE, [1, match_id])
+    assert _version(match_id) == before + 1, trips  # prepared again in the same pipeline
+
+
+def test_the_unit_of_work_refuses_a_write_that_updated_no_match_row(match_id: uuid.UUID) -> None:
+    refused = pytest.raises(DatabaseError, match="0 match rows updated, not 1")
+    with refused, match_change(match_id) as tx:
+        with connection.cursor() as cursor:  # the row goes, inside the same transaction
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+            cursor.execute("DELETE FROM games_match WHERE id = %s", [match_id])
+        tx.match.status = Match.Status.ABORTED
+    assert Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).exists()
+
+
+def test_a_move_is_one_pipeline_with_its_commit_in_the_unit_of_work(match_id: uuid.UUID) -> None:
+    with count_round_trips() as trips, match_change(match_id) as tx:
+        tx.match.version += 0
+        tx.match.status = Match.Status.ABORTED
+    assert trips.messages[0].startswith('"BEGIN; EXECUTE facedown_'), trips
+    assert trips.messages[1:] == ["COMMIT"], trips
+    assert Match.objects.get(pk=match_id).status == Match.Status.ABORTED
