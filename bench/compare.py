@@ -1,6 +1,6 @@
 """Facedown against a peer server, back to back in one run, on the same PostgreSQL.
 
-    .venv/bin/python bench/compare.py PEER_DIR [--pairs 8 --duration 20]
+    .venv/bin/python bench/compare.py PEER_DIR [--pairs 8 --duration 20] [--rounds 5]
 
 ``PEER_DIR`` is a boardgame.io GOPS server with its own load generator and audit (``run.sh
 PAIRS``, see its README). Nothing of it is in this repository, and its directory is only read:
@@ -10,7 +10,10 @@ there when ``node_modules`` is missing, and the database ``bgio`` is created whe
 One run: wait until the machine is quiet, run the peer (``run.sh PAIRS``), wait again, run
 ``bench/load.py --pairs PAIRS --duration D --users-via-db`` (same number of players, closed
 loop, no polling, no read phase, no pgbench), then print both rows and the ratios against the
-targets of docs/benchmarks.md ("Against the peer").
+targets of docs/benchmarks.md ("Against the peer"). ``--rounds N`` repeats that N times, the
+peer first in odd rounds and Facedown first in even ones, and ends with the median of the
+rounds' ratios: a single round's ratio moves with the host by ±25% (docs/benchmarks.md), so a
+small change needs several.
 
 CPU per move counts everything each side spends in its window, divided by its moves (one bid of
 the peer = one sealed move of Facedown):
@@ -33,6 +36,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -164,6 +168,19 @@ def ratios(ours: Row, peer: Row) -> dict[str, float]:
         "throughput": ours.moves_per_s / peer.moves_per_s if peer.moves_per_s else float("nan"),
         "cpu_per_move": ours.total_ms / peer.total_ms if peer.total_ms else float("nan"),
     }
+
+
+def order(rounds: int) -> list[tuple[str, str]]:
+    """Which side runs first in each round: peer first, then Facedown first, alternately
+    (A B, B A, A B …), so that a host growing faster or slower over the run favours neither."""
+    return [("peer", "facedown") if i % 2 == 0 else ("facedown", "peer") for i in range(rounds)]
+
+
+def medians(runs: list[tuple[Row, Row]]) -> dict[str, float]:
+    """The median over rounds of each ratio, each ratio taken within its own round
+    (``runs``: (Facedown, peer) per round)."""
+    each = [ratios(ours, peer) for ours, peer in runs]
+    return {name: statistics.median(r[name] for r in each) for name in each[0]}
 
 
 def table(rows: list[Row]) -> str:
@@ -325,28 +342,55 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--load-arg", action="append", default=[], help="extra argument for bench/load.py"
     )
-    parser.add_argument("--json", help="write both rows and the ratios to this file")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="peer and Facedown this many times each, alternating which goes first; "
+        "prints each round and the median of the rounds' ratios",
+    )
+    parser.add_argument("--json", help="write every round's rows and ratios to this file")
     args = parser.parse_args(argv)
 
     work = prepare_peer(args.peer_dir.resolve(), args.work_dir)
     ensure_database("bgio")
-    busy = wait_until_quiet(args.max_busy, args.quiet_wait)
-    peer = run_peer(work, args.pairs)
-    peer.busy_before = busy
-    busy = wait_until_quiet(args.max_busy, args.quiet_wait)
-    ours = run_facedown(args)
-    ours.busy_before = busy
-    r = ratios(ours, peer)
-    print()
-    print(f"{args.pairs * 2} players each, closed loop, no polling")
-    print(table([ours, peer]))
-    for line in verdict(r):
-        print(line)
+    runs: list[tuple[Row, Row]] = []
+    for number, sides in enumerate(order(args.rounds), start=1):
+        done: dict[str, Row] = {}
+        for side in sides:
+            busy = wait_until_quiet(args.max_busy, args.quiet_wait)
+            done[side] = run_peer(work, args.pairs) if side == "peer" else run_facedown(args)
+            done[side].busy_before = busy
+        ours, peer = done["facedown"], done["peer"]
+        runs.append((ours, peer))
+        print()
+        print(
+            f"round {number} of {args.rounds} ({' then '.join(sides)}): "
+            f"{args.pairs * 2} players each, closed loop, no polling"
+        )
+        print(table([ours, peer]))
+        for line in verdict(ratios(ours, peer)):
+            print(line)
+    summary = medians(runs)
+    if args.rounds > 1:
+        print()
+        print(f"median of the {args.rounds} rounds' ratios (each taken within its round):")
+        for line in verdict(summary):
+            print(line)
     if args.json:
         Path(args.json).write_text(
-            json.dumps({"rows": [asdict(ours), asdict(peer)], "ratios": r}, indent=2)
+            json.dumps(
+                {
+                    "rounds": [
+                        {"rows": [asdict(ours), asdict(peer)], "ratios": ratios(ours, peer)}
+                        for ours, peer in runs
+                    ],
+                    "median_ratios": summary,
+                },
+                indent=2,
+            )
         )
-    ok = all(row.errors == 0 and row.audit_ok for row in (ours, peer))
+    ok = all(row.errors == 0 and row.audit_ok for pair in runs for row in pair)
     return 0 if ok else 1
 
 

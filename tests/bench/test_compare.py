@@ -8,9 +8,12 @@ import math
 import pytest
 
 from bench.compare import (
+    Row,
     busy_cores,
     cpu_times,
     facedown_row,
+    medians,
+    order,
     parse_peer_output,
     peer_row,
     ratios,
@@ -89,3 +92,30 @@ def test_rows_per_move_and_ratios() -> None:
     assert not bad_audit.audit_ok
     assert "missed by" in verdict(ratios(bad_audit, peer))[0]
     assert math.isnan(ratios(ours, peer_row({**LOADGEN, "bids_per_s": 0.0}, AUDIT))["throughput"])
+
+
+def _row(name: str, moves_per_s: float, total_ms: float) -> Row:
+    return Row(name, moves_per_s, 1.0, 2.0, total_ms, 0.0, 0.0, 0.0, 0, True)
+
+
+def test_rounds_alternate_who_goes_first() -> None:
+    assert order(1) == [("peer", "facedown")]
+    assert order(4) == [
+        ("peer", "facedown"),
+        ("facedown", "peer"),
+        ("peer", "facedown"),
+        ("facedown", "peer"),
+    ]
+
+
+def test_the_summary_is_the_median_of_ratios_taken_within_each_round() -> None:
+    # A host twice as fast in round 2: within-round ratios stay 1.5 and 0.8; pooled figures
+    # across rounds would say otherwise.
+    runs = [
+        (_row("Facedown", 300, 4.0), _row("peer", 200, 5.0)),
+        (_row("Facedown", 600, 2.0), _row("peer", 400, 2.5)),
+        (_row("Facedown", 100, 9.0), _row("peer", 100, 9.0)),
+    ]
+    summary = medians(runs)
+    assert summary["throughput"] == pytest.approx(1.5)
+    assert summary["cpu_per_move"] == pytest.approx(0.8)
