@@ -56,3 +56,30 @@ def test_simultaneous_keep_alive_clients_are_spread_over_the_workers(tmp_path: P
     assert sorted(per_worker.values()) == [4, 4], per_worker
     # 8 requests of 0.3 s on two workers in parallel: about 1.2 s, not 2.4 s behind one worker.
     assert took < 2.1, took
+
+
+def test_the_worker_tells_the_arbiter_it_lives_at_most_once_a_second() -> None:
+    """gunicorn's loop calls ``notify`` on every turn (a ``utime`` per request at load); the
+    arbiter only compares it with ``timeout``. Checked on gunicorn's real temporary file."""
+    from gunicorn.config import Config
+    from gunicorn.workers.workertmp import WorkerTmp
+
+    from config.gunicorn_worker import NOTIFY_EVERY, BalancedThreadWorker
+
+    worker = object.__new__(BalancedThreadWorker)  # its file and clock only, no sockets
+    worker.tmp, worker.timeout, worker.notified = WorkerTmp(Config()), 30, -NOTIFY_EVERY
+    try:
+        worker.notify()
+        first = worker.tmp.last_update()
+        time.sleep(0.05)
+        for _ in range(100):  # a busy loop's turns within the second
+            worker.notify()
+        assert worker.tmp.last_update() == first
+        worker.notified -= NOTIFY_EVERY  # a second later
+        worker.notify()
+        assert worker.tmp.last_update() > first
+        worker.timeout, worker.notified = 2, time.monotonic() - 0.6  # a short timeout: ¼ of it
+        worker.notify()
+        assert time.monotonic() - worker.notified < 0.1
+    finally:
+        worker.tmp.close()
