@@ -38,24 +38,6 @@ def _literal(value: Any) -> str | None:
     return None
 
 
-def usable(connection: Any) -> Any:
-    """The psycopg connection under ``connection`` if the statements of core/postgresql/named.py
-    may run on it now, else None: PostgreSQL, prepared statements on, no execute wrapper."""
-    if (
-        connection.vendor != "postgresql"
-        or connection.execute_wrappers
-        or not connection.settings_dict.get("OPTIONS", {}).get("prepared_statements")
-    ):
-        return None
-    connection.validate_no_broken_transaction()
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    raw = connection.connection
-    if getattr(raw, "_pipeline", None) is not None:
-        return None
-    return raw
-
-
 def rows_beginning(
     connection: Any, sql: str, params: Sequence[Any]
 ) -> list[tuple[Any, ...]] | None:
@@ -64,7 +46,7 @@ def rows_beginning(
     literals = [_literal(value) for value in params]
     if None in literals or not connection.in_atomic_block:
         return None
-    raw = usable(connection)
+    raw = named.usable(connection)
     if raw is None or raw.autocommit:
         return None
     if raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:

@@ -11,9 +11,9 @@ rolls back, and no commit hook runs.
 A held write never changes the order of statements: any other statement on the connection
 sends it first, as it would have been sent (the backend's ``_cursor``); a rollback drops it.
 Only the outermost ``atomic`` block holds a write (inside a nested block a savepoint may still
-roll it back), only with prepared statements on and no execute wrapper (core/postgresql/begin.py
-``usable``). The libpq pipeline is used directly, not psycopg's ``Pipeline``, whose Python
-machinery cost more than the round trip it saves (docs/benchmarks.md).
+roll it back), only with prepared statements on and no execute wrapper (``named.usable``).
+The libpq pipeline is used directly, not psycopg's ``Pipeline``, whose Python machinery cost
+more than the round trip it saves (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from psycopg._queries import PostgresQuery
 from psycopg.adapt import Transformer
 
 from core.postgresql import named
-from core.postgresql.begin import usable
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ def hold(connection: Any, sql: str, params: list[Any]) -> bool:
         or connection.needs_rollback
     ):
         return False
-    raw = usable(connection)
+    raw = named.usable(connection)
     if raw is None or raw.pgconn.transaction_status != pq.TransactionStatus.INTRANS:
         return False
     if connection.held_write is not None:

@@ -32,6 +32,24 @@ _names: dict[tuple[str, tuple[int, ...]], str] = {}
 _prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
+def usable(connection: Any) -> Any:
+    """The psycopg connection under ``connection`` if the statements of this module may run
+    on it now, else None: PostgreSQL, prepared statements on, no execute wrapper."""
+    if (
+        connection.vendor != "postgresql"
+        or connection.execute_wrappers
+        or not connection.settings_dict.get("OPTIONS", {}).get("prepared_statements")
+    ):
+        return None
+    connection.validate_no_broken_transaction()
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    raw = connection.connection
+    if getattr(raw, "_pipeline", None) is not None:
+        return None
+    return raw
+
+
 def prepared_names(raw: Any) -> set[str]:
     names = _prepared.get(raw)
     if names is None:

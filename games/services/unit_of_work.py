@@ -274,9 +274,10 @@ def _write_in_one_statement(writes: Writes) -> None:
     values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
     prepare_statement(statement)
-    if hold(connections[DEFAULT_DB_ALIAS], statement, values):
+    default = connections[DEFAULT_DB_ALIAS]
+    if hold(default, statement, values):
         return  # sent with the COMMIT
-    with connection.cursor() as cursor:
+    with default.cursor() as cursor:
         cursor.execute(statement, values)
 
 
