@@ -1,4 +1,4 @@
-# The Facedown image: web (gunicorn), Celery worker and beat, one-off migrations
+# The Facedown image: web (granian, config/web.py), Celery worker and beat, one-off migrations
 # (docker-compose.yml; docs/deployment.md). Runs as an unprivileged user.
 FROM python:3.11-slim
 
@@ -6,7 +6,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     FACEDOWN_VAR_DIR=/app/var \
     DJANGO_STATIC_ROOT=/app/staticfiles \
-    GUNICORN_BIND=0.0.0.0:8000
+    WEB_BIND=0.0.0.0:8000
 
 WORKDIR /app
 # A fixed uid, so mounted secret files can be made readable to it (docs/deployment.md, "Keys").
@@ -36,4 +36,4 @@ EXPOSE 8000
 # Process alive and answering (GET /healthz), with Python's urllib: no curl in the image.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
     CMD ["python", "-m", "config.healthcheck"]
-CMD ["gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]
+CMD ["python", "-m", "config.web"]

@@ -18,7 +18,7 @@ small change needs several.
 CPU per move counts everything each side spends in its window, divided by its moves (one bid of
 the peer = one sealed move of Facedown):
 
-- Facedown: the gunicorn master and workers and the Celery worker (``/proc/<pid>/stat`` utime +
+- Facedown: the web server's master and workers and the Celery worker (``/proc/<pid>/stat`` utime +
   stime of the process trees), and the PostgreSQL backends of its database.
 - the peer: its Node server process and the PostgreSQL backends of database ``bgio`` (its load
   generator measures both the same way).

@@ -9,8 +9,9 @@ What one run does (docs/benchmarks.md keeps the results):
 
 1. Drops and creates the PostgreSQL database ``facedown_load`` (``--db``), migrates it, flushes
    Redis db 13 (``--redis-db``).
-2. Starts the production configuration: gunicorn with ``config/gunicorn.conf.py``
-   (``--workers``, ``--worker-class``, ``--threads``) and a Celery worker (``--pool=solo``), with
+2. Starts the production configuration: the web server of ``config/web.py`` (granian;
+   ``--server gunicorn`` for ``config/gunicorn.conf.py`` with ``--worker-class``; ``--workers``,
+   ``--threads`` for both) and a Celery worker (``--pool=solo``), with
    ``DATABASE_URL``, ``REDIS_URL``, ``DB_CONN_MAX_AGE=600``, ``FACEDOWN_TOKEN_CACHE_SECONDS=30``,
    ``DJANGO_DEBUG=0``. The throttle *limits* are raised (``FACEDOWN_THROTTLE_*``) so that a few
    dozen simulated players can stand in for many real ones; the throttle checks still run.
@@ -237,7 +238,7 @@ def production_env(db: str, redis_db: int) -> dict[str, str]:
 
 
 class Stack:
-    """gunicorn (production config) + a Celery worker, on a fresh database."""
+    """The web server (production config) + a Celery worker, on a fresh database."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -246,7 +247,9 @@ class Stack:
         self.env.update(
             production_env(args.db, args.redis_db),
             FACEDOWN_VAR_DIR=tempfile.mkdtemp(prefix="facedown-load-"),
+            WEB_BIND=f"127.0.0.1:{self.port}",
             GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_THREADS=str(args.threads),
             WEB_CONCURRENCY=str(args.workers),
             GUNICORN_WORKER_CLASS=WORKER_CLASSES[args.worker_class],
             GUNICORN_THREADS=str(args.threads),
@@ -273,8 +276,18 @@ class Stack:
 
     def start(self) -> None:
         py = sys.executable
+        command = [py, "-m", "config.web"]
+        if self.args.server == "gunicorn":
+            command = [
+                py,
+                "-m",
+                "gunicorn",
+                "-c",
+                str(ROOT / "config/gunicorn.conf.py"),
+                "config.wsgi",
+            ]
         self.web = subprocess.Popen(
-            [py, "-m", "gunicorn", "-c", str(ROOT / "config/gunicorn.conf.py"), "config.wsgi"],
+            command,
             cwd=ROOT,
             env=self.env,
         )
@@ -299,7 +312,7 @@ class Stack:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.web.poll() is not None:
-                raise RuntimeError("gunicorn exited")
+                raise RuntimeError("the web server exited")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
                     s.sendall(
@@ -312,7 +325,7 @@ class Stack:
                 pass
             time.sleep(0.1)
         else:
-            raise RuntimeError("gunicorn did not answer")
+            raise RuntimeError("the web server did not answer")
         from config.celery import app
 
         for _ in range(120):
@@ -1074,7 +1087,8 @@ def _print(result: dict[str, Any]) -> None:
         f"PostgreSQL {m['postgresql']} {m['postgresql_settings']}"
     )
     print(
-        f"stack: gunicorn {c['workers']} x {c['worker_class']}"
+        f"stack: {c.get('server', 'gunicorn')} {c['workers']}"
+        f"{' x ' + c['worker_class'] if c.get('server', 'gunicorn') == 'gunicorn' else ''}"
         f"{' x ' + str(c['threads']) + ' threads' if c['worker_class'] != 'sync' else ''}"
         f", celery worker (solo), DB_CONN_MAX_AGE=600, token cache 30 s, DEBUG off"
     )
@@ -1118,7 +1132,7 @@ def _print(result: dict[str, Any]) -> None:
     cpu = result["cpu"]
     print(
         f"CPU in the window ({cpu['seconds']:.1f} s, {m['cores']} cores = "
-        f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): gunicorn {cpu['server']:.1f} s, "
+        f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): web {cpu['server']:.1f} s, "
         f"postgres {cpu['postgres']:.1f} s (its database's backends {cpu['postgres_db']:.1f} s), "
         f"generator {cpu['generator']:.1f} s, celery "
         f"{cpu['celery']:.1f} s, other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})"
@@ -1198,8 +1212,19 @@ def main(argv: list[str] | None = None) -> int:
         default=6.0,
         help="GET match phase: half full reads, half conditional (0: skip)",
     )
+    parser.add_argument(
+        "--server",
+        default="granian",
+        choices=("granian", "gunicorn"),
+        help="granian: config/web.py (the production default); gunicorn: config/gunicorn.conf.py",
+    )
     parser.add_argument("--workers", type=int, default=max(2, os.cpu_count() or 1))
-    parser.add_argument("--worker-class", default="balanced", choices=sorted(WORKER_CLASSES))
+    parser.add_argument(
+        "--worker-class",
+        default="balanced",
+        choices=sorted(WORKER_CLASSES),
+        help="gunicorn's worker class (--server gunicorn)",
+    )
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--pgbench-seconds", type=int, default=8, help="0: skip the baseline")
     parser.add_argument("--no-queries", action="store_true", help="skip the query sampling")

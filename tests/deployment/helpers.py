@@ -14,7 +14,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 # What the environment of a test run sets for the suite; a deployment starts without them.
-_OURS = ("DJANGO_", "FACEDOWN_", "CELERY_", "GUNICORN_", "PYTEST", "DB_")
+_OURS = ("DJANGO_", "FACEDOWN_", "CELERY_", "GUNICORN_", "WEB_", "PYTEST", "DB_")
 
 
 def clean_env(**extra: str) -> dict[str, str]:

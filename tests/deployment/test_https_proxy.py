@@ -1,4 +1,4 @@
-"""gunicorn with its production config behind a TLS-terminating proxy, and without one.
+"""The production web server (config/web.py) behind a TLS-terminating proxy, and without one.
 
 Two real servers on the test database: one trusts one proxy hop (as docker-compose.yml sets
 it up), one trusts none. A request that says ``X-Forwarded-Proto: https`` gets https links,
@@ -48,13 +48,13 @@ class Server:
             FACEDOWN_THROTTLE_ANON="100000/min",
             FACEDOWN_THROTTLE_REGISTER="100000/min",
             FACEDOWN_THROTTLE_MATCH_CREATE="100000/min",
-            GUNICORN_BIND=f"127.0.0.1:{self.port}",
+            WEB_BIND=f"127.0.0.1:{self.port}",
             WEB_CONCURRENCY="1",
             **env,
         )
         self.log = log
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"],
+            [sys.executable, "-m", "config.web"],
             cwd=ROOT,
             env=full,
             stdout=log.open("wb"),

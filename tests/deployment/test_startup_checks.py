@@ -1,8 +1,8 @@
 """A production process refuses to start while a setting every machine must share is missing.
 
 The settings module is evaluated under each environment (``settings_from``) and the checks of
-core/checks.py and games/checks.py run on what it gives; a few real ``manage.py check``,
-gunicorn and Celery starts show the same refusal end to end.
+core/checks.py and games/checks.py run on what it gives; a few real ``manage.py check``, web
+server (config/web.py, gunicorn) and Celery starts show the same refusal end to end.
 """
 
 from __future__ import annotations
@@ -159,13 +159,14 @@ def test_manage_py_check_names_every_missing_setting() -> None:
 @pytest.mark.parametrize(
     ("process", "command"),
     [
+        ("web", ["-m", "config.web"]),
         ("gunicorn", ["-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi"]),
         ("the Celery worker", ["-m", "celery", "-A", "config", "worker", "--pool", "solo"]),
     ],
 )
 def test_servers_refuse_to_start_wrong(process: str, command: list[str]) -> None:
     env = clean_env(**{k: v for k, v in FULL.items() if k != "DJANGO_SECRET_KEY"})
-    env["GUNICORN_BIND"] = "127.0.0.1:0"
+    env["GUNICORN_BIND"] = env["WEB_BIND"] = "127.0.0.1:0"
     result = subprocess.run(
         [sys.executable, *command],
         cwd=ROOT,

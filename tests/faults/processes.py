@@ -1,5 +1,6 @@
 """Real services the fault and several-machines tests start for themselves, on free ports, and
-stop again: a PostgreSQL cluster (initdb + pg_ctl in a temporary directory), a Redis, gunicorn,
+stop again: a PostgreSQL cluster (initdb + pg_ctl in a temporary directory), a Redis, the web
+server (config/web.py, or gunicorn),
 Celery workers and beat (each in its own process group, so a test can kill one whole "machine"),
 and a small HTTP client.
 
@@ -297,24 +298,27 @@ class CeleryBeat(Service):
         )  # fmt: skip
 
 
-class Gunicorn(Service):
-    """``gunicorn -c config/gunicorn.conf.py config.wsgi`` on a free port of 127.0.0.1."""
+class WebServer(Service):
+    """The production web server, ``python -m config.web`` (granian), on a free port of
+    127.0.0.1."""
+
+    name = "the web server"
 
     def __init__(
         self, *, env: dict[str, str], cwd: Path, log: Path, workers: int = 1, threads: int = 2
     ) -> None:
         self.port = free_port()
         super().__init__(
-            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config" / "gunicorn.conf.py"),
-             "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
-             "--threads", str(threads)],
-            env=env, cwd=cwd, log=log,
+            [sys.executable, "-m", "config.web"],
+            env={**env, "WEB_BIND": f"127.0.0.1:{self.port}", "WEB_CONCURRENCY": str(workers),
+                 "WEB_THREADS": str(threads)},
+            cwd=cwd, log=log,
         )  # fmt: skip
         self.workers = workers
 
     def terminate(self) -> None:
-        """Quick shutdown (SIGINT): the graceful one (SIGTERM) waits for idle keep-alive
-        connections, seconds a test has nothing to gain from."""
+        """Quick shutdown (SIGINT): the graceful one (SIGTERM) waits for requests in flight,
+        seconds a test has nothing to gain from."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
 
@@ -326,6 +330,26 @@ class Gunicorn(Service):
 
     def ready(self, timeout: float = 60) -> None:
         """It answers once one worker is up; wait for all of them (a loaded machine is slow)."""
-        wait_until(lambda: self.answers() or not self.alive, timeout, "gunicorn")
+        wait_until(lambda: self.answers() or not self.alive, timeout, self.name)
         assert self.alive, self.output()
-        wait_until(lambda: len(self.children()) == self.workers, timeout, "gunicorn workers")
+        wait_until(lambda: len(self.children()) == self.workers, timeout, f"{self.name}'s workers")
+
+
+class Gunicorn(WebServer):
+    """``gunicorn -c config/gunicorn.conf.py config.wsgi`` on a free port of 127.0.0.1 (the
+    supported alternative to config/web.py)."""
+
+    name = "gunicorn"
+
+    def __init__(
+        self, *, env: dict[str, str], cwd: Path, log: Path, workers: int = 1, threads: int = 2
+    ) -> None:
+        self.port = free_port()
+        Service.__init__(
+            self,
+            [sys.executable, "-m", "gunicorn", "-c", str(ROOT / "config" / "gunicorn.conf.py"),
+             "config.wsgi", "--bind", f"127.0.0.1:{self.port}", "--workers", str(workers),
+             "--threads", str(threads)],
+            env=env, cwd=cwd, log=log,
+        )  # fmt: skip
+        self.workers = workers

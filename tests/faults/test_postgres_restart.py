@@ -2,9 +2,9 @@
 ``Retry-After`` (never a 500 page), recovers without being restarted, and no move is lost or
 applied twice.
 
-The test starts its own cluster (initdb + pg_ctl on a free port) and a gunicorn against it (two
-worker processes, two threads each, persistent connections), then plays a GOPS match over HTTP
-as two clients would, through three faults:
+The test starts its own cluster (initdb + pg_ctl on a free port) and the production web server
+(config/web.py) against it (two worker processes, two threads each, persistent connections),
+then plays a GOPS match over HTTP as two clients would, through three faults:
 
 1. ``pg_ctl restart -m fast`` between two requests: every worker thread holds a connection to
    the old server; the health check replaces it, so the next requests answer normally.
@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from games.verify import verify_transcript
-from tests.faults.processes import ROOT, Answer, Gunicorn, PostgresCluster, http_call
+from tests.faults.processes import ROOT, Answer, PostgresCluster, WebServer, http_call
 
 pytestmark = pytest.mark.slow
 
@@ -87,7 +87,7 @@ def server(cluster: PostgresCluster) -> Iterator[tuple[int, subprocess.Popen[byt
         check=True,
         timeout=120,
     )
-    web = Gunicorn(env=env, cwd=ROOT, log=cluster.root / "gunicorn.log", workers=2, threads=2)
+    web = WebServer(env=env, cwd=ROOT, log=cluster.root / "web.log", workers=2, threads=2)
     try:
         web.ready(30)
         yield web.port, web.process, web.log
@@ -150,8 +150,8 @@ def _browser_session(port: int, username: str, password: str) -> str:
 
 
 def test_postgres_restarts_under_play(cluster: PostgresCluster, server: Any) -> None:
-    port, gunicorn, log_path = server
-    workers = _workers(gunicorn)
+    port, web, log_path = server
+    workers = _workers(web)
     assert len(workers) == 2
     answers: list[tuple[str, Answer]] = []
     alice, bob = Client(port, answers), Client(port, answers)
@@ -236,7 +236,7 @@ def test_postgres_restarts_under_play(cluster: PostgresCluster, server: Any) -> 
     # -- the server recovered without a restart: same worker processes, normal answers
     final = alice.call("GET", f"/matches/{match_id}")
     assert final.status == 200 and final.body["status"] == "finished", final.raw
-    assert _workers(gunicorn) == workers and gunicorn.poll() is None
+    assert _workers(web) == workers and web.poll() is None
 
     # -- no move lost, none applied twice: the stored moves are exactly the receipted ones
     stored = cluster.sql(

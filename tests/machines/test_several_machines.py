@@ -46,6 +46,7 @@ from tests.faults.processes import (
     Gunicorn,
     RedisServer,
     Service,
+    WebServer,
     http_call,
     service_env,
     wait_until,
@@ -63,7 +64,7 @@ KILL_AFTER_MOVES = 12  # accepted player moves before a web server and a worker 
 
 @dataclass
 class Machines:
-    web: list[Gunicorn]
+    web: list[WebServer]
     workers: list[CeleryWorker]
     beat: CeleryBeat
     homes: list[Path]  # each machine's working directory
@@ -103,7 +104,12 @@ def machines(tmp_path: Path) -> Iterator[Machines]:
 
     started: list[Service] = []
     try:
-        web = [Gunicorn(**machine(f"web{i}"), workers=1, threads=2) for i in (1, 2)]
+        # The production web server on one machine, the supported alternative on the other: a
+        # fleet mid-way from one to the other serves the same players.
+        web = [
+            WebServer(**machine("web1"), workers=1, threads=2),
+            Gunicorn(**machine("web2"), workers=1, threads=2),
+        ]
         started += web
         workers = [CeleryWorker(**machine(f"worker{i}"), name=f"worker{i}") for i in (1, 2)]
         started += workers
@@ -127,7 +133,7 @@ def machines(tmp_path: Path) -> Iterator[Machines]:
 class WebTier:
     """What a load balancer does: each request to the next server, skipping one that is down."""
 
-    def __init__(self, web: list[Gunicorn]) -> None:
+    def __init__(self, web: list[WebServer]) -> None:
         self.ports = [server.port for server in web]
         self.turn = 0
         self.served = [0] * len(web)
@@ -231,7 +237,7 @@ class Play:
                 self.move(game, seat, view["you"], step, self.rng.choice(view["legal_moves"]))
 
 
-def _revocation_reaches_the_other_server(web: list[Gunicorn]) -> list[float]:
+def _revocation_reaches_the_other_server(web: list[WebServer]) -> list[float]:
     """Rotate then log out through the first server, deactivate from this process, while the
     second server, which has the token in its cache, is asked again and again. Returns, per
     revocation, how long after it was answered the second server still accepted the token

@@ -1,6 +1,6 @@
-"""Under gunicorn (config/gunicorn.conf.py) the metrics of every worker process add up: the
-counters live in PROMETHEUS_MULTIPROC_DIR, emptied when gunicorn starts, and survive a worker
-that is killed and replaced."""
+"""Under the web server (config/web.py, and gunicorn with config/gunicorn.conf.py) the metrics
+of every worker process add up: the counters live in PROMETHEUS_MULTIPROC_DIR, emptied when the
+server starts, and survive a worker that is killed and replaced."""
 
 from __future__ import annotations
 
@@ -29,8 +29,17 @@ def _workers(process: subprocess.Popen[bytes]) -> set[int]:
     return {int(pid) for pid in children.split()}
 
 
-@pytest.fixture
-def gunicorn(db: None, tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[bytes], Path, Path]]:
+SERVERS = {
+    "web": [sys.executable, "-m", "config.web"],
+    "gunicorn": [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
+                 "--threads", "1"],
+}  # fmt: skip
+
+
+@pytest.fixture(params=sorted(SERVERS))
+def server(
+    request: pytest.FixtureRequest, db: None, tmp_path: Path
+) -> Iterator[tuple[int, subprocess.Popen[bytes], Path, Path]]:
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir()
     (metrics_dir / "counter_4242.db").write_bytes(b"left over from a previous run")
@@ -38,7 +47,9 @@ def gunicorn(db: None, tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[b
     env = {
         key: value
         for key, value in os.environ.items()
-        if not key.startswith(("DJANGO_", "FACEDOWN_", "DB_", "GUNICORN_", "PYTEST", "LOG_"))
+        if not key.startswith(
+            ("DJANGO_", "FACEDOWN_", "DB_", "GUNICORN_", "WEB_", "PYTEST", "LOG_")
+        )
     }
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -54,16 +65,18 @@ def gunicorn(db: None, tmp_path: Path) -> Iterator[tuple[int, subprocess.Popen[b
         PYTHONPATH=str(ROOT),
     )
     port = free_port()
-    log_path = tmp_path / "gunicorn.log"
+    log_path = tmp_path / "server.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.conf.py", "config.wsgi",
-         "--bind", f"127.0.0.1:{port}", "--workers", "2", "--threads", "1"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        SERVERS[request.param],
+        cwd=ROOT,
+        env={**env, "WEB_BIND": f"127.0.0.1:{port}", "GUNICORN_BIND": f"127.0.0.1:{port}",
+             "WEB_CONCURRENCY": "2"},
+        stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(_workers(process)) == 2, 30, "both gunicorn workers")
-        wait_until(lambda: _answers(port), 30, "gunicorn")
+        wait_until(lambda: len(_workers(process)) == 2, 30, "both workers")
+        wait_until(lambda: _answers(port), 30, request.param)
         yield port, process, metrics_dir, log_path
     finally:
         process.send_signal(signal.SIGINT)  # quick shutdown: nothing is in flight
@@ -90,8 +103,8 @@ def _healthz_count(port: int) -> float:
     )
 
 
-def test_every_worker_counts_into_one_total(gunicorn: Any) -> None:
-    port, process, metrics_dir, log_path = gunicorn
+def test_every_worker_counts_into_one_total(server: Any) -> None:
+    port, process, metrics_dir, log_path = server
     assert not (metrics_dir / "counter_4242.db").exists()  # emptied at start
     before = _healthz_count(port)  # the readiness polls of the fixture
     answers = [http_call(port, "GET", "/healthz") for _ in range(30)]
@@ -102,7 +115,7 @@ def test_every_worker_counts_into_one_total(gunicorn: Any) -> None:
     victim = min(_workers(process))
     os.kill(victim, signal.SIGKILL)
     wait_until(lambda: len(_workers(process) - {victim}) == 2, 30, "a replacement worker")
-    wait_until(lambda: _answers(port), 30, "gunicorn again")
+    wait_until(lambda: _answers(port), 30, "the server again")
     # The dead worker's counts stay in the total (counters never go backwards).
     assert _healthz_count(port) >= before + 31
 

@@ -1,0 +1,177 @@
+"""The production web server: ``python -m config.web`` (granian serving ``config.wsgi``).
+
+granian parses HTTP and manages connections in Rust; Python runs only the application. Against
+gunicorn (``config/gunicorn.conf.py``, still supported) on the same host, one process per core
+each: ≈ 16% less web CPU per move and ≈ 20% more moves per second (docs/benchmarks.md, "The web
+server"). Every setting can be changed from the environment:
+
+``WEB_BIND`` (``0.0.0.0:8000``; ``GUNICORN_BIND`` is read when it is unset, so existing
+deployments keep their port), ``WEB_CONCURRENCY`` (worker processes; default one per core, at
+least 2), ``WEB_THREADS`` (Python threads per worker, 1), ``WEB_GRACEFUL_TIMEOUT`` (seconds a
+stopping worker may finish its requests, 20), ``WEB_WORKER_LIFETIME`` (recycle each worker after
+this many seconds, 0 = never, else at least 60), ``WEB_WORKER_MAX_RSS`` (recycle a worker whose
+memory exceeds this many MiB, 0 = never), ``WEB_BACKLOG`` (2048).
+
+What the process does before it serves, as the gunicorn configuration did: it loads the
+application once (workers are forked from it and share its pages), refuses to start with a
+configuration several machines could not share (``config/startup.py``), empties the metrics
+directory of a previous run (``PROMETHEUS_MULTIPROC_DIR``: every worker writes its counters
+there and a scrape adds them up), freezes what it loaded out of the garbage collector's sight
+(``gc.freeze``: a worker's full collections visit only its own objects) and sets a 1 ms GIL
+switch interval for deployments with several threads per worker. A worker that dies is
+replaced. No database connection is opened before the fork (Django connects lazily).
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+APPLICATION = "config.wsgi:application"
+
+
+def _int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    host: str
+    port: int
+    workers: int
+    threads: int
+    graceful_timeout: int
+    worker_lifetime: int | None
+    worker_max_rss: int | None
+    backlog: int
+
+
+def settings_from_environment() -> WebSettings:
+    bind = os.environ.get("WEB_BIND") or os.environ.get("GUNICORN_BIND") or "0.0.0.0:8000"
+    host, _, port = bind.rpartition(":")
+    lifetime = _int("WEB_WORKER_LIFETIME", 0)
+    max_rss = _int("WEB_WORKER_MAX_RSS", 0)
+    return WebSettings(
+        host=host.strip("[]") or "0.0.0.0",
+        port=int(port),
+        workers=_int("WEB_CONCURRENCY", max(2, os.cpu_count() or 1)),
+        threads=_int("WEB_THREADS", 1),
+        graceful_timeout=_int("WEB_GRACEFUL_TIMEOUT", 20),
+        worker_lifetime=lifetime or None,
+        worker_max_rss=max_rss or None,
+        backlog=_int("WEB_BACKLOG", 2048),
+    )
+
+
+def wsgi_callback(
+    callback: Callable[..., Any], scope_opts: dict[str, Any], access_log_fmt: str | None = None
+) -> Callable[[Any, dict[str, Any]], int]:
+    """granian's WSGI glue without one thing: granian starts every request's ``environ`` from a
+    copy of the process's environment, which would put ``DATABASE_URL``, the secret key's
+    variables and the rest into ``request.META`` (and from there into error reports). Here the
+    ``environ`` holds the WSGI and CGI keys and the request's own, as under gunicorn. granian's
+    access log is not offered: Django's (``facedown.access``) logs every request."""
+    from granian.wsgi import Response, ResponseIterWrap
+
+    base: dict[str, Any] = {
+        "GATEWAY_INTERFACE": "CGI/1.1",
+        "SCRIPT_NAME": "",
+        "SERVER_SOFTWARE": "Granian",
+        "wsgi.errors": sys.stderr,
+        "wsgi.input_terminated": True,
+        "wsgi.multiprocess": True,
+        "wsgi.multithread": True,
+        "wsgi.run_once": False,
+        "wsgi.version": (1, 0),
+    }
+
+    def run(proto: Any, scope: dict[str, Any]) -> int:
+        response = Response()  # type: ignore[no-untyped-call]
+        body = callback(base | scope, response)
+        if isinstance(body, list):
+            proto.response_bytes(response.status, response.headers, b"".join(body))
+        else:
+            rows = ResponseIterWrap(body)  # type: ignore[no-untyped-call]
+            proto.response_iter(response.status, response.headers, rows)
+        return response.status
+
+    return run
+
+
+def _use_own_wsgi_glue() -> None:
+    # The worker (forked from this process) looks the glue up in this module's globals when it
+    # starts; tests/deployment/test_web_server.py checks no process variable reaches a request.
+    import granian.server.mp
+
+    granian.server.mp._wsgi_call_wrap = wsgi_callback  # type: ignore[attr-defined]
+
+
+def _metrics_directory() -> str:
+    # Before prometheus_client is imported (with the application): it reads the variable then.
+    return os.environ.setdefault(
+        "PROMETHEUS_MULTIPROC_DIR",
+        os.path.join(tempfile.gettempdir(), f"facedown-metrics-{os.getpid()}"),
+    )
+
+
+def _empty(directory: str) -> None:
+    # Files of a previous run would be counted again; no worker has written yet.
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory, exist_ok=True)
+
+
+def build_server(settings: WebSettings, application: str = APPLICATION) -> Any:
+    from granian.constants import HTTPModes, Interfaces
+    from granian.log import LogLevels
+    from granian.server import Server
+
+    return Server(
+        application,
+        address=settings.host,
+        port=settings.port,
+        interface=Interfaces.WSGI,
+        workers=settings.workers,
+        blocking_threads=settings.threads,
+        http=HTTPModes.http1,  # behind a proxy: HTTP/1.1 keep-alive
+        websockets=False,
+        backlog=settings.backlog,
+        log_level=LogLevels.warning,
+        respawn_failed_workers=True,
+        respawn_interval=1.0,
+        workers_lifetime=settings.worker_lifetime,
+        workers_max_rss=settings.worker_max_rss,
+        workers_kill_timeout=settings.graceful_timeout,
+        process_name="facedown-web",
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m config.web [module:application]``: the Django application by default."""
+    args = sys.argv[1:] if argv is None else argv
+    application = args[0] if args else APPLICATION
+    settings = settings_from_environment()
+    metrics = _metrics_directory()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    from config.startup import refuse_to_start_wrong
+
+    refuse_to_start_wrong("web")
+    _empty(metrics)
+    # Loaded once, before the fork: the workers share its pages.
+    importlib.import_module(application.partition(":")[0])
+
+    _use_own_wsgi_glue()
+    sys.setswitchinterval(_int("WEB_SWITCH_INTERVAL_MS", 1) / 1000)
+    gc.freeze()
+    build_server(settings, application).serve()
+
+
+if __name__ == "__main__":
+    main()

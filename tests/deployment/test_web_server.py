@@ -1,0 +1,127 @@
+"""The production web server, ``python -m config.web`` (granian): what it reads from the
+environment, what a request's ``environ`` holds, the workers' start, a graceful stop. The
+metrics of its workers: tests/observability/test_multiprocess.py; its start refused with a
+wrong configuration: tests/deployment/test_startup_checks.py."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import signal
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from config.web import WebSettings, settings_from_environment
+from tests.deployment.web_process import web_server
+from tests.faults.conftest import wait_for
+
+SECRET = "a-value-no-request-may-see"
+
+
+def _get(port: int, method: str = "GET", body: bytes | None = None) -> tuple[int, bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(method, "/probe?x=1", body=body, headers={"X-Client": "yes"})
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def _answers(port: int) -> bool:
+    try:
+        return _get(port)[0] == 200
+    except OSError:
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def _name(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("WEB_BIND", "GUNICORN_BIND", "WEB_CONCURRENCY", "WEB_THREADS",
+                 "WEB_WORKER_LIFETIME", "WEB_WORKER_MAX_RSS", "WEB_GRACEFUL_TIMEOUT"):  # fmt: skip
+        monkeypatch.delenv(name, raising=False)
+    defaults = settings_from_environment()
+    assert (defaults.host, defaults.port, defaults.threads) == ("0.0.0.0", 8000, 1)
+    assert defaults.workers >= 2
+    assert (defaults.worker_lifetime, defaults.worker_max_rss) == (None, None)
+    assert defaults.graceful_timeout == 20
+    # An existing deployment's GUNICORN_BIND still names the port; WEB_BIND wins over it.
+    monkeypatch.setenv("GUNICORN_BIND", "127.0.0.1:9000")
+    assert (settings_from_environment().host, settings_from_environment().port) == (
+        "127.0.0.1",
+        9000,
+    )
+    monkeypatch.setenv("WEB_BIND", "[::]:8080")
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    monkeypatch.setenv("WEB_WORKER_LIFETIME", "3600")
+    monkeypatch.setenv("WEB_WORKER_MAX_RSS", "512")
+    chosen = settings_from_environment()
+    assert chosen == WebSettings(
+        host="::",
+        port=8080,
+        workers=3,
+        threads=1,
+        graceful_timeout=20,
+        worker_lifetime=3600,
+        worker_max_rss=512,
+        backlog=2048,
+    )
+
+
+def test_a_request_sees_its_own_keys_and_no_variable_of_the_process(tmp_path: Path) -> None:
+    app = "tests.deployment.environ_wsgi:application"
+    # HTTP_PROXY in the process's environment would read as a request's "Proxy:" header.
+    with web_server(app, tmp_path, FACEDOWN_PROBE_SECRET=SECRET, HTTP_PROXY="http://evil") as (
+        port,
+        server,
+    ):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        status, raw = _get(port, "POST", b'{"step": 1}')
+        master_name = _name(server.pid)
+        worker_names = [_name(pid) for pid in _children(server.pid)]
+    assert status == 200
+    answer: dict[str, Any] = json.loads(raw)
+    environ = answer["environ"]
+    assert SECRET not in raw.decode()
+    assert "FACEDOWN_PROBE_SECRET" not in environ and "HTTP_PROXY" not in environ
+    assert "PATH" not in environ and "DJANGO_SETTINGS_MODULE" not in environ
+    assert environ["REQUEST_METHOD"] == "POST"
+    assert (environ["PATH_INFO"], environ["QUERY_STRING"]) == ("/probe", "x=1")
+    assert environ["HTTP_X_CLIENT"] == "yes" and environ["REMOTE_ADDR"] == "127.0.0.1"
+    assert environ["SCRIPT_NAME"] == "" and environ["wsgi.url_scheme"] == "http"
+    assert answer["body"] == '{"step": 1}'
+    # An operator's ps names the processes.
+    assert master_name == "facedown-web"
+    assert worker_names == ["facedown-web worker-1"]
+
+
+def test_a_worker_starts_with_the_preloaded_objects_frozen(tmp_path: Path) -> None:
+    with web_server("tests.deployment.gc_wsgi:application", tmp_path) as (port, _):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        frozen = int(_get(port)[1])
+    # Django and everything the settings load, tens of thousands of objects; none without the
+    # freeze before the fork.
+    assert frozen > 10_000, frozen
+
+
+def test_a_stop_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
+    with web_server("tests.deployment.slow_wsgi:application", tmp_path) as (port, server):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        answered: list[int] = []
+        request = threading.Thread(target=lambda: answered.append(_get(port)[0]))
+        request.start()
+        time.sleep(0.1)  # the request is in the worker (it answers after 0.3 s)
+        server.send_signal(signal.SIGTERM)
+        request.join(10)
+        assert answered == [200]
+        assert server.wait(20) == 0
+    with pytest.raises(OSError):
+        _get(port)
