@@ -159,6 +159,11 @@ def _machine_busy() -> float:
     return (sum(parts[:8]) - idle) / TICK
 
 
+def _own_cpu(pid: int) -> float:
+    st = _stat(pid)
+    return st[2] if st is not None else 0.0
+
+
 def _self_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -191,6 +196,8 @@ class CpuSnapshot:
     #: the backends of the benchmark's own database (a subset of ``postgres``).
     postgres_db: dict[int, float]
     machine: float
+    #: each web worker's own CPU seconds: how evenly the connections spread over them.
+    workers: dict[int, float] = field(default_factory=dict)
 
 
 # --- the stack -----------------------------------------------------------------------------------
@@ -354,6 +361,7 @@ class Stack:
             generator=_self_cpu(),
             machine=_machine_busy(),
             postgres_db=_database_backends(self.args.db, postgres),
+            workers={pid: _own_cpu(pid) for pid in self.workers()},
         )
 
     def stop(self) -> None:
@@ -999,6 +1007,10 @@ def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
     out["other"] = (
         out["machine"] - out["server"] - out["celery"] - out["postgres"] - out["generator"]
     )
+    out["workers"] = sorted(  # type: ignore[assignment]
+        (cpu - before.workers[pid] for pid, cpu in after.workers.items() if pid in before.workers),
+        reverse=True,
+    )
     return out
 
 
@@ -1145,6 +1157,11 @@ def _print(result: dict[str, Any]) -> None:
             f"{result['generator_cpu_us_per_request']:.0f} µs"
         )
     mem = result["memory"]
+    if cpu.get("workers"):
+        print(
+            "web workers' own CPU in the window (busiest first): "
+            + ", ".join(f"{w:.1f} s" for w in cpu["workers"])
+        )
     print(
         "web workers at the end: "
         + ", ".join(f"RSS {v['rss_mb']:.0f} MB / PSS {v['pss_mb']:.0f} MB" for v in mem.values())
