@@ -19,13 +19,16 @@ directory of a previous run (``PROMETHEUS_MULTIPROC_DIR``: every worker writes i
 there and a scrape adds them up), freezes what it loaded out of the garbage collector's sight
 (``gc.freeze``: a worker's full collections visit only its own objects) and sets a 1 ms GIL
 switch interval for deployments with several threads per worker. A worker that dies is
-replaced. No database connection is opened before the fork (Django connects lazily).
+replaced. A worker that serves more than its share sheds keep-alive connections
+(``config/web_balance.py``; ``WEB_BALANCE=0`` turns that off). No database connection is
+opened before the fork (Django connects lazily).
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
+import multiprocessing
 import os
 import shutil
 import sys
@@ -34,7 +37,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from config.web_balance import Balance, shed_header
+
 APPLICATION = "config.wsgi:application"
+#: The workers' shared request counts (config/web_balance.py), made before the fork.
+_balance: Balance | None = None
 
 
 def _int(name: str, default: int) -> int:
@@ -93,9 +100,12 @@ def wsgi_callback(
         "wsgi.version": (1, 0),
     }
 
+    balance = _balance
+
     def run(proto: Any, scope: dict[str, Any]) -> int:
         response = Response()  # type: ignore[no-untyped-call]
         body = callback(base | scope, response)
+        shed_header(balance, response.headers)
         if isinstance(body, list):
             proto.response_bytes(response.status, response.headers, b"".join(body))
         else:
@@ -167,6 +177,12 @@ def main(argv: list[str] | None = None) -> None:
     # Loaded once, before the fork: the workers share its pages.
     importlib.import_module(application.partition(":")[0])
 
+    # The workers must be forked from this process (granian forks by default on Linux): they
+    # inherit the loaded application, the shared counts and the WSGI glue installed here.
+    multiprocessing.set_start_method("fork", force=True)
+    global _balance
+    if settings.workers > 1 and os.environ.get("WEB_BALANCE", "1") != "0":
+        _balance = Balance(settings.workers)
     _use_own_wsgi_glue()
     sys.setswitchinterval(_int("WEB_SWITCH_INTERVAL_MS", 1) / 1000)
     gc.freeze()
