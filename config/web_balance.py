@@ -4,11 +4,13 @@ granian's workers accept from one shared socket in their Rust threads whether or
 Python thread is busy, and a keep-alive connection stays with the worker that accepted it: with
 a few busy connections per machine, one worker can hold most of them while another idles
 (docs/benchmarks.md, "The web server"). Here every worker counts its requests in memory the
-workers share (made by the master before the fork); twice a second each compares its count
-with the others'. While it served more than ``MARGIN`` above the mean, each of its answers says
-``Connection: close`` with probability ``1 / SHED_ONE_IN``: the client reconnects (HTTP/1.1
-allows it at any answer) and lands on a worker the kernel picks, so connections flow from busy
-workers to idle ones until the counts even out, and nothing is closed while they are even.
+workers share (made by the master before the fork); four times a second each compares its
+count with the others'. When it served more than ``MARGIN`` above the mean since the last look,
+its next answer says ``Connection: close``: the client reconnects (HTTP/1.1 allows it at any
+answer) and lands on a worker the kernel picks, so connections flow from busy workers to idle
+ones, one at a time, until the counts even out, and nothing is closed while they are even.
+Closing more at once was measured churning: every connection of the busy worker closed within
+a look, the split drawn again at random (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -16,16 +18,13 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
-import random
 import time
 from typing import Any
 
 #: Seconds between two comparisons of the workers' counts.
-INTERVAL = 0.5
-#: A worker sheds while it served this much more than the mean of all workers.
-MARGIN = 0.15
-#: While shedding, one answer in this many (on average) closes its connection.
-SHED_ONE_IN = 16
+INTERVAL = 0.25
+#: A worker sheds one connection when it served this much more than the mean of all workers.
+MARGIN = 0.2
 
 
 class Balance:
@@ -39,8 +38,7 @@ class Balance:
         self.slot = -1  # this worker's, once claimed
         self.seen: list[int] = []
         self.next_look = 0.0
-        self.shedding = False
-        self.draw = random.random
+        self.shedding = False  # one answer of this worker is to close its connection
 
     def _claim(self) -> int:
         me = os.getpid()
@@ -49,7 +47,6 @@ class Balance:
                 if pid == 0 or not _alive(pid):
                     self.pids[slot] = me
                     self.counts[slot] = 0
-                    self.draw = random.Random().random  # not the master's sequence
                     return slot
         return -1  # more workers than slots: this one never sheds
 
@@ -64,7 +61,10 @@ class Balance:
         if now >= self.next_look:
             self.next_look = now + INTERVAL
             self._look()
-        return self.shedding and self.draw() * SHED_ONE_IN < 1
+        if self.shedding:
+            self.shedding = False
+            return True
+        return False
 
     def _look(self) -> None:
         counts = list(self.counts)
