@@ -2,15 +2,17 @@
 
 granian parses HTTP and manages connections in Rust; Python runs only the application. Against
 gunicorn (``config/gunicorn.conf.py``, still supported) on the same host, one process per core
-each: ≈ 16% less web CPU per move and ≈ 20% more moves per second (docs/benchmarks.md, "The web
-server"). Every setting can be changed from the environment:
+each: ≈ 25% less web CPU per move and ≈ 20-35% more moves per second (docs/benchmarks.md, "The
+web server"). Every setting can be changed from the environment:
 
-``WEB_BIND`` (``0.0.0.0:8000``; ``GUNICORN_BIND`` is read when it is unset, so existing
-deployments keep their port), ``WEB_CONCURRENCY`` (worker processes; default one per core, at
-least 2), ``WEB_THREADS`` (Python threads per worker, 1), ``WEB_GRACEFUL_TIMEOUT`` (seconds a
-stopping worker may finish its requests, 20), ``WEB_WORKER_LIFETIME`` (recycle each worker after
-this many seconds, 0 = never, else at least 60), ``WEB_WORKER_MAX_RSS`` (recycle a worker whose
-memory exceeds this many MiB, 0 = never), ``WEB_BACKLOG`` (2048).
+``WEB_BIND`` (``0.0.0.0:8000``, or ``unix:PATH``), ``WEB_CONCURRENCY`` (worker processes;
+default one per core, at least 2), ``WEB_THREADS`` (Python threads per worker, 1),
+``WEB_GRACEFUL_TIMEOUT`` (seconds a stopping worker may finish its requests, 20),
+``WEB_WORKER_LIFETIME`` (recycle each worker after this many seconds, 0 = never, else at least
+60), ``WEB_WORKER_MAX_RSS`` (recycle a worker whose memory exceeds this many MiB, 0 = never),
+``WEB_BACKLOG`` (2048), ``WEB_SWITCH_INTERVAL_MS`` (1). Where ``WEB_BIND``, ``WEB_THREADS`` or
+``WEB_SWITCH_INTERVAL_MS`` is unset, gunicorn's name for it (``GUNICORN_BIND``, ...) counts, so
+an existing deployment keeps its address and threads.
 
 What the process does before it serves, as the gunicorn configuration did: it loads the
 application once (workers are forked from it and share its pages), refuses to start with a
@@ -19,7 +21,8 @@ directory of a previous run (``PROMETHEUS_MULTIPROC_DIR``: every worker writes i
 there and a scrape adds them up), freezes what it loaded out of the garbage collector's sight
 (``gc.freeze``: a worker's full collections visit only its own objects) and sets a 1 ms GIL
 switch interval for deployments with several threads per worker. A worker that dies is
-replaced. A worker that serves more than its share sheds keep-alive connections
+replaced (granian stops the whole server when the same worker dies again within 5.5 s: a
+crash loop). A worker that serves more than its share sheds keep-alive connections
 (``config/web_balance.py``; ``WEB_BALANCE=0`` turns that off). No database connection is
 opened before the fork (Django connects lazily).
 """
@@ -33,11 +36,13 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from config.web_balance import Balance, shed_header
+from config.web_balance import Balance
 
 APPLICATION = "config.wsgi:application"
 #: The workers' shared request counts (config/web_balance.py), made before the fork.
@@ -53,6 +58,7 @@ def _int(name: str, default: int) -> int:
 class WebSettings:
     host: str
     port: int
+    uds: str | None  # a Unix socket's path (``unix:PATH``), instead of host and port
     workers: int
     threads: int
     graceful_timeout: int
@@ -63,14 +69,17 @@ class WebSettings:
 
 def settings_from_environment() -> WebSettings:
     bind = os.environ.get("WEB_BIND") or os.environ.get("GUNICORN_BIND") or "0.0.0.0:8000"
-    host, _, port = bind.rpartition(":")
+    uds = bind.removeprefix("unix:") if bind.startswith("unix:") else None
+    host, _, port = ("", "", "8000") if uds else bind.rpartition(":")
     lifetime = _int("WEB_WORKER_LIFETIME", 0)
     max_rss = _int("WEB_WORKER_MAX_RSS", 0)
     return WebSettings(
         host=host.strip("[]") or "0.0.0.0",
         port=int(port),
+        uds=uds,
         workers=_int("WEB_CONCURRENCY", max(2, os.cpu_count() or 1)),
-        threads=_int("WEB_THREADS", 1),
+        # gunicorn's names still count where the new ones are unset (existing deployments).
+        threads=_int("WEB_THREADS", _int("GUNICORN_THREADS", 1)),
         graceful_timeout=_int("WEB_GRACEFUL_TIMEOUT", 20),
         worker_lifetime=lifetime or None,
         worker_max_rss=max_rss or None,
@@ -101,11 +110,15 @@ def wsgi_callback(
     }
 
     balance = _balance
+    if balance is not None:
+        balance.claim()  # here: once per worker, before its threads serve
 
     def run(proto: Any, scope: dict[str, Any]) -> int:
         response = Response()  # type: ignore[no-untyped-call]
+        started = time.perf_counter()
         body = callback(base | scope, response)
-        shed_header(balance, response.headers)
+        if balance is not None and balance.answered(time.perf_counter() - started):
+            response.headers.append(("Connection", "close"))
         if isinstance(body, list):
             proto.response_bytes(response.status, response.headers, b"".join(body))
         else:
@@ -119,7 +132,11 @@ def wsgi_callback(
 def _use_own_wsgi_glue() -> None:
     # The worker (forked from this process) looks the glue up in this module's globals when it
     # starts; tests/deployment/test_web_server.py checks no process variable reaches a request.
+    import granian.server
     import granian.server.mp
+
+    if granian.server.Server is not granian.server.mp.MPServer:  # a free-threaded build
+        raise RuntimeError("config/web.py serves with granian's worker processes only")
 
     granian.server.mp._wsgi_call_wrap = wsgi_callback  # type: ignore[attr-defined]
 
@@ -147,6 +164,7 @@ def build_server(settings: WebSettings, application: str = APPLICATION) -> Any:
         application,
         address=settings.host,
         port=settings.port,
+        uds=Path(settings.uds) if settings.uds else None,
         interface=Interfaces.WSGI,
         workers=settings.workers,
         blocking_threads=settings.threads,
@@ -184,7 +202,8 @@ def main(argv: list[str] | None = None) -> None:
     if settings.workers > 1 and os.environ.get("WEB_BALANCE", "1") != "0":
         _balance = Balance(settings.workers)
     _use_own_wsgi_glue()
-    sys.setswitchinterval(_int("WEB_SWITCH_INTERVAL_MS", 1) / 1000)
+    switch_ms = _int("WEB_SWITCH_INTERVAL_MS", _int("GUNICORN_SWITCH_INTERVAL_MS", 1))
+    sys.setswitchinterval(switch_ms / 1000)
     gc.freeze()
     build_server(settings, application).serve()
 

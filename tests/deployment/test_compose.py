@@ -53,6 +53,7 @@ def test_long_running_services_restart_and_stop_gracefully() -> None:
         assert services[name]["restart"] == "unless-stopped", name
         assert re.fullmatch(r"\d+s", services[name]["stop_grace_period"]), name
     assert command("web") == "python -m config.web"
+    assert services["web"]["sysctls"]["net.ipv4.tcp_migrate_req"] == "1"
     assert command("worker").startswith("celery -A config worker")
     assert command("beat").startswith("celery -A config beat")
     assert "config.healthcheck" in " ".join(services["web"]["healthcheck"]["test"])

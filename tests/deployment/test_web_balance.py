@@ -1,5 +1,6 @@
-"""config/web_balance.py: a worker that serves more than its share of requests sheds one
-keep-alive connection per look; nothing is shed while the workers are even."""
+"""config/web_balance.py: a saturated worker that serves more than its share of requests sheds
+one keep-alive connection per look; nothing is shed while the workers are even or not
+saturated. The whole server: tests/deployment/test_web_server.py."""
 
 from __future__ import annotations
 
@@ -7,86 +8,125 @@ import os
 
 import pytest
 
-from config.web_balance import Balance
+from config import web_balance
+from config.web_balance import INTERVAL, Balance
 
 
-def _serve(balance: Balance, requests: int) -> int:
-    """Answers ``requests`` requests in this process without comparing the counts; how many
-    of them closed their connection."""
-    balance.next_look = float("inf")
-    return sum(balance.close_this_connection() for _ in range(requests))
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
 
-
-def _look(balance: Balance) -> bool:
-    """Answers one request, comparing the counts first (as twice a second)."""
-    balance.next_look = 0.0
-    return balance.close_this_connection()
+    def __call__(self) -> float:
+        return self.now
 
 
 @pytest.fixture
-def balance() -> Balance:
-    made = Balance(2)
-    made.pids[1] = os.getppid()  # the other worker: a process that is alive
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    made = Clock()
+    monkeypatch.setattr(web_balance, "monotonic", made)
     return made
 
 
-def test_a_worker_above_its_share_sheds_and_an_even_one_does_not(balance: Balance) -> None:
-    assert not _look(balance)  # the first look only remembers the counts
+@pytest.fixture
+def balance(clock: Clock) -> Balance:
+    made = Balance(1)  # two slots
+    made.pids[1] = os.getppid()  # the other worker: a process that is alive
+    made.claim()
+    return made
+
+
+def _serve(balance: Balance, requests: int, busy: float) -> int:
+    """Answers ``requests`` requests, ``busy`` seconds each, between two looks; how many of them
+    closed their connection."""
+    return sum(balance.answered(busy) for _ in range(requests))
+
+
+def _look(balance: Balance, clock: Clock, busy: float = 0.0) -> bool:
+    """A quarter of a second later, answers one request (``busy`` seconds): the look."""
+    clock.now += INTERVAL
+    return balance.answered(busy)
+
+
+def test_a_saturated_worker_above_its_share_sheds_one_connection_per_look(
+    balance: Balance, clock: Clock
+) -> None:
+    assert not _look(balance, clock)  # the first look only remembers the counts
     assert balance.slot == 0 and balance.pids[0] == os.getpid()
-    # Since the last look this worker served 100, the other 40 (mean 70, +43%): it sheds the
-    # connection of the answer that looked, and only that one.
-    _serve(balance, 99)
+    # 100 requests of 2.5 ms (its thread busy the whole quarter second), the other worker 40:
+    # the mean is 70, this one 43% above it. The answer that looked closes its connection...
+    _serve(balance, 99, 0.0025)
     balance.counts[1] += 40
-    assert _look(balance)
-    assert _serve(balance, 49) == 0
-    # Still above its share at the next look (50 against 20): one more.
-    balance.counts[1] += 20
-    assert _look(balance)
-    # Then even (50 against 50): nothing is shed.
-    _serve(balance, 49)
-    balance.counts[1] += 50
-    assert not _look(balance)
-    assert _serve(balance, 49) == 0
-    # Within the margin (50 against 36: +16% over the mean of 43): nothing either.
-    balance.counts[1] += 36
-    assert not _look(balance)
+    assert _look(balance, clock, 0.0025)
+    # ... and no other one until the next look.
+    assert _serve(balance, 49, 0.005) == 0
+    balance.counts[1] += 20  # 50 against 20, busy all the time: one more
+    assert _look(balance, clock, 0.005)
 
 
-def test_a_worker_below_its_share_never_sheds(balance: Balance) -> None:
-    _look(balance)
-    _serve(balance, 99)
+def test_nothing_is_shed_while_the_workers_are_even_or_within_the_margin(
+    balance: Balance, clock: Clock
+) -> None:
+    _look(balance, clock)
+    _serve(balance, 49, 0.005)
+    balance.counts[1] += 50  # even
+    assert not _look(balance, clock, 0.005)
+    _serve(balance, 49, 0.005)
+    balance.counts[1] += 36  # 50 against 36: +16% over the mean of 43
+    assert not _look(balance, clock, 0.005)
+
+
+def test_a_worker_not_saturated_sheds_nothing(balance: Balance, clock: Clock) -> None:
+    """One client alone, on one worker, the other idle: not bounced from worker to worker."""
+    _look(balance, clock)
+    _serve(balance, 19, 0.005)  # 20 requests of 5 ms: busy 0.1 of 0.25 s
+    assert not _look(balance, clock, 0.005)
+
+
+def test_a_worker_below_its_share_never_sheds(balance: Balance, clock: Clock) -> None:
+    _look(balance, clock)
+    _serve(balance, 49, 0.005)
     balance.counts[1] += 500
-    assert not _look(balance)
-    assert _serve(balance, 100) == 0
+    assert not _look(balance, clock, 0.005)
 
 
-def test_alone_a_worker_sheds_nothing() -> None:
-    alone = Balance(2)  # the other slot empty: no worker to shed to
-    _look(alone)
-    _serve(alone, 99)
-    assert not _look(alone)
-    assert _serve(alone, 100) == 0
+def test_alone_a_worker_sheds_nothing(clock: Clock) -> None:
+    alone = Balance(1)  # the other slot empty: no worker to shed to
+    alone.claim()
+    _look(alone, clock)
+    _serve(alone, 49, 0.005)
+    assert not _look(alone, clock, 0.005)
 
 
 def test_a_replacement_worker_takes_the_slot_of_one_that_is_gone() -> None:
-    balance = Balance(2)
+    balance = Balance(1)
     gone = os.fork()
     if gone == 0:
         os._exit(0)
     os.waitpid(gone, 0)
     balance.pids[0] = gone
     balance.pids[1] = os.getppid()
-    balance.close_this_connection()
+    balance.claim()
     assert balance.slot == 0 and balance.pids[0] == os.getpid()
 
 
+def test_a_worker_that_cannot_get_the_table_never_sheds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's lock held by a worker that died holding it: the others serve on."""
+    monkeypatch.setattr(web_balance, "CLAIM_TIMEOUT", 0.05)
+    balance = Balance(1)
+    balance.table.acquire()
+    balance.claim()
+    assert balance.slot == -1
+    assert not any(balance.answered(1.0) for _ in range(10))
+
+
 def test_the_counts_are_shared_with_forked_workers() -> None:
-    balance = Balance(2)
+    balance = Balance(1)
     child = os.fork()
     if child == 0:  # a worker: claims a slot and counts 25 requests
         try:
+            balance.claim()
             for _ in range(25):
-                balance.close_this_connection()
+                balance.answered(0.001)
         finally:
             os._exit(0)
     os.waitpid(child, 0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import http.client
 import json
 import signal
+import socket
 import threading
 import time
 from pathlib import Path
@@ -45,7 +46,7 @@ def _name(pid: int) -> str:
 
 
 def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("WEB_BIND", "GUNICORN_BIND", "WEB_CONCURRENCY", "WEB_THREADS",
+    for name in ("WEB_BIND", "GUNICORN_BIND", "WEB_CONCURRENCY", "WEB_THREADS", "GUNICORN_THREADS",
                  "WEB_WORKER_LIFETIME", "WEB_WORKER_MAX_RSS", "WEB_GRACEFUL_TIMEOUT"):  # fmt: skip
         monkeypatch.delenv(name, raising=False)
     defaults = settings_from_environment()
@@ -63,17 +64,21 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("WEB_CONCURRENCY", "3")
     monkeypatch.setenv("WEB_WORKER_LIFETIME", "3600")
     monkeypatch.setenv("WEB_WORKER_MAX_RSS", "512")
+    monkeypatch.setenv("GUNICORN_THREADS", "2")  # an existing deployment's threads count too
     chosen = settings_from_environment()
     assert chosen == WebSettings(
         host="::",
         port=8080,
+        uds=None,
         workers=3,
-        threads=1,
+        threads=2,
         graceful_timeout=20,
         worker_lifetime=3600,
         worker_max_rss=512,
         backlog=2048,
     )
+    monkeypatch.setenv("WEB_BIND", "unix:/run/facedown/web.sock")
+    assert settings_from_environment().uds == "/run/facedown/web.sock"
 
 
 def test_a_request_sees_its_own_keys_and_no_variable_of_the_process(tmp_path: Path) -> None:
@@ -125,3 +130,38 @@ def test_a_stop_lets_the_request_in_flight_finish(tmp_path: Path) -> None:
         assert server.wait(20) == 0
     with pytest.raises(OSError):
         _get(port)
+
+
+def _served_on_one_connection(port: int, requests: int, pause: float = 0.0) -> int:
+    """How many of ``requests`` GETs sent one after another on one connection (``pause``
+    seconds apart) were answered before the server closed it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        stream = raw.makefile("rb")
+        for served in range(requests):
+            time.sleep(pause)
+            raw.sendall(b"GET / HTTP/1.1\r\nHost: test\r\n\r\n")
+            assert stream.readline().startswith(b"HTTP/1.1 200")
+            headers = {}
+            while (line := stream.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode().partition(":")
+                headers[name.strip().lower()] = value.strip()
+            stream.read(int(headers["content-length"]))
+            if headers.get("connection") == "close":
+                assert stream.read() == b""  # and the server did close it
+                return served + 1
+        return requests
+
+
+def test_a_saturated_worker_sends_a_connection_to_another(tmp_path: Path) -> None:
+    """Two workers, one client: the worker with its connection is busy all the time, the other
+    idle (config/web_balance.py) — the connection is closed, the client reconnects and the
+    kernel picks a worker again. A client that pauses between requests keeps its connection."""
+    app = "tests.deployment.busy_wsgi:application"
+    with web_server(app, tmp_path, WEB_CONCURRENCY="2") as (port, server):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        wait_for(lambda: len(_children(server.pid)) == 2, 30, "both workers")
+        assert _served_on_one_connection(port, 40, pause=0.03) == 40
+        assert _served_on_one_connection(port, 150) < 150
+    with web_server(app, tmp_path, WEB_CONCURRENCY="2", WEB_BALANCE="0") as (port, server):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        assert _served_on_one_connection(port, 150) == 150

@@ -22,15 +22,17 @@ def web_server(
     waits for an answer) and the process, and stops it on exit."""
     port = free_port()
     environment = clean_env(
-        FACEDOWN_MODE="embedded",
-        FACEDOWN_TASK_RUNNER="off",
-        FACEDOWN_VAR_DIR=str(tmp_path / "var"),
-        PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
-        WEB_BIND=f"127.0.0.1:{port}",
-        WEB_CONCURRENCY="1",
-        **env,
+        **{
+            "FACEDOWN_MODE": "embedded",
+            "FACEDOWN_TASK_RUNNER": "off",
+            "FACEDOWN_VAR_DIR": str(tmp_path / "var"),
+            "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),
+            "WEB_BIND": f"127.0.0.1:{port}",
+            "WEB_CONCURRENCY": "1",
+            **env,
+        }
     )
-    log = (tmp_path / "web.log").open("wb")
+    log = (tmp_path / f"web-{port}.log").open("wb")
     server = subprocess.Popen(
         [sys.executable, "-m", "config.web", app],
         cwd=ROOT, env=environment, stdout=log, stderr=subprocess.STDOUT,

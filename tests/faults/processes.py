@@ -317,8 +317,8 @@ class WebServer(Service):
         self.workers = workers
 
     def terminate(self) -> None:
-        """Quick shutdown (SIGINT): the graceful one (SIGTERM) waits for requests in flight,
-        seconds a test has nothing to gain from."""
+        """SIGINT, as for gunicorn below (for granian the same graceful stop as SIGTERM: the
+        workers stop once their requests in flight are answered)."""
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)
 
