@@ -1,7 +1,7 @@
 """The container's health check: ``python -m config.healthcheck`` (no curl in the image).
 
 Exits 0 when ``GET /healthz`` on this machine's web server answers 200, else 1. The port comes
-from ``WEB_BIND`` (or ``GUNICORN_BIND``, as config/web.py reads them) and the ``Host`` header
+from the web server's own reading of ``WEB_BIND`` (config/web.py) and the ``Host`` header
 from ``DJANGO_ALLOWED_HOSTS`` (its first name), so the request passes Django's host validation
 like a client's would.
 """
@@ -13,11 +13,12 @@ import sys
 import urllib.error
 import urllib.request
 
+from config.web import settings_from_environment
+
 
 def health_url() -> tuple[str, str]:
     """The address to ask and the Host header to send."""
-    bind = os.environ.get("WEB_BIND") or os.environ.get("GUNICORN_BIND") or "0.0.0.0:8000"
-    port = bind.rsplit(":", 1)[-1] if ":" in bind else "8000"
+    port = settings_from_environment().port
     hosts = [h.strip() for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "").split(",") if h.strip()]
     host = next((h.lstrip(".") for h in hosts if h != "*"), "localhost")
     return f"http://127.0.0.1:{port}/healthz", host
