@@ -32,13 +32,13 @@ def _quote(name: str) -> str:
 
 
 @cache
-def _insert_fields(model: type[Model]) -> tuple[Field[Any, Any], ...]:
-    return tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+def _insert_fields(model: type[Model], with_pk: bool = False) -> tuple[Field[Any, Any], ...]:
+    return tuple(f for f in model._meta.concrete_fields if with_pk or not f.primary_key)
 
 
 @cache
-def _insert_head(model: type[Model]) -> tuple[str, str]:
-    fields = _insert_fields(model)
+def _insert_head(model: type[Model], with_pk: bool = False) -> tuple[str, str]:
+    fields = _insert_fields(model, with_pk)
     columns = ", ".join(_quote(str(f.column)) for f in fields)
     return f"INSERT INTO {_quote(model._meta.db_table)} ({columns}) VALUES ", (
         "(" + ", ".join(["%s"] * len(fields)) + ")"
@@ -88,15 +88,18 @@ class _NotPlain(Exception):
     """A value Django's compiler treats specially: the statement is Django's own."""
 
 
-def insert_sql(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
-    """One multi-row INSERT of ``rows`` (every concrete column but the primary key)."""
-    fields = _insert_fields(model)
+def insert_sql(
+    model: type[Model], rows: list[Any], *, with_pk: bool = False
+) -> tuple[str, list[Any]]:
+    """One multi-row INSERT of ``rows``: every concrete column but the primary key, which the
+    database assigns, or with it (``with_pk``: a key made in Python, a match's UUID)."""
+    fields = _insert_fields(model, with_pk)
     connection = _connection()
     try:
         params = [_save_value(field, row, connection) for row in rows for field in fields]
     except _NotPlain:
-        return _django_insert(model, rows)
-    head, one = _insert_head(model)
+        return _django_insert(model, rows, with_pk)
+    head, one = _insert_head(model, with_pk)
     return head + ", ".join([one] * len(rows)), params
 
 
@@ -119,9 +122,11 @@ def update_sql(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str
     return sql, params
 
 
-def _django_insert(model: type[Model], rows: list[Any]) -> tuple[str, list[Any]]:
+def _django_insert(
+    model: type[Model], rows: list[Any], with_pk: bool = False
+) -> tuple[str, list[Any]]:
     insert = InsertQuery(model)
-    insert.insert_values(list(_insert_fields(model)), rows)
+    insert.insert_values(list(_insert_fields(model, with_pk)), rows)
     ((sql, values),) = insert.get_compiler(connection=_connection()).as_sql()
     return sql, list(values)
 

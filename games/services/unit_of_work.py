@@ -75,7 +75,9 @@ def _changed(row: models.Model, before: dict[str, Any]) -> dict[str, Any]:
 class MatchChange:
     """One change to one locked match: what it read, and what it will write."""
 
-    def __init__(self, match: Match, seats: list[Seat], *, created: bool = False) -> None:
+    def __init__(
+        self, match: Match, seats: list[Seat], *, created: bool = False, insert: bool = False
+    ) -> None:
         self.match = match
         self.seats = seats
         self.now: datetime = timezone.now()
@@ -88,6 +90,9 @@ class MatchChange:
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in seats]
         # A match inserted in this transaction starts at version 1 with its creation event.
         self._created = created
+        # The match and its seats are not in the database yet: the write inserts them with
+        # the rest of the change, as they are then (``match_new``).
+        self._insert = insert
         self.wrote = False
 
     # --- what services read ---------------------------------------------------------------
@@ -180,15 +185,18 @@ class MatchChange:
             self.match.version += 1
         for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
             seat.awaiting_move = seat.awaited_in(self.match)
-        match_fields = _changed(self.match, self._match_before)
+        inserted = self._insert
+        match_fields = {} if inserted else _changed(self.match, self._match_before)
         seat_updates = [
             (seat, changed)
             for seat, before in zip(self.seats, self._seats_before, strict=True)
-            if (changed := _changed(seat, before))
+            if not inserted and (changed := _changed(seat, before))
         ]
         writes = Writes(
             match=self.match,
             match_fields=match_fields,
+            match_insert=inserted,
+            seat_inserts=self.seats if inserted else [],
             moves=self.moves,
             events=self.events,
             seat_updates=seat_updates,
@@ -205,12 +213,13 @@ class MatchChange:
         self._match_before = _values(self.match, _MATCH_FIELDS)
         self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in self.seats]
         self._row_updates = []
+        self._insert = False
         self.wrote = True
         bots_and_deadline_schedule(
             match=self.match,
             seats=self.seats,
             now=self.now,
-            deadline_changed="deadline" in match_fields,
+            deadline_changed="deadline" in match_fields or (inserted and bool(self.match.deadline)),
         )
         for follow_up in _follow_ups:
             follow_up(self)
@@ -222,6 +231,9 @@ class Writes:
 
     match: Match
     match_fields: dict[str, Any]
+    #: The match and ``seat_inserts`` are new: inserted with the change's final values.
+    match_insert: bool
+    seat_inserts: list[Seat]
     moves: list[Move]
     events: list[MatchEvent]
     seat_updates: list[tuple[Seat, dict[str, Any]]]
@@ -232,7 +244,8 @@ class Writes:
     @property
     def empty(self) -> bool:
         updates = self.seat_updates or self.move_updates or self.event_updates or self.row_updates
-        return not (self.match_fields or self.moves or self.events or updates)
+        new = self.match_insert or self.moves or self.events
+        return not (self.match_fields or new or updates)
 
 
 def _write_in_one_statement(writes: Writes) -> None:
@@ -244,7 +257,12 @@ def _write_in_one_statement(writes: Writes) -> None:
     (core/postgresql/commit.py)."""
     parts: list[tuple[str, Any]] = []
     match, match_fields = writes.match, writes.match_fields
+    if writes.match_insert:
+        # The seats' and events' foreign keys to the match are checked at commit (deferred),
+        # so the match may be inserted by a clause of the same statement.
+        parts.append(insert_sql(Match, [match], with_pk=True))
     batches: list[tuple[type[models.Model], list[Any]]] = [
+        (Seat, writes.seat_inserts),
         (Move, writes.moves),
         (MatchEvent, writes.events),
     ]
@@ -291,6 +309,9 @@ _MATCH_UPDATED = (
 
 def _write_in_steps(writes: Writes) -> None:
     """The same writes, one statement each (SQLite, the embedded default)."""
+    if writes.match_insert:
+        writes.match.save(force_insert=True)
+        Seat.objects.bulk_create(writes.seat_inserts)
     if writes.moves:
         Move.objects.bulk_create(writes.moves)
     if writes.events:
@@ -320,14 +341,11 @@ def match_change(match_id: Any) -> Iterator[MatchChange]:
 
 @contextmanager
 def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
-    """Insert a new match with its seats, and collect the change that opens it."""
+    """Collect the change that opens a new match; its write inserts the match and its seats
+    with the change's events, as the change leaves them: on PostgreSQL one statement, sent with
+    the ``COMMIT`` (``_write_in_one_statement``). The seats' ids are not read back (nothing
+    after a creation uses them; a change to the match later locks and reads its seats)."""
     with transaction.atomic():
-        match.save(force_insert=True)
-        Seat.objects.bulk_create(seats)
-        if any(seat.pk is None for seat in seats):  # a database without INSERT … RETURNING
-            ids = dict(Seat.objects.filter(match=match).values_list("index", "pk"))
-            for seat in seats:
-                seat.pk = ids[seat.index]
-        tx = MatchChange(match, seats, created=True)
+        tx = MatchChange(match, seats, created=True, insert=True)
         yield tx
         tx.save()

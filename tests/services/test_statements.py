@@ -4,6 +4,7 @@ what Django's compilers write, for every column type the models have."""
 from __future__ import annotations
 
 import copy
+import uuid
 from datetime import timedelta
 from typing import Any
 
@@ -99,3 +100,30 @@ def test_an_expression_goes_through_djangos_compiler(alice: Player, bob: Player)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
     assert Match.objects.get(pk=match_id).version == version + 1
+
+
+def test_a_match_insert_with_its_key_equals_djangos(alice: Player, bob: Player) -> None:
+    """A new match is inserted with its Python-made UUID (``with_pk``), by the creation's one
+    statement (games/services/unit_of_work.py): the same row as Django's compiler writes."""
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 4})
+    match = Match.objects.get(pk=match_id)
+    match.time_control = {"initial": 60, "increment": 5}
+    match.deadline = timezone.now() + timedelta(hours=1)
+
+    def written(build: Any) -> dict[str, Any]:
+        with transaction.atomic():
+            point = transaction.savepoint()
+            copied = copy.copy(match)
+            copied.pk = uuid.uuid4()
+            sql, params = build(Match, [copied], with_pk=True)
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+            found = Match.objects.filter(pk=copied.pk).values().get()
+            transaction.savepoint_rollback(point)
+        found.pop("id")
+        found.pop("created_at")  # set by auto_now_add at each insert
+        return found
+
+    ours = written(insert_sql)
+    assert ours == written(_django_insert)
+    assert ours["deadline"] == match.deadline and ours["state"] == match.state
