@@ -16,6 +16,7 @@ import threading
 import uuid
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Generic, TypeVar
 
 from django.db import connections, router
@@ -144,6 +145,89 @@ def _instance(model: type[M], using: str, names: list[str], values: list[Any]) -
     return obj
 
 
+def instance(model: type[M], using: str, names: list[str], values: list[Any]) -> M:
+    """``model.from_db(using, names, values)``, built by ``_instance`` when it may (a seat's
+    player, read with the seat by the match lock: two per move)."""
+    if _plain(model) and not (pre_init.has_listeners(model) or post_init.has_listeners(model)):
+        return _instance(model, using, names, values)
+    return model.from_db(using, names, values)
+
+
+@cache
+def _plain(model: type[Model]) -> bool:
+    return _plain_fields(model)
+
+
+def new_row(model: type[M], values: dict[str, Any]) -> M:
+    """``model(**values)``, a new unsaved row, without ``Model.__init__``'s generic walk over
+    its arguments when ``_instance`` could build the model: ``values`` by field name (a
+    foreign key as its instance, then cached as Django caches it) or attname, every other
+    field its default. The unit of work makes a move and its events this way (three per
+    move). Unknown names raise ``TypeError``, as Django's constructor does."""
+    if not _plain(model) or pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model(**values)
+    obj = model.__new__(model)
+    state = ModelState()
+    obj.__dict__["_state"] = state
+    given = dict(values)
+    for field, attname, related in _new_row_fields(model):
+        name = field.name
+        if related and name in given:
+            target = given.pop(name)
+            obj.__dict__[attname] = None if target is None else target.pk
+            if target is not None:
+                state.fields_cache[name] = target
+                if state.db is None:  # as the foreign key's descriptor does on assignment
+                    state.db = router.db_for_write(model, instance=target)
+        elif attname in given:
+            obj.__dict__[attname] = given.pop(attname)
+        elif name in given:
+            obj.__dict__[attname] = given.pop(name)
+        else:
+            obj.__dict__[attname] = field.get_default()
+    if given:
+        raise TypeError(f"{model.__name__}() got unexpected keyword arguments: {sorted(given)}")
+    return obj
+
+
+@cache
+def _new_row_fields(model: type[Model]) -> tuple[tuple[Field[Any, Any], str, bool], ...]:
+    return tuple(
+        (field, field.attname, bool(field.is_relation and field.many_to_one))
+        for field in model._meta.concrete_fields
+    )
+
+
+class _FastPopulator:
+    """Django's ``RelatedPopulator`` for a ``select_related`` model that ``_plain_fields``
+    accepts, building its instance with ``_instance`` (when no ``pre_init``/``post_init``
+    receiver listens) instead of ``from_db``; the rest is Django's, unchanged."""
+
+    def __init__(self, django: Any) -> None:
+        self._django = django
+
+    def populate(self, row: list[Any], from_obj: Model) -> None:
+        django = self._django
+        model = django.model_cls
+        if (
+            django.reorder_for_init is not None
+            or django.related_populators
+            or pre_init.has_listeners(model)
+            or post_init.has_listeners(model)
+        ):
+            django.populate(row, from_obj)
+            return
+        data = row[django.cols_start : django.cols_end]
+        obj = (
+            None
+            if data[django.pk_idx] is None
+            else _instance(model, django.db, django.init_list, data)
+        )
+        django.local_setter(from_obj, obj)
+        if obj is not None:
+            django.remote_setter(obj, from_obj)
+
+
 class Fetched(Generic[M]):
     """The raw rows of one fetch: single columns can be read before (or instead of) building
     the model instances, which is most of a small query's CPU."""
@@ -229,7 +313,10 @@ class CompiledSelect(Generic[M]):
             start=start,
             end=end,
             init_list=[column[0].target.attname for column in select[start:end]],
-            populators=get_related_populators(klass_info, select, using),  # type: ignore[call-arg]
+            populators=[
+                _FastPopulator(populator) if _plain_fields(populator.model_cls) else populator
+                for populator in get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
+            ],
             converters=_converters(compiler, [column[0] for column in select]),
             annotations=list(compiler.annotation_col_map.items()),
             positions=_positions(klass_info, select),

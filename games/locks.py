@@ -27,15 +27,17 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from accounts.models import User
 from core.errors import NotFound
-from games.compiled import CompiledSelect
-from games.models import Match, Rating, Seat
+from games.compiled import CompiledSelect, instance
+from games.models import Match, Move, Rating, Seat
 
 _LOCK: CompiledSelect[Seat] = CompiledSelect(
     lambda match_id: (
@@ -44,7 +46,22 @@ _LOCK: CompiledSelect[Seat] = CompiledSelect(
         # Read, not locked: whether the seat's player has destinations outside the site
         # (notify/offsite.py), so a change decides without a query whether to enqueue them;
         # and the player's name, which events and answers show (no query per seat for it).
-        .annotate(user_offsite=F("user__offsite_channels"), user_name=F("user__username"))
+        .annotate(
+            user_offsite=F("user__offsite_channels"),
+            user_name=F("user__username"),
+            # The seat's move in the open step, if recorded and not sealed by a commitment:
+            # what completing the step needs (steps.step_moves), in the same round trip. Read
+            # from the statement's snapshot, which a wait for the lock leaves behind: the
+            # caller checks it against the locked match row (``StepMoves``).
+            step_payload=Subquery(
+                Move.objects.filter(
+                    match_id=OuterRef("match_id"),
+                    step=OuterRef("match__step"),
+                    seat=OuterRef("index"),
+                    payload__isnull=False,
+                ).values("payload")[:1]
+            ),
+        )
         .filter(match_id=match_id)
         .order_by("index")
     ),
@@ -60,8 +77,26 @@ def _uuid(value: uuid.UUID | str) -> uuid.UUID:
         raise NotFound("No match with this id.") from None
 
 
+@dataclass(frozen=True)
+class StepMoves:
+    """The moves of the open step (``step``) the lock read with the seats, by seat. They come
+    from the lock statement's snapshot: a move committed while it waited for the lock is
+    missing, so they are used only where they cover every seat the locked (latest) match row
+    says has moved; a recorded move's payload, once there, never changes."""
+
+    step: int
+    payloads: dict[int, Any]
+
+
 def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]:
-    """Lock the match row and its seat rows, and read them, in one round trip.
+    """Lock the match row and its seat rows, and read them (``match_lock_for_change``)."""
+    match, seats, _ = match_lock_for_change(match_id)
+    return match, seats
+
+
+def match_lock_for_change(match_id: uuid.UUID | str) -> tuple[Match, list[Seat], StepMoves]:
+    """Lock the match row and its seat rows, and read them with the open step's recorded
+    moves (``StepMoves``), in one round trip.
 
     The seat rows are locked too, not only read: under READ COMMITTED a statement that waited
     for a lock returns the latest version of the rows it locked, but rows it merely joined are
@@ -72,19 +107,29 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     if not seats:
         raise NotFound("No match with this id.")
     match = seats[0].match
+    payloads: dict[int, Any] = {}
     for seat in seats:
-        seat.match = match
+        payload = seat.__dict__.pop("step_payload", None)
+        if payload is not None:
+            payloads[seat.index] = payload
+        # The same match object for every seat. Cached as the descriptor would cache it on
+        # assignment, without its checks: the seat's match_id is this match's id already.
+        _SEAT_MATCH.set_cached_value(seat, match)
         name = seat.__dict__.pop("user_name", None)
         if seat.user_id is not None and name is not None:
             # ``seat.user`` is then this row with its name loaded and every other field
             # deferred (read on first use, as Django reads any deferred field). Changing
             # ``seat.user`` or ``seat.user_id`` later drops it, as Django does.
-            seat.user = _user_named(seat.user_id, name)
-    return match, seats
+            _SEAT_USER.set_cached_value(seat, _user_named(seat.user_id, name))
+    return match, seats, StepMoves(match.step, payloads)
+
+
+_SEAT_MATCH = Seat._meta.get_field("match")
+_SEAT_USER = Seat._meta.get_field("user")
 
 
 def _user_named(user_id: int, name: str) -> User:
-    return User.from_db(connection.alias, ["id", "username"], [user_id, name])
+    return instance(User, connection.alias, ["id", "username"], [user_id, name])
 
 
 @contextmanager

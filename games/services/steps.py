@@ -17,7 +17,7 @@ from core.postgresql.prepared import prepare_statement
 from games import events
 from games.bots.observe import observation_for
 from games.catalog import get_bot
-from games.compiled import json_column
+from games.compiled import json_column, new_row
 from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
@@ -64,14 +64,17 @@ def move_new(
 ) -> None:
     """Add a move of the open step to the change."""
     tx.add_move(
-        Move(
-            match=tx.match,
-            step=tx.match.step,
-            seat=seat,
-            payload=payload,
-            source=source,
-            submitted_at=tx.now,
-            **extra,
+        new_row(
+            Move,
+            {
+                "match": tx.match,
+                "step": tx.match.step,
+                "seat": seat,
+                "payload": payload,
+                "source": source,
+                "submitted_at": tx.now,
+                **extra,
+            },
         )
     )
 
@@ -189,10 +192,18 @@ def reveal_phase_open(tx: MatchChange) -> None:
 
 def step_moves(tx: MatchChange) -> dict[int, EngineMove]:
     """Every move recorded (and, under commit-reveal, revealed) in the open step: earlier ones
-    from the database, this change's own from memory."""
+    as the match lock read them when they are all there (``locks.StepMoves``), else from the
+    database; this change's own from memory."""
     mine = tx.step_payloads()
     earlier = tx.match.submitted_mask & ~sum(1 << seat for seat in mine)
-    return (submitted_moves(tx.match) if earlier else {}) | mine
+    if not earlier:
+        return mine
+    read = tx.step_moves_read
+    if read is not None and read.step == tx.match.step:
+        found = {seat: payload for seat, payload in read.payloads.items() if seat not in mine}
+        if set(found) == set(Match.seats_of(earlier)):  # what the database holds now
+            return {seat: dict(payload) for seat, payload in found.items()} | mine
+    return submitted_moves(tx.match) | mine
 
 
 _SUBMITTED_SQL = prepare_statement(

@@ -4,7 +4,7 @@
         ...check, then change tx.match, tx.seats, tx.add_move(…), tx.emit(…)
 
 Entering opens the transaction and locks the match row with its seat rows
-(``locks.match_lock_with_seats``: the documented lock order). The body checks and changes
+(``locks.match_lock_for_change``: the documented lock order). The body checks and changes
 things in memory only: match and seat fields are assigned directly (the unit of work compares
 them with what it read), new moves are added, recorded moves updated, events emitted. On a
 clean exit everything is written in one statement on PostgreSQL (data-modifying ``WITH``
@@ -33,9 +33,10 @@ from django.utils import timezone
 from core.postgresql.commit import hold
 from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
+from games.compiled import new_row
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
-from games.locks import match_lock_with_seats
+from games.locks import StepMoves, match_lock_for_change
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule
 from games.services.statements import insert_sql, update_sql
@@ -76,10 +77,18 @@ class MatchChange:
     """One change to one locked match: what it read, and what it will write."""
 
     def __init__(
-        self, match: Match, seats: list[Seat], *, created: bool = False, insert: bool = False
+        self,
+        match: Match,
+        seats: list[Seat],
+        *,
+        created: bool = False,
+        insert: bool = False,
+        step_moves: StepMoves | None = None,
     ) -> None:
         self.match = match
         self.seats = seats
+        #: The open step's moves as the lock read them (``steps.step_moves`` checks them).
+        self.step_moves_read = step_moves
         self.now: datetime = timezone.now()
         self.moves: list[Move] = []
         self.events: list[MatchEvent] = []
@@ -164,16 +173,19 @@ class MatchChange:
             event_check(event, data, private, table_only=table_only)
         self.match.last_seq += 1
         self.events.append(
-            MatchEvent(
-                match=self.match,
-                seq=self.match.last_seq,
-                type=event.name,
-                step=step,
-                at=self.now,
-                show_at=event.show_at,
-                data=data,
-                private={str(k): v for k, v in private.items()},
-                table_only=table_only,
+            new_row(
+                MatchEvent,
+                {
+                    "match": self.match,
+                    "seq": self.match.last_seq,
+                    "type": event.name,
+                    "step": step,
+                    "at": self.now,
+                    "show_at": event.show_at,
+                    "data": data,
+                    "private": {str(k): v for k, v in private.items()},
+                    "table_only": table_only,
+                },
             )
         )
 
@@ -333,8 +345,8 @@ def match_change(match_id: Any) -> Iterator[MatchChange]:
     """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
     Raises ``NotFound`` for an unknown id."""
     with transaction.atomic():
-        match, seats = match_lock_with_seats(match_id)
-        tx = MatchChange(match, seats)
+        match, seats, step_moves = match_lock_for_change(match_id)
+        tx = MatchChange(match, seats, step_moves=step_moves)
         yield tx
         tx.save()
 

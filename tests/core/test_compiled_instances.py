@@ -11,8 +11,9 @@ import pytest
 from django.db.models import F
 from django.db.models.signals import post_init
 
-from games.compiled import CompiledSelect, _plain_fields
-from games.models import Match, Seat
+from accounts.models import User
+from games.compiled import CompiledSelect, _plain_fields, instance, new_row
+from games.models import Match, MatchEvent, Move, Seat
 from tests.players import Player, start_match
 
 pytestmark = pytest.mark.django_db
@@ -46,6 +47,7 @@ def test_instances_equal_what_from_db_builds(alice: Player, bob: Player) -> None
     )
     assert [_state(s) for s in built] == [_state(s) for s in expected]
     assert [_state(s.match) for s in built] == [_state(s.match) for s in expected]
+    assert built[0].match is not built[1].match  # one match per row, as select_related makes
     assert list(built[0].__dict__) == list(expected[0].__dict__)  # same order, too
     # A saved instance: an update, not an insert.
     seat = built[0]
@@ -87,3 +89,52 @@ def test_a_model_with_its_own_init_is_not_plain(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(Seat, "__init__", own_init)
     assert not _plain_fields(Seat)
+
+
+def test_new_rows_equal_what_the_constructor_builds(alice: Player, bob: Player) -> None:
+    """``new_row`` (the unit of work's moves and events): the same attributes, defaults and
+    cached match as ``Model(**values)``, by field name or attname."""
+    match = Match.objects.get(pk=start_match("gops", [alice, bob]))
+    cases: list[tuple[type[Any], dict[str, Any]]] = [
+        (Move, {"match": match, "step": 3, "seat": 1, "payload": {"card": 4}, "source": "bot"}),
+        (Move, {"match_id": match.pk, "step": 1, "seat": 0, "payload": None, "commitment": "ab"}),
+        (
+            MatchEvent,
+            {"match": match, "seq": 7, "type": "step_resolved", "step": 2, "data": {"a": [1]}},
+        ),
+    ]
+    for model, values in cases:
+        ours, djangos = new_row(model, dict(values)), model(**values)
+        assert _state(ours) == _state(djangos), model
+        assert list(ours.__dict__) == list(djangos.__dict__)
+        assert ours.match is match if "match" in values else ours.match == match
+        assert ours._state.adding and ours.pk is None
+    defaults = new_row(MatchEvent, {"match": match, "seq": 1, "type": "x"})
+    assert defaults.private == {} and defaults.private is not new_row(MatchEvent, {}).private
+    with pytest.raises(TypeError, match="unexpected"):
+        new_row(Move, {"match": match, "no_such_field": 1})
+
+
+def test_new_rows_take_djangos_path_for_a_receiver(alice: Player, bob: Player) -> None:
+    match = Match.objects.get(pk=start_match("gops", [alice, bob]))
+    seen: list[Any] = []
+
+    def receiver(sender: Any, instance: Any, **kwargs: Any) -> None:
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Move)
+    try:
+        move = new_row(Move, {"match": match, "step": 1, "seat": 0})
+    finally:
+        post_init.disconnect(receiver, sender=Move)
+    assert seen == [move]
+
+
+def test_a_seats_player_equals_from_db(alice: Player) -> None:
+    """The match lock's players (``instance``): as ``User.from_db`` builds them, the other
+    fields deferred."""
+    ours = instance(User, "default", ["id", "username"], [alice.user.pk, alice.user.username])
+    djangos = User.from_db("default", ["id", "username"], [alice.user.pk, alice.user.username])
+    assert _state(ours) == _state(djangos)
+    assert ours.get_deferred_fields() == djangos.get_deferred_fields()
+    assert ours.email == alice.user.email  # a deferred field, read on first use
