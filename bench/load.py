@@ -241,6 +241,8 @@ def production_env(db: str, redis_db: int) -> dict[str, str]:
             for scope in ("REGISTER", "LOGIN", "MATCH_CREATE")
         },
         "LOG_LEVEL": "WARNING",
+        # As the compose file logs: one JSON line per request (the access log).
+        "LOG_FORMAT": "json",
     }
 
 

@@ -13,12 +13,18 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
+import orjson
+
 # Every attribute a plain LogRecord has; anything else on a record came through ``extra=``.
 _STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
     "message",
     "asctime",
     "request_id",
 }
+
+# Dates and dataclasses written by ``str()`` as the standard library's ``default=str`` wrote
+# them (orjson would write its own forms); the JSON text differs only in spacing.
+_AS_BEFORE = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
 
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"
 
@@ -41,7 +47,10 @@ class JsonFormatter(logging.Formatter):
             entry["exc_info"] = self.formatException(record.exc_info)
         if record.stack_info:
             entry["stack_info"] = self.formatStack(record.stack_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        try:  # orjson: a fifth of the standard library's time, and a line per request
+            return orjson.dumps(entry, default=str, option=_AS_BEFORE).decode()
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits, a lone surrogate
+            return json.dumps(entry, default=str, ensure_ascii=False)
 
 
 class TextFormatter(logging.Formatter):

@@ -103,6 +103,31 @@ def test_an_exception_is_one_json_line_too(db):
     assert "ValueError: broken" in entry["exc_info"]
 
 
+def test_json_lines_write_every_extra_as_the_standard_library_did(db):
+    """orjson writes the line; what it would write otherwise goes as ``default=str`` wrote it
+    (a date, a dataclass), and what it cannot write (an integer beyond 64 bits) falls back to
+    the standard library."""
+    import dataclasses
+    from datetime import UTC, datetime
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    when = datetime(2026, 11, 26, 17, 0, tzinfo=UTC)
+    extra = {"when": when, "point": Point(1), "player": "Zoë ☃", "count": 3, "none": None}
+    record = logging.getLogger("x").makeRecord(
+        "x", logging.INFO, __file__, 1, "m", (), None, extra=extra
+    )
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["when"] == str(when) and entry["point"] == str(Point(1))
+    assert entry["player"] == "Zoë ☃" and entry["count"] == 3 and entry["none"] is None
+    huge = logging.getLogger("x").makeRecord(
+        "x", logging.INFO, __file__, 1, "m", (), None, extra={"big": 2**70}
+    )
+    assert json.loads(JsonFormatter().format(huge))["big"] == 2**70
+
+
 def test_the_asgi_stack_gets_the_same_ids_and_probes(db):
     # The middleware runs natively async under ASGI (no thread hop of its own).
     from asgiref.sync import async_to_sync
