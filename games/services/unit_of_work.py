@@ -8,11 +8,11 @@ Entering opens the transaction and locks the match row with its seat rows
 things in memory only: match and seat fields are assigned directly (the unit of work compares
 them with what it read), new moves are added, recorded moves updated, events emitted. On a
 clean exit everything is written in one statement on PostgreSQL (data-modifying ``WITH``
-clauses: new moves, new events, move and seat updates, and the match update), so a change
-costs one round trip however many steps it resolves; then the follow-ups registered with
-``follow_ups`` (bot moves, the deadline watch) and any registered with ``follow_up_register``
-schedule their work on commit. An
-exception rolls everything back and schedules nothing.
+clauses: new moves, new events, move and seat updates, and the match update; for a new match,
+its row and its seats' rows too), so a change costs one round trip however many steps it
+resolves; then the follow-ups registered with ``follow_ups`` (bot moves, the deadline watch)
+and any registered with ``follow_up_register`` schedule their work on commit. An exception
+rolls everything back and schedules nothing.
 
 JSON values (state, scores, memories) are replaced, never mutated in place: the engine never
 mutates, and an in-place change would not be seen as a change.
