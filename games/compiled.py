@@ -179,10 +179,8 @@ def new_row(model: type[M], values: dict[str, Any]) -> M:
                 state.fields_cache[name] = target
                 if state.db is None:  # as the foreign key's descriptor does on assignment
                     state.db = router.db_for_write(model, instance=target)
-        elif attname in given:
+        elif attname in given:  # a field's name, or a foreign key's id by its attname
             obj.__dict__[attname] = given.pop(attname)
-        elif name in given:
-            obj.__dict__[attname] = given.pop(name)
         else:
             obj.__dict__[attname] = field.get_default()
     if given:
@@ -206,15 +204,20 @@ class _FastPopulator:
     def __init__(self, django: Any) -> None:
         self._django = django
 
+    @staticmethod
+    def fits(django: Any) -> bool:
+        """Whether ``_instance`` may build what this Django populator builds: a plain model
+        whose columns need no reordering and that has no ``select_related`` of its own."""
+        return bool(
+            _plain_fields(django.model_cls)
+            and django.reorder_for_init is None
+            and not django.related_populators
+        )
+
     def populate(self, row: list[Any], from_obj: Model) -> None:
         django = self._django
         model = django.model_cls
-        if (
-            django.reorder_for_init is not None
-            or django.related_populators
-            or pre_init.has_listeners(model)
-            or post_init.has_listeners(model)
-        ):
+        if pre_init.has_listeners(model) or post_init.has_listeners(model):
             django.populate(row, from_obj)
             return
         data = row[django.cols_start : django.cols_end]
@@ -314,7 +317,7 @@ class CompiledSelect(Generic[M]):
             end=end,
             init_list=[column[0].target.attname for column in select[start:end]],
             populators=[
-                _FastPopulator(populator) if _plain_fields(populator.model_cls) else populator
+                _FastPopulator(populator) if _FastPopulator.fits(populator) else populator
                 for populator in get_related_populators(klass_info, select, using)  # type: ignore[call-arg]
             ],
             converters=_converters(compiler, [column[0] for column in select]),
