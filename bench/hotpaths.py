@@ -406,12 +406,13 @@ def _callgrind_run(argv: list[str], args: argparse.Namespace) -> int:
     if not args.only or len(args.only) != 1:
         raise SystemExit("--callgrind counts one path: give exactly one --only")
     with tempfile.TemporaryDirectory() as tmp:
+        out = args.callgrind_out or f"{tmp}/callgrind.out"
         run = subprocess.run(
             [
                 "valgrind",
                 "--tool=callgrind",
                 "--instr-atstart=no",
-                f"--callgrind-out-file={tmp}/callgrind.out",
+                f"--callgrind-out-file={out}",
                 sys.executable,
                 str(Path(__file__).resolve()),
                 *argv,
@@ -474,6 +475,10 @@ def main(argv: list[str] | None = None) -> int:
         "--callgrind",
         action="store_true",
         help="count the instructions of the measured requests of one path, under valgrind",
+    )
+    parser.add_argument(
+        "--callgrind-out",
+        help="keep callgrind's output file here (for callgrind_annotate)",
     )
     args = parser.parse_args(argv)
     if args.callgrind and not os.environ.get(_UNDER_CALLGRIND):

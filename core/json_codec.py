@@ -19,23 +19,30 @@ those keep their exact standard-library form.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
 
-_LONG_NUMBER = re.compile(r"[0-9]{19}")
-_LONG_NUMBER_BYTES = re.compile(rb"[0-9]{19}")
+# A run of 19 digits, found without a regular expression: every ASCII digit becomes "0" and
+# every other byte a space, then a plain substring search. The regex ``[0-9]{19}`` cost ≈ 20
+# instructions per character of the text, ≈ 5% of a move (it scans every state and payload
+# read from the database); this, ≈ 1.
+_DIGITS_ONLY = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_RUN = b"0" * 19
+
+
+def _has_long_number(data: bytes) -> bool:
+    return len(data) >= 19 and _LONG_RUN in data.translate(_DIGITS_ONLY)
 
 
 def loads(text: str | bytes | bytearray | memoryview) -> Any:
     """``json.loads``, faster."""
     if isinstance(text, str):
-        if _LONG_NUMBER.search(text):
+        if _has_long_number(text.encode("utf-8", "surrogatepass")):
             return json.loads(text)
     else:
         text = bytes(text)
-        if _LONG_NUMBER_BYTES.search(text):
+        if _has_long_number(text):
             return json.loads(text)
     return orjson.loads(text)
 

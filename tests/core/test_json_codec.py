@@ -4,6 +4,7 @@ where it would not; and the PostgreSQL backend and compiled queries using it."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -101,3 +102,13 @@ def test_compiled_queries_decode_json_columns_with_the_codec() -> None:
     assert _json_from_db({"a": 1}, None, connection) == {"a": 1}  # already decoded
     assert _json_from_db("not json", None, connection) == "not json"  # as Django answers
     assert KeyTransform  # key lookups keep Django's own converter (not selected here)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.text(alphabet=st.sampled_from("0123456789 ,.-e\"[]{}:a٣é\udc80"), max_size=80))
+def test_the_long_number_check_finds_what_the_regular_expression_finds(text: str) -> None:
+    # The check that sends a text to the standard library is a plain search over the text's
+    # bytes with its digits made alike; it must agree with ``[0-9]{19}`` on every text (ASCII
+    # digits only: "٣" is a digit to Unicode, not to JSON).
+    expected = re.search(r"[0-9]{19}", text) is not None
+    assert json_codec._has_long_number(text.encode("utf-8", "surrogatepass")) is expected
