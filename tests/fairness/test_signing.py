@@ -164,3 +164,14 @@ def test_a_malformed_old_key_is_refused():
         pytest.raises(ImproperlyConfigured),
     ):
         public_keys()
+
+
+def test_libsodium_signs_the_bytes_openssl_signs() -> None:
+    # Receipts are signed by libsodium (faster); Ed25519 is deterministic, so the signature of
+    # every message must equal OpenSSL's, which the verifier and older receipts rely on.
+    for private_hex in (OLD_KEY, NEW_KEY, fresh_key()):
+        key = key_from_hex(private_hex)
+        openssl = Ed25519PrivateKey.from_private_bytes(bytes.fromhex(private_hex))
+        for message in (b"", b"x", signature_message({"step": 1, "seat": 0, "é": "ü"}) * 7):
+            assert key.sign(message) == openssl.sign(message).hex()
+        assert "sodium_secret" not in repr(key)
