@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery
 
 from accounts.models import User
@@ -120,7 +120,8 @@ def match_lock_for_change(match_id: uuid.UUID | str) -> tuple[Match, list[Seat],
             # ``seat.user`` is then this row with its name loaded and every other field
             # deferred (read on first use, as Django reads any deferred field). Changing
             # ``seat.user`` or ``seat.user_id`` later drops it, as Django does.
-            _SEAT_USER.set_cached_value(seat, _user_named(seat.user_id, name))
+            using = seat._state.db or DEFAULT_DB_ALIAS
+            _SEAT_USER.set_cached_value(seat, _user_named(using, seat.user_id, name))
     return match, seats, StepMoves(match.step, payloads)
 
 
@@ -128,8 +129,8 @@ _SEAT_MATCH = Seat._meta.get_field("match")
 _SEAT_USER = Seat._meta.get_field("user")
 
 
-def _user_named(user_id: int, name: str) -> User:
-    return instance(User, connection.alias, ["id", "username"], [user_id, name])
+def _user_named(using: str, user_id: int, name: str) -> User:
+    return instance(User, using, ["id", "username"], [user_id, name])
 
 
 @contextmanager

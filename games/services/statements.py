@@ -89,12 +89,13 @@ class _NotPlain(Exception):
 
 
 def insert_sql(
-    model: type[Model], rows: list[Any], *, with_pk: bool = False
+    model: type[Model], rows: list[Any], *, with_pk: bool = False, connection: Any = None
 ) -> tuple[str, list[Any]]:
     """One multi-row INSERT of ``rows``: every concrete column but the primary key, which the
-    database assigns, or with it (``with_pk``: a key made in Python, a match's UUID)."""
+    database assigns, or with it (``with_pk``: a key made in Python, a match's UUID).
+    ``connection``: the default database's, when the caller has it already."""
     fields = _insert_fields(model, with_pk)
-    connection = _connection()
+    connection = connection or _connection()
     try:
         params = [_save_value(field, row, connection) for row in rows for field in fields]
     except _NotPlain:
@@ -103,11 +104,13 @@ def insert_sql(
     return head + ", ".join([one] * len(rows)), params
 
 
-def update_sql(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
+def update_sql(
+    model: type[Model], pk: Any, values: dict[str, Any], *, connection: Any = None
+) -> tuple[str, list[Any]]:
     """``UPDATE … SET … WHERE pk = …`` for ``values`` (field names or attnames)."""
     sets: list[str] = []
     params: list[Any] = []
-    connection = _connection()
+    connection = connection or _connection()
     for name, value in values.items():
         field = _field(model, name)
         if not _plain(field, value):

@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
 from core.postgresql.commit import hold
@@ -52,25 +53,33 @@ def follow_up_register(follow_up: FollowUp) -> None:
     _follow_ups.append(follow_up)
 
 
-def _fields(model: type[models.Model]) -> list[str]:
-    return [f.attname for f in model._meta.concrete_fields if not f.primary_key]
+class _Fields:
+    """A model's fields but its key, read from a row at once (``attrgetter``, in C: a match's
+    thirty fields were read one ``getattr`` at a time, three times per change)."""
+
+    def __init__(self, model: type[models.Model]) -> None:
+        self.names = tuple(f.attname for f in model._meta.concrete_fields if not f.primary_key)
+        assert len(self.names) > 1  # attrgetter of one name returns the value, not a tuple
+        self.read: Callable[[models.Model], tuple[Any, ...]] = attrgetter(*self.names)
 
 
-_MATCH_FIELDS = _fields(Match)
-_SEAT_FIELDS = _fields(Seat)
+_MATCH_FIELDS = _Fields(Match)
+_SEAT_FIELDS = _Fields(Seat)
 
 
-def _values(row: models.Model, names: list[str]) -> dict[str, Any]:
-    return {name: getattr(row, name) for name in names}
+def _values(row: models.Model, fields: _Fields) -> tuple[Any, ...]:
+    return fields.read(row)
 
 
-def _changed(row: models.Model, before: dict[str, Any]) -> dict[str, Any]:
-    changed = {}
-    for name, old in before.items():
-        new = getattr(row, name)
-        if new is not old and new != old:
-            changed[name] = new
-    return changed
+def _changed(row: models.Model, fields: _Fields, before: tuple[Any, ...]) -> dict[str, Any]:
+    after = fields.read(row)
+    if after == before:  # element by element: identity first, then ==, as below
+        return {}
+    return {
+        name: new
+        for name, old, new in zip(fields.names, before, after, strict=True)
+        if new is not old and new != old
+    }
 
 
 class MatchChange:
@@ -126,7 +135,9 @@ class MatchChange:
 
     def field_changed(self, name: str) -> bool:
         """Whether the match's field ``name`` differs from what was read (or inserted)."""
-        return name in _changed(self.match, {name: self._match_before[name]})
+        old = self._match_before[_MATCH_FIELDS.names.index(name)]
+        new = getattr(self.match, name)
+        return new is not old and new != old
 
     def step_payloads(self) -> dict[int, dict[str, Any]]:
         """The moves (payloads) this change recorded or revealed in the open step, by seat."""
@@ -198,11 +209,11 @@ class MatchChange:
         for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
             seat.awaiting_move = seat.awaited_in(self.match)
         inserted = self._insert
-        match_fields = {} if inserted else _changed(self.match, self._match_before)
+        match_fields = {} if inserted else _changed(self.match, _MATCH_FIELDS, self._match_before)
         seat_updates = [
             (seat, changed)
             for seat, before in zip(self.seats, self._seats_before, strict=True)
-            if not inserted and (changed := _changed(seat, before))
+            if not inserted and (changed := _changed(seat, _SEAT_FIELDS, before))
         ]
         writes = Writes(
             match=self.match,
@@ -218,8 +229,9 @@ class MatchChange:
         )
         if writes.empty:
             return
-        if connection.vendor == "postgresql":
-            _write_in_one_statement(writes)
+        default = connections[DEFAULT_DB_ALIAS]
+        if default.vendor == "postgresql":
+            _write_in_one_statement(writes, default)
         else:
             _write_in_steps(writes)
         self._match_before = _values(self.match, _MATCH_FIELDS)
@@ -260,7 +272,7 @@ class Writes:
         return not (self.match_fields or new or updates)
 
 
-def _write_in_one_statement(writes: Writes) -> None:
+def _write_in_one_statement(writes: Writes, default: Any) -> None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
     them (``games/services/statements.py``). New rows' ids are not fetched: a change's
@@ -272,7 +284,7 @@ def _write_in_one_statement(writes: Writes) -> None:
     if writes.match_insert:
         # The seats' and events' foreign keys to the match are checked at commit (deferred),
         # so the match may be inserted by a clause of the same statement.
-        parts.append(insert_sql(Match, [match], with_pk=True))
+        parts.append(insert_sql(Match, [match], with_pk=True, connection=default))
     batches: list[tuple[type[models.Model], list[Any]]] = [
         (Seat, writes.seat_inserts),
         (Move, writes.moves),
@@ -280,21 +292,21 @@ def _write_in_one_statement(writes: Writes) -> None:
     ]
     for model, rows in batches:
         if rows:
-            parts.append(insert_sql(model, rows))
+            parts.append(insert_sql(model, rows, connection=default))
     for move, fields in writes.move_updates:
-        parts.append(update_sql(Move, move.pk, fields))
+        parts.append(update_sql(Move, move.pk, fields, connection=default))
     for seat, fields in writes.seat_updates:
-        parts.append(update_sql(Seat, seat.pk, fields))
+        parts.append(update_sql(Seat, seat.pk, fields, connection=default))
     for event, fields in writes.event_updates:
-        parts.append(update_sql(MatchEvent, event.pk, fields))
+        parts.append(update_sql(MatchEvent, event.pk, fields, connection=default))
     for row, fields in writes.row_updates:
-        parts.append(update_sql(type(row), row.pk, fields))
+        parts.append(update_sql(type(row), row.pk, fields, connection=default))
     last: tuple[str, list[Any]]
     if match_fields:
         # As save(update_fields=…) refuses to update no row, the statement fails unless the
         # match row was updated: checked by the server, so it holds for a write sent with its
         # COMMIT too (core/postgresql/commit.py), which no check afterwards could undo.
-        sql, values = update_sql(Match, match.pk, match_fields)
+        sql, values = update_sql(Match, match.pk, match_fields, connection=default)
         parts.append((f"{sql} RETURNING 1", values))
         last = (_MATCH_UPDATED.format(len(parts) - 1), [])
     else:
@@ -304,7 +316,6 @@ def _write_in_one_statement(writes: Writes) -> None:
     values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
     prepare_statement(statement)
-    default = connections[DEFAULT_DB_ALIAS]
     if hold(default, statement, values):
         return  # sent with the COMMIT
     with default.cursor() as cursor:
