@@ -11,6 +11,8 @@ through Django's compiler instead. ``tests/services/test_statements.py`` compare
 
 from __future__ import annotations
 
+import uuid
+from datetime import datetime
 from functools import cache
 from typing import Any
 
@@ -72,11 +74,38 @@ _AS_IS: dict[type[Any], type[Any]] = {
 }
 
 
-def _save_value(field: Field[Any, Any], row: Any, connection: Any) -> Any:
+def _as_is(field: Field[Any, Any], vendor: str, native_uuid: bool) -> type[Any] | None:
+    """The type of ``field``'s values that are saved as they are on this backend, if any."""
     kind = _AS_IS.get(type(field))
     if kind is not None:
+        return kind
+    # PostgreSQL's adapter passes an (aware) datetime as it is; a field that sets its own
+    # value (auto_now, auto_now_add) still goes through pre_save.
+    sets_itself = getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+    if type(field) is models.DateTimeField and vendor == "postgresql" and not sets_itself:
+        return datetime
+    # A foreign key to a UUID key: the UUID itself, where the database has a UUID type.
+    uuid_key = type(getattr(field, "target_field", None)) is models.UUIDField
+    if type(field) is models.ForeignKey and native_uuid and uuid_key:
+        return uuid.UUID
+    return None
+
+
+@cache
+def _insert_plan(
+    model: type[Model], with_pk: bool, vendor: str, native_uuid: bool
+) -> tuple[tuple[Field[Any, Any], type[Any] | None], ...]:
+    """Each inserted field with the type of its values saved as they are (``_as_is``)."""
+    return tuple((f, _as_is(f, vendor, native_uuid)) for f in _insert_fields(model, with_pk))
+
+
+def _save_value(field: Field[Any, Any], kind: type[Any] | None, row: Any, connection: Any) -> Any:
+    if kind is not None:
         value = getattr(row, field.attname)
-        if value is None or type(value) is kind:
+        if value is None:
+            return value
+        # A naive datetime goes Django's way (its warning, then made aware).
+        if type(value) is kind and (kind is not datetime or value.utcoffset() is not None):
             return value
     value = field.pre_save(row, True)
     if not _plain(field, value):
@@ -94,10 +123,12 @@ def insert_sql(
     """One multi-row INSERT of ``rows``: every concrete column but the primary key, which the
     database assigns, or with it (``with_pk``: a key made in Python, a match's UUID).
     ``connection``: the default database's, when the caller has it already."""
-    fields = _insert_fields(model, with_pk)
     connection = connection or _connection()
+    plan = _insert_plan(
+        model, with_pk, connection.vendor, connection.features.has_native_uuid_field
+    )
     try:
-        params = [_save_value(field, row, connection) for row in rows for field in fields]
+        params = [_save_value(field, kind, row, connection) for row in rows for field, kind in plan]
     except _NotPlain:
         return _django_insert(model, rows, with_pk)
     head, one = _insert_head(model, with_pk)

@@ -127,3 +127,22 @@ def test_a_match_insert_with_its_key_equals_djangos(alice: Player, bob: Player) 
     ours = written(insert_sql)
     assert ours == written(_django_insert)
     assert ours["deadline"] == match.deadline and ours["state"] == match.state
+
+
+def test_a_naive_datetime_is_prepared_as_djangos_compiler_prepares_it(
+    alice: Player, bob: Player
+) -> None:
+    # Aware datetimes and UUID keys are passed as they are; a naive datetime still takes
+    # Django's path (its warning, then made aware), so both statements carry the same value.
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 4})
+    assert alice.move(match_id, 1, {"card": 3}).status_code == 202
+    move = Move.objects.get(match_id=match_id, seat=0)
+    move.pk = None
+    move.submitted_at = timezone.make_naive(move.submitted_at)
+    with pytest.warns(RuntimeWarning, match="naive datetime"):
+        ours = insert_sql(Move, [move])[1]
+    with pytest.warns(RuntimeWarning, match="naive datetime"):
+        djangos = _django_insert(Move, [move])[1]
+    # JSON values are wrapped (psycopg's Jsonb), which compare by identity: compare what they hold.
+    assert [getattr(v, "obj", v) for v in ours] == [getattr(v, "obj", v) for v in djangos]
+    assert timezone.is_aware(next(v for v in ours if hasattr(v, "utcoffset")))
