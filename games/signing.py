@@ -31,7 +31,6 @@ from typing import Any
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
@@ -42,18 +41,17 @@ SIGNATURE_PREFIX = "facedown-receipt-sig-v1|"
 
 @dataclass(frozen=True)
 class SigningKey:
-    private: Ed25519PrivateKey
     #: Raw 32-byte public key, lowercase hex.
     public_key: str
     key_id: str
-    #: The same key as libsodium holds it (seed and public key): libsodium signs in ≈ 19 µs
-    #: where OpenSSL (through ``cryptography``) takes ≈ 33, and every move signs a receipt.
-    #: Ed25519 signatures are deterministic (RFC 8032): both write the same bytes
-    #: (tests/fairness/test_signing.py).
-    sodium_secret: bytes = field(repr=False)
+    #: The private key as libsodium holds it (seed and public key): libsodium signs in ≈ 19 µs
+    #: where OpenSSL (through ``cryptography``, which verifies) takes ≈ 33, and every move
+    #: signs a receipt. Ed25519 signatures are deterministic (RFC 8032): both write the same
+    #: bytes (tests/fairness/test_signing.py).
+    secret: bytes = field(repr=False)
 
     def sign(self, message: bytes) -> str:
-        return crypto_sign(message, self.sodium_secret)[:64].hex()
+        return crypto_sign(message, self.secret)[:64].hex()
 
 
 def key_id_of(public_key_hex: str) -> str:
@@ -78,12 +76,8 @@ def key_from_hex(private_hex: str) -> SigningKey:
             "The receipt-signing key (FACEDOWN_SIGNING_KEY, or the file FACEDOWN_SIGNING_KEY_FILE "
             "names) must be 64 hex characters: a raw Ed25519 private key."
         ) from exc
-    private = Ed25519PrivateKey.from_private_bytes(raw)
-    public = private.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw).hex()
-    _, sodium_secret = crypto_sign_seed_keypair(raw)
-    return SigningKey(
-        private=private, public_key=public, key_id=key_id_of(public), sodium_secret=sodium_secret
-    )
+    public, secret = crypto_sign_seed_keypair(raw)
+    return SigningKey(public_key=public.hex(), key_id=key_id_of(public.hex()), secret=secret)
 
 
 def signing_key() -> SigningKey:

@@ -67,10 +67,6 @@ _MATCH_FIELDS = _Fields(Match)
 _SEAT_FIELDS = _Fields(Seat)
 
 
-def _values(row: models.Model, fields: _Fields) -> tuple[Any, ...]:
-    return fields.read(row)
-
-
 def _changed(row: models.Model, fields: _Fields, before: tuple[Any, ...]) -> dict[str, Any]:
     after = fields.read(row)
     if after == before:  # element by element: identity first, then ==, as below
@@ -104,8 +100,8 @@ class MatchChange:
         self._move_updates: dict[int, tuple[Move, dict[str, Any]]] = {}
         self._event_updates: dict[int, tuple[MatchEvent, dict[str, Any]]] = {}
         self._row_updates: list[tuple[models.Model, dict[str, Any]]] = []
-        self._match_before = _values(match, _MATCH_FIELDS)
-        self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in seats]
+        self._match_before = _MATCH_FIELDS.read(match)
+        self._seats_before = [_SEAT_FIELDS.read(seat) for seat in seats]
         # A match inserted in this transaction starts at version 1 with its creation event.
         self._created = created
         # The match and its seats are not in the database yet: the write inserts them with
@@ -234,8 +230,8 @@ class MatchChange:
             _write_in_one_statement(writes, default)
         else:
             _write_in_steps(writes)
-        self._match_before = _values(self.match, _MATCH_FIELDS)
-        self._seats_before = [_values(seat, _SEAT_FIELDS) for seat in self.seats]
+        self._match_before = _MATCH_FIELDS.read(self.match)
+        self._seats_before = [_SEAT_FIELDS.read(seat) for seat in self.seats]
         self._row_updates = []
         self._insert = False
         self.wrote = True
