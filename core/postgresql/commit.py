@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import generators, pq
-from psycopg._queries import PostgresQuery
 from psycopg.adapt import Transformer
 
 from core.postgresql import named
+from core.postgresql.prepared import RegisteredQuery
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ def hold(connection: Any, sql: str, params: list[Any]) -> bool:
 
 def send_with_commit(connection: Any, raw: Any, write: HeldWrite) -> None:
     """Send ``write`` and ``COMMIT`` in one round trip; raise the first error."""
-    query = PostgresQuery(Transformer(raw))
+    query = RegisteredQuery(Transformer(raw))  # converted once per text
     query.convert(write.sql, write.params)
     name = named.name_of(write.sql, query.types)
     names = named.prepared_names(raw)

@@ -11,11 +11,22 @@ page, the unit of work's write) register their text with ``prepare_statement``; 
 prepares those on first use, once per connection, and never prepares anything else.
 
 ``DB_PREPARED_STATEMENTS=0`` turns it off (a transaction-mode pooler, docs/deployment.md).
+
+The same texts are also *converted* once per process: psycopg turns every statement's ``%s``
+into ``$1``, ``$2``, … by scanning its text in Python, and remembers the result only for texts
+of at most 4096 characters and 50 parameters (its guard against an ORM's endless ``VALUES``
+lists). A unit of work's write that creates or starts a match has more parameters than that,
+so psycopg scanned it on every request (≈ 0.2 ms, a twentieth of a creation's CPU). A
+registered text is a fixed shape, so ``RegisteredQuery`` keeps its conversion, whatever its
+size, in a bounded cache of its own.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
+
+from psycopg._queries import PostgresQuery, _query2pg_nocache
 
 if TYPE_CHECKING:
     from psycopg import Cursor as ServerBindingCursor
@@ -37,8 +48,29 @@ def prepared(sql: str) -> bool:
     return sql in _PREPARED
 
 
+@lru_cache(maxsize=512)
+def _converted(query: str, encoding: str) -> Any:
+    """psycopg's own conversion, kept for the registered texts (module docstring). The size
+    bounds the memory should the shapes ever outgrow it: a text pushed out is scanned again."""
+    return _query2pg_nocache(query.encode(encoding), encoding)
+
+
+class RegisteredQuery(PostgresQuery):
+    """psycopg's query, converting a registered text once per process (module docstring)."""
+
+    def convert(self, query: Any, vars: Any) -> None:
+        if vars is None or type(query) is not str or query not in _PREPARED:
+            return super().convert(query, vars)
+        self.query, self._want_formats, self._order, self._parts = _converted(
+            query, self._tx.encoding
+        )
+        self.dump(vars)
+
+
 class PreparingCursor(ServerBindingCursor):
     """Django's server-binding cursor, preparing exactly the registered statements."""
+
+    _query_cls = RegisteredQuery
 
     def execute(
         self, query: Any, params: Any = None, *, prepare: bool | None = None, **kwargs: Any

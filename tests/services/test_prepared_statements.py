@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from core.postgresql.base import DatabaseWrapper
-from core.postgresql.prepared import PreparingCursor, prepared
+from core.postgresql.prepared import PreparingCursor, _converted, prepare_statement, prepared
 from games.locks import _LOCK
 from tests.players import make_player, start_match
 from tests.roundtrips import count_round_trips
@@ -86,3 +86,25 @@ def test_a_statement_is_prepared_once_per_connection(settings: Any) -> None:
     # The first steps prepare the statements (each on its first run); later ones only bind.
     assert sum(preparations[:3]) > 0
     assert preparations[3:] == [0, 0, 0], preparations
+
+
+def test_a_registered_text_is_converted_once_whatever_its_size() -> None:
+    """psycopg remembers its conversion of ``%s`` to ``$n`` only for texts of at most 50
+    parameters; a registered one (a match's creation writes more) is converted once."""
+    values = list(range(60))
+    sql = prepare_statement(
+        "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- converted once"
+    )
+    before = _converted.cache_info()
+    for _ in range(3):
+        with connection.cursor() as cursor:
+            cursor.execute(sql, values)
+            assert cursor.fetchone() == (sum(values),)
+    after = _converted.cache_info()
+    assert (after.misses - before.misses, after.hits - before.hits) == (1, 2)
+
+    # Any other text takes psycopg's own path, and is not kept here.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT " + " + ".join(["%s::int"] * len(values)), values)
+        assert cursor.fetchone() == (sum(values),)
+    assert _converted.cache_info().currsize == after.currsize
