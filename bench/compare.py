@@ -23,6 +23,12 @@ the peer = one sealed move of Facedown):
 - the peer: its Node server process and the PostgreSQL backends of database ``bgio`` (its load
   generator measures both the same way).
 
+Facedown's stack (``bench/load.py``, its web server and Celery worker) runs on the interpreter
+that runs this tool, printed first: run it with a virtual environment of the CPython build you
+deploy. The image's (``python:3.11-slim``) is built with profile-guided and link-time
+optimisation; a build without them (pyenv's default) spends ≈ 20% more web CPU per move
+(docs/benchmarks.md, eighth round).
+
 Both sides also report the CPU of *all* postgres processes, which on a busy machine includes
 other databases' work. "Quiet" means: the whole machine busy at most ``--max-busy`` of its cores
 over 2 s (``/proc/stat``); the tool waits up to ``--quiet-wait`` seconds for that and otherwise
@@ -46,6 +52,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from bench.load import interpreter_build  # noqa: E402
+
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 #: docs/benchmarks.md, "Against the peer".
@@ -352,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", help="write every round's rows and ratios to this file")
     args = parser.parse_args(argv)
 
+    print(f"Facedown's interpreter: {interpreter_build()}")
     work = prepare_peer(args.peer_dir.resolve(), args.work_dir)
     ensure_database("bgio")
     runs: list[tuple[Row, Row]] = []

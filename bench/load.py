@@ -61,6 +61,7 @@ import signal
 import socket
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import uuid
@@ -983,9 +984,25 @@ def _machine() -> dict[str, Any]:
         "cpu": model,
         "kernel": platform.release(),
         "python": platform.python_version(),
+        "interpreter": interpreter_build(),
         "postgresql": row[0] if row else "?",
         "postgresql_settings": settings,
     }
+
+
+def interpreter_build() -> str:
+    """Which CPython build runs the stack (the server and worker run this interpreter): the
+    same version is ≈ 10% slower per request built without profile-guided and link-time
+    optimisation, or calling into a shared libpython (docs/benchmarks.md, eighth round)."""
+    configure = str(sysconfig.get_config_var("CONFIG_ARGS") or "")
+    flags = [flag for flag in ("--enable-optimizations", "--with-lto") if flag in configure]
+    with open("/proc/self/maps") as maps:
+        shared = any("libpython" in line for line in maps)
+    return (
+        f"{os.path.realpath(sys.executable)}, configure "
+        f"{' '.join(flags) if flags else 'without --enable-optimizations/--with-lto'}, "
+        f"libpython {'shared' if shared else 'linked in'}"
+    )
 
 
 def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
@@ -1100,6 +1117,7 @@ def _print(result: dict[str, Any]) -> None:
         f"machine: {m['cores']} cores, {m['cpu']}, Linux {m['kernel']}, Python {m['python']}, "
         f"PostgreSQL {m['postgresql']} {m['postgresql_settings']}"
     )
+    print(f"interpreter: {m.get('interpreter', '?')}")
     print(
         f"stack: {c.get('server', 'gunicorn')} {c['workers']}"
         f"{' x ' + c['worker_class'] if c.get('server', 'gunicorn') == 'gunicorn' else ''}"

@@ -62,3 +62,15 @@ def test_load_benchmark_smoke(tmp_path: Path) -> None:
     assert result["endpoints"]["POST moves"]["count"] == result["moves"]
     assert result["reads"]["304"]["statuses"].get("GET match 304", 0) > 0
     assert result["pgbench"]["tps"] > 0
+    # The interpreter that ran the stack, and how it was built (it moves the CPU per move).
+    interpreter = result["machine"]["interpreter"]
+    assert interpreter.startswith(str(Path(sys.executable).resolve()) + ", configure ")
+    assert "libpython shared" in interpreter or "libpython linked in" in interpreter
+
+
+def test_the_interpreter_line_says_how_libpython_is_linked() -> None:
+    from bench.load import interpreter_build
+
+    with open("/proc/self/maps") as maps:
+        shared = "libpython" in maps.read()
+    assert interpreter_build().endswith("libpython shared" if shared else "libpython linked in")
