@@ -723,6 +723,7 @@ def _start_profilers(args: argparse.Namespace, workers: list[int]) -> list[subpr
                     str(pid),
                     "--rate",
                     "100",
+                    "--gil",  # samples of Python at work only: a wait for PostgreSQL holds no GIL
                     "--duration",
                     str(int(args.duration)),
                     "--format",
