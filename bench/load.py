@@ -992,9 +992,10 @@ def _machine() -> dict[str, Any]:
 
 
 def interpreter_build() -> str:
-    """Which CPython build runs the stack (the server and worker run this interpreter): the
-    same version is ≈ 10% slower per request built without profile-guided and link-time
-    optimisation, or calling into a shared libpython (docs/benchmarks.md, eighth round)."""
+    """Which CPython build runs the stack (the server and worker run this interpreter): built
+    without profile-guided and link-time optimisation and calling a shared libpython, the same
+    version spends 10-13% more CPU per request in-process and 15-30% more through the server
+    (docs/benchmarks.md, eighth round)."""
     configure = str(sysconfig.get_config_var("CONFIG_ARGS") or "")
     flags = [flag for flag in ("--enable-optimizations", "--with-lto") if flag in configure]
     with open("/proc/self/maps") as maps:
