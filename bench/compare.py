@@ -25,9 +25,8 @@ the peer = one sealed move of Facedown):
 
 Facedown's stack (``bench/load.py``, its web server and Celery worker) runs on the interpreter
 that runs this tool, printed first: run it with a virtual environment of the CPython build you
-deploy. The image's (``python:3.11-slim``) is built with profile-guided and link-time
-optimisation; a build without them (pyenv's default) spends 15-30% more web CPU per move
-(docs/benchmarks.md, eighth round).
+deploy: the same code spent 6-31% less web CPU per move on Debian's optimised ``python3.11``
+(PGO, LTO) than on pyenv's plain build (docs/benchmarks.md, eighth round).
 
 Both sides also report the CPU of *all* postgres processes, which on a busy machine includes
 other databases' work. "Quiet" means: the whole machine busy at most ``--max-busy`` of its cores

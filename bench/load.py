@@ -991,20 +991,27 @@ def _machine() -> dict[str, Any]:
     }
 
 
-def interpreter_build() -> str:
-    """Which CPython build runs the stack (the server and worker run this interpreter): built
-    without profile-guided and link-time optimisation and calling a shared libpython, the same
-    version spends 10-13% more CPU per request in-process and 15-30% more through the server
-    (docs/benchmarks.md, eighth round)."""
-    configure = str(sysconfig.get_config_var("CONFIG_ARGS") or "")
+def interpreter_description(executable: str, configure: str, maps: str) -> str:
+    """The interpreter's path, the optimisation flags its ``configure`` line shows, and whether
+    libpython is a shared library in this process. A distribution may optimise its build
+    outside ``configure`` (Debian's does), so no flag shown is not proof of a plain build."""
     flags = [flag for flag in ("--enable-optimizations", "--with-lto") if flag in configure]
+    shown = " ".join(flags) if flags else "no optimisation flag shown"
+    linked = "shared" if "libpython" in maps else "linked in"
+    return f"{executable}, configure: {shown}, libpython {linked}"
+
+
+def interpreter_build() -> str:
+    """Which CPython build runs the stack (the server and worker run this interpreter). The
+    same version and code, optimised (PGO, LTO) or plain, differed here by 9-13% of CPU per
+    request in-process and 6-31% of web CPU per move through the server (docs/benchmarks.md,
+    eighth round)."""
     with open("/proc/self/maps") as maps:
-        shared = any("libpython" in line for line in maps)
-    return (
-        f"{os.path.realpath(sys.executable)}, configure "
-        f"{' '.join(flags) if flags else 'without --enable-optimizations/--with-lto'}, "
-        f"libpython {'shared' if shared else 'linked in'}"
-    )
+        return interpreter_description(
+            os.path.realpath(sys.executable),
+            str(sysconfig.get_config_var("CONFIG_ARGS") or ""),
+            maps.read(),
+        )
 
 
 def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:

@@ -5,7 +5,10 @@
 For every request path (the move path ``MatchMovesApi.post``, the read path
 ``MatchDetailApi.get``, everything) prints the share of samples *inside* each function
 (inclusive) and the functions where the samples *are* (self). Frames are ``function (file)``,
-line numbers dropped. Idle threads are not sampled (py-spy's default), so 100% is busy time.
+line numbers dropped. ``bench/load.py`` records with py-spy's ``--gil``: only the thread that
+holds the GIL is sampled, so 100% is the workers' Python time and a wait for PostgreSQL is not
+in it. Profiles recorded before that (2026-11-26) sampled every running thread, waits included:
+``--cpu`` drops those waits from them.
 """
 
 from __future__ import annotations
@@ -47,8 +50,9 @@ def load(directory: Path) -> list[tuple[list[str], int]]:
     return stacks
 
 
-#: Leaf frames that are waiting, not computing: psycopg waits in C for PostgreSQL's answer,
-#: which py-spy cannot tell from work. ``--cpu`` drops these samples.
+#: Leaf frames that are waiting, not computing, in a profile recorded without ``--gil``: psycopg
+#: waits in C for PostgreSQL's answer, which py-spy could not tell from work. ``--cpu`` drops
+#: these samples (a ``--gil`` profile has none).
 WAITING = ("Connection.wait (psycopg/connection.py)",)
 
 
@@ -80,7 +84,7 @@ def main() -> None:
     parser.add_argument(
         "--cpu",
         action="store_true",
-        help="leave out samples waiting on PostgreSQL (on-CPU time only)",
+        help="leave out samples waiting on PostgreSQL (for profiles recorded without --gil)",
     )
     args = parser.parse_args()
     stacks = load(args.directory)

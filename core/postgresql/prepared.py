@@ -14,11 +14,12 @@ prepares those on first use, once per connection, and never prepares anything el
 
 The same texts are also *converted* once per process: psycopg turns every statement's ``%s``
 into ``$1``, ``$2``, … by scanning its text in Python, and remembers the result only for texts
-of at most 4096 characters and 50 parameters (its guard against an ORM's endless ``VALUES``
+of at most 4096 bytes and 50 parameters (its guard against an ORM's endless ``VALUES``
 lists). A unit of work's write that creates or starts a match has more parameters than that,
 so psycopg scanned it on every request (≈ 0.2 ms, a twentieth of a creation's CPU). A
 registered text is a fixed shape, so ``RegisteredQuery`` keeps its conversion, whatever its
-size, in a bounded cache of its own.
+size, in a bounded cache of its own (with prepared statements on: the cursor of this module and
+the write sent with the ``COMMIT``, core/postgresql/commit.py).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ def _converted(query: str, encoding: str) -> Any:
 
 class RegisteredQuery(PostgresQuery):
     """psycopg's query, converting a registered text once per process (module docstring)."""
+
+    __slots__ = ()
 
     def convert(self, query: Any, vars: Any) -> None:
         if vars is None or type(query) is not str or query not in _PREPARED:

@@ -64,13 +64,25 @@ def test_load_benchmark_smoke(tmp_path: Path) -> None:
     assert result["pgbench"]["tps"] > 0
     # The interpreter that ran the stack, and how it was built (it moves the CPU per move).
     interpreter = result["machine"]["interpreter"]
-    assert interpreter.startswith(str(Path(sys.executable).resolve()) + ", configure ")
+    assert interpreter.startswith(str(Path(sys.executable).resolve()) + ", configure: ")
     assert "libpython shared" in interpreter or "libpython linked in" in interpreter
 
 
-def test_the_interpreter_line_says_how_libpython_is_linked() -> None:
-    from bench.load import interpreter_build
+def test_the_interpreter_line_says_what_the_build_shows() -> None:
+    from bench.load import interpreter_description
 
-    with open("/proc/self/maps") as maps:
-        shared = "libpython" in maps.read()
-    assert interpreter_build().endswith("libpython shared" if shared else "libpython linked in")
+    official = interpreter_description(
+        "/usr/local/bin/python3.11",
+        "'--enable-optimizations' '--enable-shared' '--with-lto' '--without-ensurepip'",
+        "7f00 r-xp /usr/local/lib/libpython3.11.so.1.0\n",
+    )
+    assert official == (
+        "/usr/local/bin/python3.11, configure: --enable-optimizations --with-lto, libpython shared"
+    )
+    plain = interpreter_description(
+        "/opt/py/bin/python3.11", "'--enable-shared'", "/usr/lib/libc.so.6"
+    )
+    assert (
+        plain
+        == "/opt/py/bin/python3.11, configure: no optimisation flag shown, libpython linked in"
+    )
