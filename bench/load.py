@@ -1002,10 +1002,8 @@ def interpreter_description(executable: str, configure: str, maps: str) -> str:
 
 
 def interpreter_build() -> str:
-    """Which CPython build runs the stack (the server and worker run this interpreter). The
-    same version and code, optimised (PGO, LTO) or plain, differed here by 9-13% of CPU per
-    request in-process and 6-31% of web CPU per move through the server (docs/benchmarks.md,
-    eighth round)."""
+    """Which CPython build runs the stack (the server and worker run this interpreter): it
+    moves the CPU per move (docs/benchmarks.md, eighth round)."""
     with open("/proc/self/maps") as maps:
         return interpreter_description(
             os.path.realpath(sys.executable),

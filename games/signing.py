@@ -77,7 +77,8 @@ def key_from_hex(private_hex: str) -> SigningKey:
             "names) must be 64 hex characters: a raw Ed25519 private key."
         ) from exc
     public, secret = crypto_sign_seed_keypair(raw)
-    return SigningKey(public_key=public.hex(), key_id=key_id_of(public.hex()), secret=secret)
+    public_hex = public.hex()
+    return SigningKey(public_key=public_hex, key_id=key_id_of(public_hex), secret=secret)
 
 
 def signing_key() -> SigningKey:
