@@ -16,7 +16,8 @@ card: the step-open and the step-resolving moves mixed as in play), a full ``GET
 /matches/{id}``, a 304 ``GET /matches/{id}`` (``If-None-Match``), ``GET /matches/{id}/events``
 (the feed from the start of a match mid-play), ``GET /matches`` (a player's list), ``POST
 /matches`` (a 2-player GOPS match with a guest invited) and ``POST /matches/{id}/join`` (the
-guest's join, which starts the match); and
+guest's join, which starts the match); "POST moves (Django)", the same moves through Django's
+handler, middleware and DRF without the fast path of ``config/fast_moves.py``; and
 "move service", the same moves made by calling the move service directly (no HTTP, Django
 handler, middleware, DRF, authentication, throttle or idempotency wrapper): the difference
 from "POST moves" is what the framework around a move costs. Each
@@ -71,6 +72,7 @@ def _fresh_database(db: str) -> None:
 #: The paths measured, in order (``--only`` picks some).
 KINDS = [
     "POST moves",
+    "POST moves (Django)",
     "move service",
     "GET match",
     "GET match 304",
@@ -290,9 +292,10 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    from config.wsgi import application
+    from config.wsgi import application, django_application
 
     w = Wsgi(application)
+    full = Wsgi(django_application)  # "POST moves (Django)": without config/fast_moves.py
     players = _players(2 * args.moves_matches)
     pairs = [players[i : i + 2] for i in range(0, len(players), 2)]
     # Warm-up: token cache, connections, compiled queries, one whole match per pair.
@@ -350,18 +353,19 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     unjoined: list[tuple[str, tuple[str, str]]] = []  # "POST create"'s matches, for "POST join"
     for _ in range(args.repeats):
         for kind in kinds:
-            if kind in ("POST moves", "move service"):
+            if kind in ("POST moves", "POST moves (Django)", "move service"):
                 matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
-                w.cpu, posted = 0.0, 0
-                play = _play if kind == "POST moves" else _play_service
+                via = full if kind == "POST moves (Django)" else w
+                via.cpu, posted = 0.0, 0
+                play = _play_service if kind == "move service" else _play
                 if profiler:
                     profiler.enable()
                 with ServerSide() as server:
                     for match_id, h, g in matches:
-                        posted += play(w, match_id, [h, g])
+                        posted += play(via, match_id, [h, g])
                 if profiler:
                     profiler.disable()
-                results.setdefault(kind, []).append(w.cpu / posted * 1e6)
+                results.setdefault(kind, []).append(via.cpu / posted * 1e6)
                 counted[kind] = counted.get(kind, 0) + posted
                 results.setdefault(f"{kind} (PostgreSQL)", []).append(server.per(posted))
                 continue

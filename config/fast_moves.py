@@ -1,0 +1,235 @@
+"""``POST /api/v1/matches/{id}/moves`` answered before Django's URL resolver, middleware chain
+and DRF's dispatch, through the same doors.
+
+A move is the request a server of sealed moves answers most, and ≈ a third of the instructions
+it cost the web process were the framework around the move service: Django's handler and its
+twelve middleware, the resolver, DRF's request, negotiation, dispatch and response
+(docs/benchmarks.md, ninth round). This WSGI wrapper takes only the plain case of a move and
+hands everything else to Django unchanged:
+
+- taken: ``POST`` to exactly that path, ``Authorization: Token …``, a JSON body of a declared
+  length within ``FACEDOWN_MAX_BODY_BYTES``, ``Accept`` absent, ``*/*`` or ``application/json``,
+  no ``Idempotency-Key`` (replays stay with ``games.api.idempotent``), a host ``ALLOWED_HOSTS``
+  admits, no SSL redirect due;
+- given back to Django before anything changed: a body that is not JSON or not the usual shape
+  of a move, and a token DRF's authentication refuses, so every such answer stays DRF's own.
+
+Taken requests go through the same code as the full stack, called directly: the request id,
+the request metric and the access log (``observability.middleware._finish``), DRF's token
+authentication with its cache, the three throttles of the view's scope, ``move_input_fast``,
+the move service, DRF's JSON renderer, the response hooks of the security, CORS, common and
+clickjacking middleware, and Django's ``request_started`` / ``request_finished`` signals (the
+connection's health and age). An error after authentication (a throttle, a rule, the database)
+is answered by DRF's own ``handle_exception`` and ``finalize_response`` on the view, and a crash
+by Django's ``response_for_exception`` (its log line, ``got_request_exception``, the 500 view).
+``tests/api/test_fast_moves.py`` compares both paths' status, headers and body for every
+answer a move can get, and fails when a middleware is added that this module does not account
+for (``ACCOUNTED``). ``FACEDOWN_FAST_MOVES=0`` turns it off.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from django.conf import settings
+from django.core import signals
+from django.core.handlers.exception import response_for_exception
+from django.core.handlers.wsgi import WSGIRequest, get_script_name
+from django.http import HttpResponse
+from django.urls import set_script_prefix, set_urlconf
+from django.utils.log import log_response
+from django.utils.module_loading import import_string
+from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+
+from core.input import JSONParser, max_body_bytes
+from games.api import serializers as s
+from games.api.matches import MatchMovesApi, _match_id
+from games.services.moves import move_submit
+from observability import request_id
+from observability.middleware import _finish
+
+PATH = re.compile(r"/api/v1/matches/([^/]+)/moves")
+ROUTE = "match-moves"
+_JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8"})
+_ACCEPTS = frozenset({"", "*/*", "application/json"})
+_DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)
+
+#: Every middleware of ``settings.MIDDLEWARE`` and what a taken request gets of it. A new
+#: middleware fails ``tests/api/test_fast_moves.py`` until it is accounted for here.
+ACCOUNTED: dict[str, str] = {
+    "observability.middleware.ObservabilityMiddleware": "request id, metric, access log (_finish)",
+    "django.middleware.security.SecurityMiddleware": "both hooks (a due SSL redirect: not taken)",
+    "corsheaders.middleware.CorsMiddleware": "response hook (a POST is never a preflight)",
+    "whitenoise.middleware.WhiteNoiseMiddleware": "static files only",
+    "core.input.BodyLimitMiddleware": "a longer declared body is not taken",
+    "core.token_requests.SessionMiddleware": "skips token requests",
+    "django.middleware.common.CommonMiddleware": "its host check and response hook (a valid path:"
+    " no slash to add; PREPEND_WWW or DISALLOWED_USER_AGENTS set: nothing taken)",
+    "django.middleware.csrf.CsrfViewMiddleware": "DRF's views are exempt; sets no cookie here",
+    "core.token_requests.AuthenticationMiddleware": "skips token requests (DRF authenticates)",
+    "core.token_requests.MessageMiddleware": "skips token requests",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": "response hook",
+}
+#: The middleware whose ``process_response`` a taken response goes through, innermost first.
+_RESPONSE_HOOKS = (
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "corsheaders.middleware.CorsMiddleware",
+    "django.middleware.security.SecurityMiddleware",
+)
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def _no_response(request: Any) -> Any:
+    raise AssertionError("only the middleware's response hooks are called")
+
+
+class FastMoves:
+    """The WSGI application: ``FastMoves(django_application)``."""
+
+    def __init__(self, app: WsgiApp) -> None:
+        self.app = app
+        self._handler_class = type(app)
+        self._parser = JSONParser()
+        self._renderer = JSONRenderer()
+        self._view_class = MatchMovesApi
+        view = MatchMovesApi()
+        self._allow = ", ".join(view.allowed_methods)
+        self._authenticator = view.get_authenticators()[0]
+        middleware = {path: import_string(path)(_no_response) for path in _RESPONSE_HOOKS}
+        self._security = middleware["django.middleware.security.SecurityMiddleware"]
+        self._hooks = tuple(
+            getattr(m, "process_response", None) or m.add_response_headers
+            for m in middleware.values()
+        )
+        self.enabled = (
+            bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
+            and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
+            and settings.FORCE_SCRIPT_NAME is None
+            and not settings.PREPEND_WWW
+            and not settings.DISALLOWED_USER_AGENTS
+        )
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        match_id = self._taken(environ) if self.enabled else None
+        if match_id is None:
+            return self.app(environ, start_response)
+        start = time.perf_counter()
+        # What Django's WSGIHandler and BaseHandler do before a request.
+        set_script_prefix(get_script_name(environ))
+        set_urlconf(settings.ROOT_URLCONF)
+        signals.request_started.send(sender=self._handler_class, environ=environ)
+        request = WSGIRequest(environ)
+        token = request_id.activate(request_id.from_request(environ))
+        try:
+            response = self._answer(request, match_id)
+            if response is not None:
+                response = self._finished(request, response, start)
+        finally:
+            request_id.deactivate(token)
+        if response is None:
+            # Django's after all. Its request_started fires again, which closes only a
+            # connection past its age or broken, as at the start of any request.
+            return self.app(environ, start_response)
+        response._handler_class = self._handler_class
+        start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
+        return response
+
+    def _taken(self, environ: dict[str, Any]) -> str | None:
+        """The match id of a request this path answers; None for anything else."""
+        if environ.get("REQUEST_METHOD") != "POST" or environ.get("SCRIPT_NAME"):
+            return None
+        found = PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if found is None:
+            return None
+        if (
+            "HTTP_IDEMPOTENCY_KEY" in environ
+            or environ.get("CONTENT_TYPE") not in _JSON_TYPES
+            or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
+            or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
+        ):
+            return None
+        length = environ.get("CONTENT_LENGTH") or ""
+        if not _DIGITS.fullmatch(length) or int(length) > max_body_bytes():
+            return None
+        return found.group(1)
+
+    def _answer(self, request: WSGIRequest, match_id: str) -> Any:
+        try:
+            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
+        except Exception:
+            return None
+        if self._security.process_request(request) is not None:
+            return None  # an SSL redirect
+        body = request.read(max_body_bytes() + 1)
+        request.environ["wsgi.input"] = io.BytesIO(body)  # for Django, if it is handed on
+        try:
+            data = self._parser.parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
+        except Exception:
+            return None  # DRF's parse error
+        move = s.move_input_fast(data)
+        if move is None:
+            return None  # the serializer's errors
+        try:
+            credentials = self._authenticator.authenticate(request)  # type: ignore[arg-type]
+        except Exception:
+            return None  # DRF's 401, or the database's 503
+        if credentials is None:
+            return None
+        user, auth = credentials
+        request.user = user
+        request.auth = auth  # type: ignore[attr-defined]
+        view = self._view_class(args=(), kwargs={"match_id": match_id}, format_kwarg=None)
+        try:
+            view.check_throttles(request)  # type: ignore[arg-type]  # reads .user and .META only
+            accepted = move_submit(
+                match_id=_match_id(match_id),
+                user=user,
+                step=move["step"],
+                move=move.get("move"),
+                commitment=move.get("commitment"),
+            )
+        except Exception as exc:
+            return self._error(request, view, exc)
+        response = HttpResponse(
+            self._renderer.render(accepted.as_dict()),
+            status=200 if accepted.repeated else 202,
+            content_type="application/json",
+        )
+        response["Allow"] = self._allow
+        return response
+
+    def _finished(self, request: WSGIRequest, response: Any, start: float) -> Any:
+        """The response hooks of the middleware, the request's metric and access log line, and
+        what Django's handler does with every answer (``BaseHandler.get_response``)."""
+        for hook in self._hooks:
+            response = hook(request, response)
+        _finish(request, response, ROUTE, start)
+        response._resource_closers.append(request.close)
+        if response.status_code >= 400:
+            log_response(
+                "%s: %s", response.reason_phrase, request.path, response=response, request=request
+            )
+        return response
+
+    def _error(self, request: WSGIRequest, view: MatchMovesApi, exc: Exception) -> Any:
+        """The answer the full stack gives ``exc``: DRF's handling on the view, else Django's."""
+        drf_request = Request(request, authenticators=[self._authenticator])
+        drf_request.user, drf_request.auth = request.user, request.auth  # type: ignore[attr-defined]
+        view.request = drf_request
+        view.headers = view.default_response_headers
+        renderer, media_type = view.perform_content_negotiation(drf_request)
+        drf_request.accepted_renderer, drf_request.accepted_media_type = renderer, media_type
+        try:
+            response = view.handle_exception(exc)
+        except Exception as unhandled:
+            return response_for_exception(request, unhandled)
+        response = view.finalize_response(drf_request, response)
+        response.render()
+        return response
