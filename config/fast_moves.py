@@ -3,7 +3,7 @@ and DRF's dispatch, through the same doors.
 
 A move is the request a server of sealed moves answers most, and ≈ a third of the instructions
 it cost the web process were the framework around the move service: Django's handler and its
-twelve middleware, the resolver, DRF's request, negotiation, dispatch and response
+eleven middleware, the resolver, DRF's request, negotiation, dispatch and response
 (docs/benchmarks.md, ninth round). This WSGI wrapper takes only the plain case of a move and
 hands everything else to Django unchanged:
 
@@ -12,10 +12,12 @@ hands everything else to Django unchanged:
   no ``Idempotency-Key`` (replays stay with ``games.api.idempotent``), a host ``ALLOWED_HOSTS``
   admits, no SSL redirect due;
 - given back to Django before anything changed: a body that is not JSON or not the usual shape
-  of a move, and a token DRF's authentication refuses, so every such answer stays DRF's own.
+  of a move, and a token DRF's authentication refuses (or cannot look up), so every such
+  answer stays DRF's own (a refused token is then looked up twice: a rare request, not a
+  hot one).
 
 Taken requests go through the same code as the full stack, called directly: the request id,
-the request metric and the access log (``observability.middleware._finish``), DRF's token
+the request metric and the access log (``observability.middleware.request_finish``), DRF's token
 authentication with its cache, the three throttles of the view's scope, ``move_input_fast``,
 the move service, DRF's JSON renderer, the response hooks of the security, CORS, common and
 clickjacking middleware, and Django's ``request_started`` / ``request_finished`` signals (the
@@ -48,10 +50,10 @@ from rest_framework.request import Request
 
 from core.input import JSONParser, max_body_bytes
 from games.api import serializers as s
-from games.api.matches import MatchMovesApi, _match_id
+from games.api.matches import MatchMovesApi, match_id_or_404
 from games.services.moves import move_submit
 from observability import request_id
-from observability.middleware import _finish
+from observability.middleware import request_finish
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)/moves")
 ROUTE = "match-moves"
@@ -62,7 +64,7 @@ _DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)
 #: Every middleware of ``settings.MIDDLEWARE`` and what a taken request gets of it. A new
 #: middleware fails ``tests/api/test_fast_moves.py`` until it is accounted for here.
 ACCOUNTED: dict[str, str] = {
-    "observability.middleware.ObservabilityMiddleware": "request id, metric, access log (_finish)",
+    "observability.middleware.ObservabilityMiddleware": "request id, metric, access log",
     "django.middleware.security.SecurityMiddleware": "both hooks (a due SSL redirect: not taken)",
     "corsheaders.middleware.CorsMiddleware": "response hook (a POST is never a preflight)",
     "whitenoise.middleware.WhiteNoiseMiddleware": "static files only",
@@ -98,7 +100,6 @@ class FastMoves:
         self._handler_class = type(app)
         self._parser = JSONParser()
         self._renderer = JSONRenderer()
-        self._view_class = MatchMovesApi
         view = MatchMovesApi()
         self._allow = ", ".join(view.allowed_methods)
         self._authenticator = view.get_authenticators()[0]
@@ -185,11 +186,11 @@ class FastMoves:
         user, auth = credentials
         request.user = user
         request.auth = auth  # type: ignore[attr-defined]
-        view = self._view_class(args=(), kwargs={"match_id": match_id}, format_kwarg=None)
+        view = MatchMovesApi(args=(), kwargs={"match_id": match_id}, format_kwarg=None)
         try:
             view.check_throttles(request)  # type: ignore[arg-type]  # reads .user and .META only
             accepted = move_submit(
-                match_id=_match_id(match_id),
+                match_id=match_id_or_404(match_id),
                 user=user,
                 step=move["step"],
                 move=move.get("move"),
@@ -210,7 +211,7 @@ class FastMoves:
         what Django's handler does with every answer (``BaseHandler.get_response``)."""
         for hook in self._hooks:
             response = hook(request, response)
-        _finish(request, response, ROUTE, start)
+        request_finish(request, response, ROUTE, start)
         response._resource_closers.append(request.close)
         if response.status_code >= 400:
             log_response(

@@ -59,7 +59,9 @@ def _probe(request: HttpRequest) -> tuple[str, Probe] | None:
     return None
 
 
-def _finish(request: HttpRequest, response: HttpResponseBase, route: str, start: float) -> None:
+def request_finish(
+    request: HttpRequest, response: HttpResponseBase, route: str, start: float
+) -> None:
     seconds = time.perf_counter() - start
     rid = request_id.current() or ""
     response[request_id.HEADER] = rid
@@ -107,7 +109,7 @@ class ObservabilityMiddleware:
             else:
                 response = self.get_response(request)
                 route = route_name(request)
-            _finish(request, response, route, start)
+            request_finish(request, response, route, start)
             return response
         finally:
             request_id.deactivate(token)
@@ -124,7 +126,7 @@ class ObservabilityMiddleware:
                 answer: Awaitable[HttpResponseBase] = self.get_response(request)
                 response = await answer
                 route = route_name(request)
-            _finish(request, response, route, start)
+            request_finish(request, response, route, start)
             return response
         finally:
             request_id.deactivate(token)

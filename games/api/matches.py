@@ -66,7 +66,7 @@ _ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
 _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
 
 
-def _match_id(raw: str) -> uuid.UUID:
+def match_id_or_404(raw: str) -> uuid.UUID:
     """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
     if not _MATCH_ID.fullmatch(raw):
         raise NotFound("No match with this id.")
@@ -255,7 +255,9 @@ class MatchDetailApi(APIView):
         # Unconditional: the engine state in the same query. Conditional (a poll, mostly
         # answered 304): without it, and read after the snapshot only if the ETag differs.
         read = reads.match_snapshot_read(
-            match_id=_match_id(match_id), user=requester(request), with_state=condition is None
+            match_id=match_id_or_404(match_id),
+            user=requester(request),
+            with_state=condition is None,
         )
         if condition is not None and _etag_matches(condition, etag := read.etag()):
             # Decided from the rows' columns: no model instance, no engine state.
@@ -322,7 +324,7 @@ class MatchJoinApi(APIView):
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
         data = _input(s.JoinInput, request)
-        match = match_join(match_id=_match_id(match_id), user=requester(request), **data)
+        match = match_join(match_id=match_id_or_404(match_id), user=requester(request), **data)
         return _match_response(request, match.id)
 
 
@@ -337,7 +339,7 @@ class MatchDeclineApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        match = match_decline(match_id=_match_id(match_id), user=requester(request))
+        match = match_decline(match_id=match_id_or_404(match_id), user=requester(request))
         return _match_response(request, match.id)
 
 
@@ -352,7 +354,7 @@ class MatchResignApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        match = match_resign(match_id=_match_id(match_id), user=requester(request))
+        match = match_resign(match_id=match_id_or_404(match_id), user=requester(request))
         return _match_response(request, match.id)
 
 
@@ -378,7 +380,7 @@ class MatchMovesApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = s.move_input_fast(request.data) or _input(s.MoveInput, request)
         accepted = move_submit(
-            match_id=_match_id(match_id),
+            match_id=match_id_or_404(match_id),
             user=requester(request),
             step=data["step"],
             move=data.get("move"),
@@ -411,7 +413,7 @@ class MatchRevealsApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = _input(s.RevealInput, request)
         accepted = reveal_submit(
-            match_id=_match_id(match_id),
+            match_id=match_id_or_404(match_id),
             user=requester(request),
             step=data["step"],
             move=data["move"],
@@ -451,7 +453,7 @@ class MatchEventsApi(APIView):
         after = param_int(request.query_params, "after", default=0, low=0, high=MAX_SEQ)
         # Validated here for both servers; the ASGI server's live.longpoll does the waiting.
         param_int(request.query_params, "wait", default=0, low=0, high=MAX_WAIT)
-        snapshot = reads.match_snapshot(match_id=_match_id(match_id), user=requester(request))
+        snapshot = reads.match_snapshot(match_id=match_id_or_404(match_id), user=requester(request))
         events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None
         if more:
@@ -480,4 +482,4 @@ class MatchAuditApi(APIView):
         ),
     )
     def get(self, request: Request, match_id: str) -> Response:
-        return Response(audit_transcript(match_id=_match_id(match_id)))
+        return Response(audit_transcript(match_id=match_id_or_404(match_id)))

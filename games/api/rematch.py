@@ -10,7 +10,13 @@ from rest_framework.views import APIView
 
 from games.api import serializers as s
 from games.api.idempotent import idempotent
-from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _match_id, _match_response, requester
+from games.api.matches import (
+    IDEMPOTENCY_HEADER,
+    PROBLEM,
+    _match_response,
+    match_id_or_404,
+    requester,
+)
 from games.services.rematch import match_rematch
 
 
@@ -38,7 +44,7 @@ class MatchRematchApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        rematch = match_rematch(match_id=_match_id(match_id), user=requester(request))
+        rematch = match_rematch(match_id=match_id_or_404(match_id), user=requester(request))
         code = status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK
         response = _match_response(request, rematch.match.id, code)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{rematch.match.id}")

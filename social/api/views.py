@@ -18,7 +18,7 @@ from games.api.matches import (
     MAX_SEQ,
     PROBLEM,
     _input,
-    _match_id,
+    match_id_or_404,
     requester,
 )
 from games.api.params import param_choice, param_int
@@ -29,7 +29,7 @@ from social.api import serializers as s
 
 def _seek_id(raw: str) -> uuid.UUID:
     try:
-        return _match_id(raw)
+        return match_id_or_404(raw)
     except NotFound:
         raise NotFound("No seek with this id.") from None
 
@@ -106,7 +106,7 @@ class ChatApi(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         after = param_int(request.query_params, "after", default=0, low=0, high=MAX_SEQ)
         messages, more, last_seq = chat.chat_read(
-            match_id=_match_id(match_id), user=requester(request), after=after
+            match_id=match_id_or_404(match_id), user=requester(request), after=after
         )
         next_url = None
         if more:
@@ -125,7 +125,7 @@ class ChatApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         data = _input(s.ChatInput, request)
         message = chat.chat_post(
-            match_id=_match_id(match_id), user=requester(request), text=data["text"]
+            match_id=match_id_or_404(match_id), user=requester(request), text=data["text"]
         )
         return Response(message, status=status.HTTP_201_CREATED)
 
@@ -142,7 +142,7 @@ class ChatHideApi(APIView):
     def post(self, request: Request, match_id: str, seq: int) -> Response:
         data = _input(s.HideInput, request)
         message = chat.chat_hide(
-            match_id=_match_id(match_id),
+            match_id=match_id_or_404(match_id),
             seq=seq,
             operator=requester(request),
             reason=data["reason"],
