@@ -23,7 +23,9 @@ the move service, DRF's JSON renderer, the response hooks of the security, CORS,
 clickjacking middleware, and Django's ``request_started`` / ``request_finished`` signals (the
 connection's health and age). An error after authentication (a throttle, a rule, the database)
 is answered by DRF's own ``handle_exception`` and ``finalize_response`` on the view, and a crash
-by Django's ``response_for_exception`` (its log line, ``got_request_exception``, the 500 view).
+by Django's ``response_for_exception`` (its log line, ``got_request_exception``, the 500 view);
+with Sentry on, each taken request gets its own scope, as Sentry's Django integration gives
+Django's handler.
 ``tests/api/test_fast_moves.py`` compares both paths' status, headers and body for every
 answer a move can get, and fails when a middleware is added that this module does not account
 for (``ACCOUNTED``). ``FACEDOWN_FAST_MOVES=0`` turns it off.
@@ -37,6 +39,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import sentry_sdk
 from django.conf import settings
 from django.core import signals
 from django.core.handlers.exception import response_for_exception
@@ -47,6 +50,7 @@ from django.utils.log import log_response
 from django.utils.module_loading import import_string
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from sentry_sdk.integrations.wsgi import SentryWsgiMiddleware
 
 from core.input import JSONParser, max_body_bytes
 from games.api import serializers as s
@@ -60,6 +64,7 @@ ROUTE = "match-moves"
 _JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8"})
 _ACCEPTS = frozenset({"", "*/*", "application/json"})
 _DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)
+_MATCH_ID = "facedown.fast_move_match_id"
 
 #: Every middleware of ``settings.MIDDLEWARE`` and what a taken request gets of it. A new
 #: middleware fails ``tests/api/test_fast_moves.py`` until it is accounted for here.
@@ -109,6 +114,7 @@ class FastMoves:
             getattr(m, "process_response", None) or m.add_response_headers
             for m in middleware.values()
         )
+        self._reported = SentryWsgiMiddleware(self._serve, settings.USE_X_FORWARDED_HOST)
         self.enabled = (
             bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
             and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
@@ -121,6 +127,14 @@ class FastMoves:
         match_id = self._taken(environ) if self.enabled else None
         if match_id is None:
             return self.app(environ, start_response)
+        environ[_MATCH_ID] = match_id
+        if sentry_sdk.get_client().is_active():
+            # As Sentry's Django integration wraps Django's handler: a scope per request.
+            return self._reported(environ, start_response)
+        return self._serve(environ, start_response)
+
+    def _serve(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        match_id = environ.pop(_MATCH_ID)
         start = time.perf_counter()
         # What Django's WSGIHandler and BaseHandler do before a request.
         set_script_prefix(get_script_name(environ))

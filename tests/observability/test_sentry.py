@@ -178,3 +178,37 @@ def test_error_reports_are_off_by_default(settings):
     # app imports the SDK only when the DSN is set: observability/apps.py).
     assert settings.SENTRY_DSN == ""
     assert not sentry_sdk.get_client().is_active()
+
+
+def test_a_failing_move_on_the_fast_path_is_reported_with_its_request_and_without_its_card(
+    alice: Player, bob: Player, monkeypatch, reports
+):
+    """``config/fast_moves.py`` answers plain moves before Django's handler, which Sentry's
+    Django integration wraps: the fast path gives each request the same scope of its own."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    from config.fast_moves import FastMoves
+    from tests.api.test_fast_moves import wsgi
+
+    captured = reports()
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 13})
+    card = alice.match(match_id)["legal_moves"][-1]["card"]
+
+    def signing_fails(**_: Any) -> Any:
+        raise RuntimeError("the receipt could not be signed")
+
+    monkeypatch.setattr(move_service, "receipt_make", signing_fails)
+    body = json.dumps({"step": 1, "move": {"card": card}}).encode()
+    answer = wsgi(
+        FastMoves(WSGIHandler()), f"/api/v1/matches/{match_id}/moves", token=alice.token, body=body
+    )
+    sentry_sdk.flush()
+    assert answer.status == 500
+
+    (event,) = captured.events()
+    assert event["exception"]["values"][0]["type"] == "RuntimeError"
+    assert event["request"]["url"].endswith(f"/api/v1/matches/{match_id}/moves")
+    assert set(event["request"]) <= {"method", "url", "headers"}
+    sent = b"".join(envelope.serialize() for envelope in captured.envelopes).decode()
+    assert not _card_pattern(card).search(sent)
+    assert alice.token not in sent
