@@ -7,18 +7,18 @@ eleven middleware, the resolver, DRF's request, negotiation, dispatch and respon
 (docs/benchmarks.md, ninth round). This WSGI wrapper takes only the plain case of a move and
 hands everything else to Django unchanged:
 
-- taken: ``POST`` to exactly that path, ``Authorization: Token …``, a JSON body of a declared
-  length within ``FACEDOWN_MAX_BODY_BYTES``, ``Accept`` absent, ``*/*`` or ``application/json``,
-  no ``Idempotency-Key`` (replays stay with ``games.api.idempotent``), a host ``ALLOWED_HOSTS``
-  admits, no SSL redirect due;
-- given back to Django before anything changed: a body that is not JSON or not the usual shape
-  of a move, and a token DRF's authentication refuses (or cannot look up), so every such
-  answer stays DRF's own (a refused token is then looked up twice: a rare request, not a
-  hot one).
+- taken: ``POST`` to exactly that path with no query string, ``Authorization: Token …``, no
+  cookie (CSRF's would be renewed by its middleware), a JSON body of a declared length within
+  ``FACEDOWN_MAX_BODY_BYTES``, ``Accept`` absent, ``*/*`` or ``application/json``, no
+  ``Idempotency-Key`` (replays stay with ``games.api.idempotent``);
+- given back to Django before anything changed: a host ``ALLOWED_HOSTS`` refuses, a due SSL
+  redirect, a body that is not JSON or not the usual shape of a move, and a token DRF's
+  authentication refuses (or cannot look up), so every such answer stays Django's and DRF's
+  own (a refused token is then looked up twice: a rare request, not a hot one).
 
 Taken requests go through the same code as the full stack, called directly: the request id,
 the request metric and the access log (``observability.middleware.request_finish``), DRF's token
-authentication with its cache, the three throttles of the view's scope, ``move_input_fast``,
+authentication with its cache, the view's permission and throttle checks, ``move_input_fast``,
 the move service, DRF's JSON renderer, the response hooks of the security, CORS, common and
 clickjacking middleware, and Django's ``request_started`` / ``request_finished`` signals (the
 connection's health and age). An error after authentication (a throttle, a rule, the database)
@@ -28,18 +28,19 @@ with Sentry on, each taken request gets its own scope, as Sentry's Django integr
 Django's handler.
 ``tests/api/test_fast_moves.py`` compares both paths' status, headers and body for every
 answer a move can get, and fails when a middleware is added that this module does not account
-for (``ACCOUNTED``). ``FACEDOWN_FAST_MOVES=0`` turns it off.
+for (``ACCOUNTED``); the path turns itself off when the view's parser, renderer or content
+negotiation is no longer the one it stands in for. ``FACEDOWN_FAST_MOVES=0`` turns it off.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import sentry_sdk
 from django.conf import settings
 from django.core import signals
 from django.core.handlers.exception import response_for_exception
@@ -50,9 +51,9 @@ from django.utils.log import log_response
 from django.utils.module_loading import import_string
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
-from sentry_sdk.integrations.wsgi import SentryWsgiMiddleware
 
 from core.input import JSONParser, max_body_bytes
+from core.negotiation import ContentNegotiation
 from games.api import serializers as s
 from games.api.matches import MatchMovesApi, match_id_or_404
 from games.services.moves import move_submit
@@ -65,6 +66,7 @@ _JSON_TYPES = frozenset({"application/json", "application/json; charset=utf-8"})
 _ACCEPTS = frozenset({"", "*/*", "application/json"})
 _DIGITS = re.compile(r"[0-9]{1,12}", re.ASCII)
 _MATCH_ID = "facedown.fast_move_match_id"
+_SENTRY = "facedown.fast_move_sentry"
 
 #: Every middleware of ``settings.MIDDLEWARE`` and what a taken request gets of it. A new
 #: middleware fails ``tests/api/test_fast_moves.py`` until it is accounted for here.
@@ -97,6 +99,14 @@ def _no_response(request: Any) -> Any:
     raise AssertionError("only the middleware's response hooks are called")
 
 
+def _sentry_names(request: WSGIRequest) -> None:
+    """What Sentry's Django integration does when Django's handler starts a request: the
+    transaction named after the route (``/api/v1/matches/{match_id}/moves``)."""
+    from sentry_sdk.integrations.django import _before_get_response
+
+    _before_get_response(request)
+
+
 class FastMoves:
     """The WSGI application: ``FastMoves(django_application)``."""
 
@@ -114,9 +124,13 @@ class FastMoves:
             getattr(m, "process_response", None) or m.add_response_headers
             for m in middleware.values()
         )
-        self._reported = SentryWsgiMiddleware(self._serve, settings.USE_X_FORWARDED_HOST)
+        self._reported: Any = None  # the Sentry-wrapped path, made when Sentry is first seen on
         self.enabled = (
             bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
+            # The view's own classes are those this path calls or stands in for.
+            and view.parser_classes == [JSONParser]
+            and view.renderer_classes == [JSONRenderer]
+            and view.content_negotiation_class is ContentNegotiation
             and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
             and settings.FORCE_SCRIPT_NAME is None
             and not settings.PREPEND_WWW
@@ -128,10 +142,19 @@ class FastMoves:
         if match_id is None:
             return self.app(environ, start_response)
         environ[_MATCH_ID] = match_id
-        if sentry_sdk.get_client().is_active():
+        sentry = sys.modules.get("sentry_sdk")  # imported only when configured (observability)
+        if sentry is not None and sentry.get_client().is_active():
             # As Sentry's Django integration wraps Django's handler: a scope per request.
-            return self._reported(environ, start_response)
+            environ[_SENTRY] = True
+            return self._sentry_wrapped()(environ, start_response)
         return self._serve(environ, start_response)
+
+    def _sentry_wrapped(self) -> Any:
+        if self._reported is None:
+            from sentry_sdk.integrations.wsgi import SentryWsgiMiddleware
+
+            self._reported = SentryWsgiMiddleware(self._serve, settings.USE_X_FORWARDED_HOST)
+        return self._reported
 
     def _serve(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         match_id = environ.pop(_MATCH_ID)
@@ -141,19 +164,36 @@ class FastMoves:
         set_urlconf(settings.ROOT_URLCONF)
         signals.request_started.send(sender=self._handler_class, environ=environ)
         request = WSGIRequest(environ)
+        if environ.pop(_SENTRY, False):
+            _sentry_names(request)
         token = request_id.activate(request_id.from_request(environ))
         try:
-            response = self._answer(request, match_id)
+            try:
+                response = self._answer(request, match_id)
+            except Exception as exc:  # as Django's convert_exception_to_response
+                response = response_for_exception(request, exc)
             if response is not None:
-                response = self._finished(request, response, start)
+                for hook in self._hooks:
+                    response = hook(request, response)
+                request_finish(request, response, ROUTE, start)
         finally:
             request_id.deactivate(token)
         if response is None:
             # Django's after all. Its request_started fires again, which closes only a
             # connection past its age or broken, as at the start of any request.
             return self.app(environ, start_response)
+        # What Django's handlers do with every answer (BaseHandler.get_response, WSGIHandler).
+        response._resource_closers.append(request.close)
+        if response.status_code >= 400:
+            log_response(
+                "%s: %s", response.reason_phrase, request.path, response=response, request=request
+            )
         response._handler_class = self._handler_class
-        start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
+        headers = [
+            *response.items(),
+            *(("Set-Cookie", c.output(header="")) for c in response.cookies.values()),
+        ]
+        start_response(f"{response.status_code} {response.reason_phrase}", headers)
         return response
 
     def _taken(self, environ: dict[str, Any]) -> str | None:
@@ -165,6 +205,10 @@ class FastMoves:
             return None
         if (
             "HTTP_IDEMPOTENCY_KEY" in environ
+            # ?format= picks a renderer in DRF's negotiation; a move takes no other parameter.
+            or environ.get("QUERY_STRING")
+            # A cookie may be CSRF's, which the CSRF middleware would renew.
+            or "HTTP_COOKIE" in environ
             or environ.get("CONTENT_TYPE") not in _JSON_TYPES
             or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
             or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
@@ -202,7 +246,9 @@ class FastMoves:
         request.auth = auth  # type: ignore[attr-defined]
         view = MatchMovesApi(args=(), kwargs={"match_id": match_id}, format_kwarg=None)
         try:
-            view.check_throttles(request)  # type: ignore[arg-type]  # reads .user and .META only
+            # DRF's order (APIView.initial); both read only .user, .META and .method.
+            view.check_permissions(request)  # type: ignore[arg-type]
+            view.check_throttles(request)  # type: ignore[arg-type]
             accepted = move_submit(
                 match_id=match_id_or_404(match_id),
                 user=user,
@@ -218,19 +264,6 @@ class FastMoves:
             content_type="application/json",
         )
         response["Allow"] = self._allow
-        return response
-
-    def _finished(self, request: WSGIRequest, response: Any, start: float) -> Any:
-        """The response hooks of the middleware, the request's metric and access log line, and
-        what Django's handler does with every answer (``BaseHandler.get_response``)."""
-        for hook in self._hooks:
-            response = hook(request, response)
-        request_finish(request, response, ROUTE, start)
-        response._resource_closers.append(request.close)
-        if response.status_code >= 400:
-            log_response(
-                "%s: %s", response.reason_phrase, request.path, response=response, request=request
-            )
         return response
 
     def _error(self, request: WSGIRequest, view: MatchMovesApi, exc: Exception) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import OperationalError, close_old_connections, connection, transaction
@@ -31,6 +32,8 @@ import games.api.matches as match_views
 from accounts.authentication import CachedTokenAuthentication
 from config.fast_moves import ACCOUNTED, PATH, FastMoves
 from core.errors import ServiceUnavailable
+from games.api.matches import MatchMovesApi
+from games.services.moves import MoveAccepted, move_submit
 from tests.players import Player, start_match
 
 HEX = re.compile(r"[0-9a-f]+")
@@ -48,7 +51,8 @@ class Answer:
     def comparable(self) -> tuple[int, dict[str, str], Any]:
         headers = dict(self.headers)
         assert re.fullmatch(r"[0-9a-f]{32}", headers.pop("X-Request-ID")), self.headers
-        assert int(headers.pop("Content-Length")) == len(self.body)
+        length = headers.pop("Content-Length", None)  # Django's 400 for a bad host has none
+        assert length is None or int(length) == len(self.body)
         return self.status, headers, _masked(json.loads(self.body) if self.body else None)
 
 
@@ -89,6 +93,7 @@ def wsgi(app: Any, path: str, *, token: str | None, body: bytes, **headers: str)
     }
     if token is not None:
         environ["HTTP_AUTHORIZATION"] = f"Token {token}"
+    environ["wsgi.url_scheme"] = headers.pop("SCHEME", "http")
     for name, value in headers.items():
         key = name.upper()
         environ[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
@@ -143,7 +148,11 @@ def apps(monkeypatch: pytest.MonkeyPatch) -> Iterator[Apps]:
     answer = fast._answer
 
     def spy(request: Any, match_id: str) -> Any:
-        response = answer(request, match_id)
+        try:
+            response = answer(request, match_id)
+        except Exception:
+            answered.append(match_id)  # answered by Django's response_for_exception, there
+            raise
         (answered if response is not None else handed_on).append(match_id)
         return response
 
@@ -311,6 +320,22 @@ def test_a_database_away_and_a_crash_are_the_same(apps, alice, match, monkeypatc
     assert len(errors) == 2 and all(r.exc_info for r in errors)
     assert (len(apps.answered), len(apps.handed_on)) == (2, 1)
 
+    # A failure after the move committed (its answer cannot be built): a 500 on both paths,
+    # with Django's log line, not the web server's bare error.
+    monkeypatch.setattr(fast_moves, "move_submit", move_submit)
+    monkeypatch.setattr(match_views, "move_submit", move_submit)
+
+    def unanswerable(self: Any) -> Any:
+        raise RuntimeError("the answer could not be built")
+
+    monkeypatch.setattr(MoveAccepted, "as_dict", unanswerable)
+    caplog.clear()
+    lost = apps.both(moves(match), token=alice.token, body=card)
+    assert (lost.status, json.loads(lost.body)["code"]) == (500, "server_error")
+    errors = [r for r in caplog.records if r.name == "django.request" and r.levelname == "ERROR"]
+    assert len(errors) == 2
+    assert len(apps.answered) == 3
+
 
 def test_the_log_lines_and_queries_are_the_same(apps, alice, bob, carol, match, caplog):
     step = alice.match(match)["step"]
@@ -324,7 +349,13 @@ def test_the_log_lines_and_queries_are_the_same(apps, alice, bob, carol, match, 
                 status = wsgi(app, moves(match), token=player.token, body=body).status
                 transaction.set_rollback(True)
             lines = [
-                (r.name, r.levelname, r.getMessage().split(" ")[:3], getattr(r, "user_id", None))
+                (
+                    r.name,
+                    r.levelname,
+                    r.getMessage().split(" ")[:3],
+                    getattr(r, "user_id", None),
+                    r.request_id != "-",  # type: ignore[attr-defined]
+                )
                 for r in caplog.records
                 if r.name in ("facedown.access", "django.request")
             ]
@@ -332,26 +363,83 @@ def test_the_log_lines_and_queries_are_the_same(apps, alice, bob, carol, match, 
     assert seen["fast"] == seen["django"]
     (ok, _, ok_lines), (refused, _, refused_lines) = seen["fast"]
     assert (ok, refused) == (202, 403)
-    assert ok_lines == [("facedown.access", "INFO", ["POST", "match-moves", "202"], alice.user.pk)]
-    assert [line[:2] for line in refused_lines] == [
-        ("facedown.access", "INFO"),
-        ("django.request", "WARNING"),
+    assert ok_lines == [
+        ("facedown.access", "INFO", ["POST", "match-moves", "202"], alice.user.pk, True)
+    ]
+    # Django writes its 4xx line after the outermost middleware has let the request id go.
+    assert [(line[:2], line[4]) for line in refused_lines] == [
+        (("facedown.access", "INFO"), True),
+        (("django.request", "WARNING"), False),
     ]
     assert len(apps.answered) == 2
 
 
-def test_what_is_not_a_plain_move_is_djangos(apps, alice, match):
-    body = json.dumps({"step": 1, "move": {"card": 1}}).encode()
+def test_what_is_not_a_plain_move_is_djangos(apps, alice, match, settings):
+    step = alice.match(match)["step"]
+    card = {"step": step, "move": {"card": step}}
     for path in (moves(match) + "/", f"/api/v1/matches/{match}/reveals", "/api/v1/matches"):
-        wsgi(apps.fast, path, token=alice.token, body=body)
-    wsgi(apps.fast, moves(match), token=None, body=body)
+        apps.both(path, token=alice.token, body=card)
+    apps.both(moves(match), token=None, body=card)  # 401 without a token
+    apps.both(moves(match) + "?format=xml", token=alice.token, body=card)  # DRF's 404
+    # A cookie (CSRF's would be renewed, with a new random value each time): Django's.
+    wsgi(apps.fast, moves(match), token=alice.token, body=b"{}", COOKIE="csrftoken=bad")
+    apps.both(moves(match), token=alice.token, body=card, CONTENT_LENGTH="")
     assert not apps.answered and not apps.handed_on
+    # Taken, then handed on before anything changed: a host not allowed, an inactive user.
+    settings.ALLOWED_HOSTS = ["facedown.example"]
+    assert apps.both(moves(match), token=alice.token, body=card).status == 400
+    settings.ALLOWED_HOSTS = ["testserver"]
+    alice.user.is_active = False
+    alice.user.save(update_fields=["is_active"])
+    assert apps.both(moves(match), token=alice.token, body=card).status == 401
+    assert not apps.answered and len(apps.handed_on) == 2
+
+
+def test_https_and_a_commitment_are_the_same(apps, alice, match, settings):
+    step = alice.match(match)["step"]
+    secure = apps.both(
+        moves(match), token=alice.token, body={"step": step, "move": {"card": step}}, SCHEME="https"
+    )
+    assert secure.header("Strict-Transport-Security") == f"max-age={settings.SECURE_HSTS_SECONDS}"
+    assert settings.SECURE_HSTS_SECONDS > 0
+    # A commitment on a sealed match: the rules' own 409.
+    sealed = apps.both(moves(match), token=alice.token, body={"step": step, "commitment": "a" * 64})
+    assert (sealed.status, json.loads(sealed.body)["code"]) == (409, "wrong_phase")
+    assert len(apps.answered) == 2
+
+
+def test_each_move_is_counted_once_by_the_throttles(apps, alice, match, monkeypatch):
+    cache.clear()  # other tests' counts (user ids repeat from test to test)
+    monkeypatch.setattr(
+        SimpleRateThrottle,
+        "THROTTLE_RATES",
+        {**SimpleRateThrottle.THROTTLE_RATES, "moves": "2/min"},
+    )
+    step = alice.match(match)["step"]
+    body = json.dumps({"step": step, "move": {"card": step}}).encode()
+    answers = [wsgi(apps.fast, moves(match), token=alice.token, body=body).status for _ in range(3)]
+    assert answers == [202, 200, 429]
+    assert len(apps.answered) == 3
+    cache.clear()
 
 
 def test_it_can_be_turned_off(alice, match, settings):
     settings.FACEDOWN_FAST_MOVES = False
     assert not FastMoves(WSGIHandler()).enabled
     settings.FACEDOWN_FAST_MOVES = True
+    assert FastMoves(WSGIHandler()).enabled
+
+
+def test_it_stands_aside_when_the_view_renders_or_parses_otherwise(monkeypatch):
+    from rest_framework.parsers import FormParser
+    from rest_framework.renderers import BrowsableAPIRenderer, JSONRenderer
+
+    with monkeypatch.context() as patch:
+        patch.setattr(MatchMovesApi, "renderer_classes", [JSONRenderer, BrowsableAPIRenderer])
+        assert not FastMoves(WSGIHandler()).enabled
+    with monkeypatch.context() as patch:
+        patch.setattr(MatchMovesApi, "parser_classes", [*MatchMovesApi.parser_classes, FormParser])
+        assert not FastMoves(WSGIHandler()).enabled
     assert FastMoves(WSGIHandler()).enabled
 
 

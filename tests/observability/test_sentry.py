@@ -205,9 +205,17 @@ def test_a_failing_move_on_the_fast_path_is_reported_with_its_request_and_withou
     sentry_sdk.flush()
     assert answer.status == 500
 
-    (event,) = captured.events()
-    assert event["exception"]["values"][0]["type"] == "RuntimeError"
-    assert event["request"]["url"].endswith(f"/api/v1/matches/{match_id}/moves")
+    answer = wsgi(WSGIHandler(), f"/api/v1/matches/{match_id}/moves", token=alice.token, body=body)
+    sentry_sdk.flush()
+    assert answer.status == 500
+
+    fast, full = captured.events()
+    for event in (fast, full):
+        assert event["exception"]["values"][0]["type"] == "RuntimeError"
+        assert event["request"]["url"].endswith(f"/api/v1/matches/{match_id}/moves")
+    assert fast["transaction"] == full["transaction"] == "/api/v1/matches/{match_id}/moves"
+    assert fast["transaction_info"] == full["transaction_info"]
+    event = fast
     assert set(event["request"]) <= {"method", "url", "headers"}
     sent = b"".join(envelope.serialize() for envelope in captured.envelopes).decode()
     assert not _card_pattern(card).search(sent)
