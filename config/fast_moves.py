@@ -30,6 +30,9 @@ Django's handler.
 answer a move can get, and fails when a middleware is added that this module does not account
 for (``ACCOUNTED``); the path turns itself off when the view's parser, renderer or content
 negotiation is no longer the one it stands in for. ``FACEDOWN_FAST_MOVES=0`` turns it off.
+The embedded default (``manage.py serve``: one ASGI server for everything) and the ASGI
+processes of a deployment answer moves through the whole stack; the web server of
+``config/web.py`` (and gunicorn's) serves this module.
 """
 
 from __future__ import annotations
