@@ -394,13 +394,18 @@ class Recorder:
     #: (match id, step, seat, receipt digest) of every 202 a client got.
     accepted: list[tuple[str, int, int, str]] = field(default_factory=list)
     dispatch_lag: list[float] = field(default_factory=list)
+    #: Open loop: the same requests timed from their actual send, without the generator's
+    #: backlog (a send later than its schedule): the server's and the network's part.
+    from_send: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
-    def record(self, name: str, started: float, done: float) -> None:
+    def record(self, name: str, started: float, done: float, sent: float | None = None) -> None:
         self.requests_total += 1
         # Counted when it completes inside the window (an open loop's backlog included).
         if self.window[0] <= done <= self.window[1]:
             self.latency[name].append(done - started)
             self.counts[name] += 1
+            if sent is not None:
+                self.from_send[name].append(done - sent)
 
     def error(self, name: str, detail: str) -> None:
         self.errors[name] += 1
@@ -451,7 +456,10 @@ class Load:
             self.rec.error(f"{name} {answer.status}", answer.body.decode(errors="replace"))
             return None
         label = name if len(expect) == 1 else f"{name} {answer.status}"
-        self.rec.record(label, scheduled if scheduled is not None else started, done)
+        if scheduled is None:
+            self.rec.record(label, started, done)
+        else:
+            self.rec.record(label, scheduled, done, sent=started)
         return answer
 
     def users_via_db(self, count: int) -> list[Player]:
@@ -1089,6 +1097,11 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
             "offered_per_s": args.rate,
             "dispatch_lag_p50_ms": _pct(lag, 0.5) * 1000,
             "dispatch_lag_p99_ms": _pct(lag, 0.99) * 1000,
+            "from_send": {
+                name: {"p50_ms": _pct(v, 0.50) * 1000, "p99_ms": _pct(v, 0.99) * 1000}
+                for name, v in rec.from_send.items()
+                if v
+            },
         }
     reads = {}
     for kind, data in play["reads"].items():
@@ -1159,6 +1172,11 @@ def _print(result: dict[str, Any]) -> None:
             f"open loop: offered {o['offered_per_s']}/s; backlog (send time - scheduled) p50 "
             f"{o['dispatch_lag_p50_ms']:.2f} ms, p99 {o['dispatch_lag_p99_ms']:.2f} ms"
         )
+        for name, s in o["from_send"].items():
+            print(
+                f"open loop: {name} from its actual send (without the generator's backlog): "
+                f"p50 {s['p50_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms"
+            )
     if result["play_304_share"] is not None:
         print(f"GET match during play: 304 share {result['play_304_share']:.0%}")
     for kind, r in result["reads"].items():

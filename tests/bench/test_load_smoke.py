@@ -86,3 +86,19 @@ def test_the_interpreter_line_says_what_the_build_shows() -> None:
         plain
         == "/opt/py/bin/python3.11, configure: no optimisation flag shown, libpython linked in"
     )
+
+
+def test_an_open_loop_move_is_timed_from_its_schedule_and_from_its_send() -> None:
+    """The open loop's latency counts from the scheduled time (so a late send is not hidden);
+    the time from the actual send is kept beside it, the server's part without the backlog."""
+    sys.path.insert(0, str(ROOT))
+    from bench.load import Recorder
+
+    rec = Recorder(window=(10.0, 20.0))
+    rec.record("POST moves", 11.0, 11.5, sent=11.4)  # sent 0.4 s late, answered in 0.1 s
+    rec.record("POST create", 12.0, 12.2)  # closed loop: no schedule
+    rec.record("POST moves", 19.0, 21.0, sent=19.0)  # answered after the window: not counted
+    assert rec.latency["POST moves"] == [0.5]
+    assert rec.from_send["POST moves"] == [pytest.approx(0.1)]
+    assert "POST create" not in rec.from_send
+    assert rec.requests_total == 3
