@@ -54,3 +54,18 @@ def bob(player: Callable[..., Player]) -> Player:
 @pytest.fixture
 def carol(player: Callable[..., Player]) -> Player:
     return player("carol")
+
+
+@pytest.fixture
+def rates(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """``rates(login="2/hour")``: lower some scopes for one test, counters cleared around it."""
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    def lower(**scopes: str) -> None:
+        merged = {**SimpleRateThrottle.THROTTLE_RATES, **scopes}
+        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", merged)
+
+    cache.clear()
+    yield lower
+    cache.clear()

@@ -19,13 +19,11 @@ from typing import Any
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.core.handlers.wsgi import WSGIHandler
 from django.core.signals import request_finished, request_started
 from django.db import OperationalError, close_old_connections, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
-from rest_framework.throttling import SimpleRateThrottle
 
 import config.fast_moves as fast_moves
 import games.api.matches as match_views
@@ -270,12 +268,8 @@ def test_headers_that_change_the_answer_are_the_same(apps, alice, match, setting
     assert len(apps.answered) == 2 and not apps.handed_on  # never even considered
 
 
-def test_a_throttled_move_is_the_same(apps, alice, match, monkeypatch):
-    monkeypatch.setattr(
-        SimpleRateThrottle,
-        "THROTTLE_RATES",
-        {**SimpleRateThrottle.THROTTLE_RATES, "moves": "0/min"},
-    )
+def test_a_throttled_move_is_the_same(apps, alice, match, rates):
+    rates(moves="0/min")
     step = alice.match(match)["step"]
     body = json.dumps({"step": step, "move": {"card": step}}).encode()
     fast = wsgi(apps.fast, moves(match), token=alice.token, body=body)
@@ -408,19 +402,13 @@ def test_https_and_a_commitment_are_the_same(apps, alice, match, settings):
     assert len(apps.answered) == 2
 
 
-def test_each_move_is_counted_once_by_the_throttles(apps, alice, match, monkeypatch):
-    cache.clear()  # other tests' counts (user ids repeat from test to test)
-    monkeypatch.setattr(
-        SimpleRateThrottle,
-        "THROTTLE_RATES",
-        {**SimpleRateThrottle.THROTTLE_RATES, "moves": "2/min"},
-    )
+def test_each_move_is_counted_once_by_the_throttles(apps, alice, match, rates):
+    rates(moves="2/min")  # counters cleared: user ids repeat from test to test
     step = alice.match(match)["step"]
     body = json.dumps({"step": step, "move": {"card": step}}).encode()
     answers = [wsgi(apps.fast, moves(match), token=alice.token, body=body).status for _ in range(3)]
     assert answers == [202, 200, 429]
     assert len(apps.answered) == 3
-    cache.clear()
 
 
 def test_it_can_be_turned_off(alice, match, settings):

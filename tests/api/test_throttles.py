@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.test import RequestFactory
 from rest_framework.test import APIClient
-from rest_framework.throttling import SimpleRateThrottle
 
 from core.client_address import client_address
 from tests.players import API
 
 WRONG = {"username": "nobody", "password": "wrong-password-1"}
-
-
-@pytest.fixture
-def rates(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    """``rates(login="2/hour")``: lower some scopes for one test, counters cleared around it."""
-
-    def lower(**scopes: str) -> None:
-        merged = {**SimpleRateThrottle.THROTTLE_RATES, **scopes}
-        monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", merged)
-
-    cache.clear()
-    yield lower
-    cache.clear()
 
 
 def login(client: APIClient, **meta: str) -> Any:
