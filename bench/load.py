@@ -3,6 +3,7 @@
     .venv/bin/python bench/load.py --pairs 16 --duration 30            # closed loop, 32 players
     .venv/bin/python bench/load.py --pairs 16 --duration 30 --poll     # + one ETag poll per move
     .venv/bin/python bench/load.py --pairs 16 --duration 30 --rate 300 # open loop, 300 moves/s
+    .venv/bin/python bench/load.py --pairs 8 --duration 20 --rate-share 0.6 # capacity, then 60%
     .venv/bin/python bench/load.py --pairs 12 --hols 2 ...             # + 5-player Hols der Geier
 
 What one run does (docs/benchmarks.md keeps the results):
@@ -25,7 +26,11 @@ What one run does (docs/benchmarks.md keeps the results):
    ``If-None-Match`` per move per client. Closed loop by default (each client sends its next
    request when the previous one answered); ``--rate R`` is an open loop: moves are sent on a
    fixed schedule of R per second and latency is measured from the scheduled send time, so a
-   slow server cannot hide behind a slow generator (coordinated omission).
+   slow server cannot hide behind a slow generator (coordinated omission). ``--rate-share F``
+   first measures the capacity with a closed loop run (same settings, its own fresh database and
+   stack), then runs the open loop at F times it; both are printed. ``--uvloop`` runs the
+   generator on uvloop (less of the shared CPU, fewer late sends). ``--trace`` splits every
+   move's time into before, inside and after the web process's Python (``bench/tail.py``).
    Only the measurement window (after ``--warmup``) counts.
 5. Reads: ``--read-seconds`` of ``GET /matches/{id}`` by every client, first without and then
    with ``If-None-Match`` (throughput of full reads and of 304s).
@@ -73,6 +78,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.client import Connection  # noqa: E402
+from bench.tail import Sent, access_spans, decompose  # noqa: E402
 
 API = "/api/v1"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -266,6 +272,8 @@ class Stack:
         )
         self.web: subprocess.Popen[bytes] | None = None
         self.celery: subprocess.Popen[bytes] | None = None
+        #: --trace: the web server's log (stderr: its access log), kept past stop() to be read.
+        self.web_log = Path(self.env["FACEDOWN_VAR_DIR"] + ".web.log")
 
     def prepare_database(self) -> None:
         import psycopg
@@ -300,6 +308,7 @@ class Stack:
             command,
             cwd=ROOT,
             env=self.env,
+            stderr=self.web_log.open("wb") if self.args.trace else None,
         )
         self.celery = subprocess.Popen(
             [
@@ -431,6 +440,8 @@ class Load:
         self.stop_at = float("inf")
         self.pacer_next = 0.0
         self.matches: list[str] = []
+        #: --trace: every move answered in the window, with wall-clock times and request id.
+        self.sent: list[Sent] = []
 
     # one request, timed and checked
     async def call(
@@ -445,6 +456,7 @@ class Load:
         scheduled: float | None = None,
     ) -> Any:
         started = time.monotonic()
+        wall_sent = time.time()
         try:
             answer = await player.conn.request(method, API + path, body, headers)
         except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -452,6 +464,13 @@ class Load:
             player.conn.close()
             return None
         done = time.monotonic()
+        if (
+            self.args.trace
+            and name == "POST moves"
+            and self.rec.window[0] <= done <= self.rec.window[1]
+        ):
+            request_id = answer.headers.get("x-request-id", "")
+            self.sent.append(Sent(request_id, wall_sent, time.time()))
         if answer.status not in expect:
             self.rec.error(f"{name} {answer.status}", answer.body.decode(errors="replace"))
             return None
@@ -711,6 +730,7 @@ async def _play(args: argparse.Namespace, stack: Stack) -> dict[str, Any]:
     play["reads"] = read_results
     play["memory"] = {pid: _memory(pid) for pid in stack.workers()}
     play["matches"] = load.matches
+    play["sent"] = load.sent
     for p in players:
         p.conn.close()
     return play
@@ -1177,6 +1197,24 @@ def _print(result: dict[str, Any]) -> None:
                 f"open loop: {name} from its actual send (without the generator's backlog): "
                 f"p50 {s['p50_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms"
             )
+    if result.get("tail", {}).get("joined"):
+        t = result["tail"]
+        print(
+            f"POST moves by part ({t['joined']} joined with the access log, {t['unjoined']} not):"
+            " before the web process's Python / inside it / after it"
+        )
+        for q in ("p50", "p99"):
+            print(
+                f"  {q}: total {t['total'][q + '_ms']:.2f} ms = before "
+                f"{t['before'][q + '_ms']:.2f}, inside {t['inside'][q + '_ms']:.2f}, after "
+                f"{t['after'][q + '_ms']:.2f} ms (each part's own {q})"
+            )
+        w = t["slowest_1pct"]
+        print(
+            f"  the slowest 1% ({w['count']}): {w['total_mean_ms']:.2f} ms on average = before "
+            f"{w['before_mean_ms']:.2f} + inside {w['inside_mean_ms']:.2f} + after "
+            f"{w['after_mean_ms']:.2f}; sent in {w['bins_100ms']} of the window's 100 ms spans"
+        )
     if result["play_304_share"] is not None:
         print(f"GET match during play: 304 share {result['play_304_share']:.0%}")
     for kind, r in result["reads"].items():
@@ -1233,6 +1271,14 @@ def _print(result: dict[str, Any]) -> None:
     for example in result["error_examples"]:
         print(f"  {example}")
     print(result["audit_line"])
+
+
+def _run(coroutine: Any, use_uvloop: bool) -> Any:
+    if not use_uvloop:
+        return asyncio.run(coroutine)
+    import uvloop
+
+    return uvloop.run(coroutine)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1296,16 +1342,52 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="directory for py-spy raw profiles of every worker")
     parser.add_argument("--json", help="write every figure to this file")
+    parser.add_argument(
+        "--rate-share",
+        type=float,
+        default=0.0,
+        help="open loop at this share of the capacity (e.g. 0.6), measured by a closed loop "
+        "run with the same settings just before it (both printed)",
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="split each move's time into before, inside and after the web process's Python "
+        "(the clients' times joined with the access log by request id; bench/tail.py)",
+    )
+    parser.add_argument(
+        "--uvloop", action="store_true", help="run the generator on uvloop (pip install uvloop)"
+    )
     args = parser.parse_args(argv)
+    if not args.rate_share:
+        result = measure(args)
+        return 0 if result["ok"] else 1
+    # The open loop's rate from a closed loop run just before, with the same settings: the
+    # capacity moves with the host (a third between its fast and slow phases here).
+    closed = measure(argparse.Namespace(**{**vars(args), "rate": 0.0, "json": None}))
+    args.rate = round(args.rate_share * closed["moves_per_s"], 1)
+    print(f"\nopen loop at {args.rate_share:.0%} of {closed['moves_per_s']:.1f} moves/s\n")
+    result = measure(args)
+    if args.json:
+        both = {"capacity": closed, "open_loop": result}
+        Path(args.json).write_text(json.dumps(both, indent=2, default=str))
+    return 0 if closed["ok"] and result["ok"] else 1
 
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One run on a fresh database and stack: play, audit, report (printed)."""
     stack = Stack(args)
     stack.prepare_database()
     extra: dict[str, Any] = {"machine": _machine()}
     try:
         stack.start()
-        play = asyncio.run(_play(args, stack))
+        play = _run(_play(args, stack), args.uvloop)
     finally:
         stack.stop()
+        web_log = stack.web_log.read_text(errors="replace") if args.trace else ""
+        stack.web_log.unlink(missing_ok=True)
+    if args.trace:
+        extra["tail"] = decompose(play["sent"], access_spans(web_log.splitlines()))
     rec: Recorder = play["rec"]
     problems, n_matches, n_moves = audit(rec.accepted)
     if not args.no_queries:  # after the audit: it adds a match of its own
@@ -1323,7 +1405,11 @@ def main(argv: list[str] | None = None) -> int:
     _print(result)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2, default=str))
-    return 0 if (not problems and not result["errors"]) else 1
+    from django.db import connections
+
+    connections.close_all()  # the next run drops and creates the database
+    result["ok"] = not problems and not result["errors"]
+    return result
 
 
 if __name__ == "__main__":

@@ -102,3 +102,40 @@ def test_an_open_loop_move_is_timed_from_its_schedule_and_from_its_send() -> Non
     assert rec.from_send["POST moves"] == [pytest.approx(0.1)]
     assert "POST create" not in rec.from_send
     assert rec.requests_total == 3
+
+
+@pytest.mark.slow
+def test_open_loop_at_a_share_of_the_capacity_measured_just_before_and_traced(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "load.json"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "load.py"),
+            *("--pairs", "2", "--gops-cards", "5", "--duration", "2", "--warmup", "0.5"),
+            *("--read-seconds", "0", "--pgbench-seconds", "0", "--no-queries", "--uvloop"),
+            *("--rate-share", "0.5", "--trace"),
+            "--db",
+            f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_load_smoke",
+            *("--redis-db", "12", "--json", str(out)),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    both = json.loads(out.read_text())
+    capacity, open_loop = both["capacity"], both["open_loop"]
+    assert capacity["config"]["rate"] == 0.0 and "open_loop" not in capacity
+    assert capacity["moves_per_s"] > 0 and capacity["audit_ok"] is True
+    assert open_loop["config"]["rate"] == round(0.5 * capacity["moves_per_s"], 1)
+    assert open_loop["open_loop"]["offered_per_s"] == open_loop["config"]["rate"]
+    assert open_loop["audit_ok"] is True and open_loop["errors"] == {}
+    assert run.stdout.count("audit: OK") == 2, run.stdout
+    # --trace: every move of the window found in the web server's access log by its request id.
+    tail = open_loop["tail"]
+    assert tail["joined"] == open_loop["moves"] and tail["unjoined"] == 0
+    assert tail["inside"]["p50_ms"] > 0 and tail["before"]["max_ms"] < tail["total"]["max_ms"]
+    assert "POST moves by part" in run.stdout
