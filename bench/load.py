@@ -530,7 +530,8 @@ class Load:
         delay = at - time.monotonic()
         if delay > 0:
             await asyncio.sleep(delay)
-        self.rec.dispatch_lag.append(time.monotonic() - at)
+        if at >= self.rec.window[0]:  # the warm-up's (a cold server's) backlog not counted
+            self.rec.dispatch_lag.append(time.monotonic() - at)
         return at
 
     async def group(self, players: list[Player], game: str, options: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,28 @@ def test_an_open_loop_move_is_timed_from_its_schedule_and_from_its_send() -> Non
     assert rec.from_send["POST moves"] == [pytest.approx(0.1)]
     assert "POST create" not in rec.from_send
     assert rec.requests_total == 3
+
+
+def test_the_generator_backlog_is_counted_for_sends_scheduled_in_the_window() -> None:
+    import argparse
+    import asyncio
+
+    from bench.load import Load
+
+    load = Load(argparse.Namespace(rate=100.0, seed=1), port=1)
+    now = time.monotonic()
+    load.rec.window = (now + 0.02, now + 10)
+    load.stop_at = now + 10
+    load.pacer_next = now - 1.0  # a second behind, in the warm-up
+    late = asyncio.run(load.slot())
+    assert late == pytest.approx(now - 1.0)
+    assert load.rec.dispatch_lag == []  # the warm-up's backlog is not the window's
+    load.pacer_next = now + 0.03  # on time, in the window: waited for, then counted
+    on_time = asyncio.run(load.slot())
+    assert time.monotonic() >= on_time == pytest.approx(now + 0.03)
+    assert len(load.rec.dispatch_lag) == 1 and 0 <= load.rec.dispatch_lag[0] < 0.05
+    load.pacer_next = now + 10  # past the end: no send
+    assert asyncio.run(load.slot()) is None
 
 
 @pytest.mark.slow
