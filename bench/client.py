@@ -117,7 +117,7 @@ class Connection:
 
     async def _chunked(self) -> bytes:
         assert self._reader is not None
-        parts = []
+        parts: list[bytes] = []
         while True:
             size = int((await self._reader.readuntil(b"\r\n")).split(b";")[0], 16)
             if size == 0:

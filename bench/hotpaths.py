@@ -46,6 +46,7 @@ import sys
 import time
 import uuid
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -306,36 +307,31 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     reading = [(_new_match(w, h, g), h, g) for h, g in pairs]
     for match_id, h, g in reading:
         _play(w, match_id, [h, g], 6)
-    etags = {}
+    etags: dict[str, str] = {}
     for match_id, h, _ in reading:
         etags[match_id] = w.call("GET", f"/matches/{match_id}", h[1])[1]["etag"]
 
     def reads(kind: str) -> list[Callable[[], Any]]:
+        def full(match_id: str, token: str) -> Any:
+            return _expect(w.call("GET", f"/matches/{match_id}", token), 200, kind)
+
+        def conditional(match_id: str, token: str) -> Any:
+            headers = {"If-None-Match": etags[match_id]}
+            return _expect(w.call("GET", f"/matches/{match_id}", token, headers=headers), 304, kind)
+
+        def events(match_id: str, token: str) -> Any:
+            answer = w.call("GET", f"/matches/{match_id}/events", token, query="after=0")
+            return _expect(answer, 200, kind)
+
+        def listing(match_id: str, token: str) -> Any:
+            return _expect(w.call("GET", "/matches", token), 200, kind)
+
+        read = {"GET match": full, "GET match 304": conditional, "GET events": events}
+        one = read.get(kind, listing)
         out: list[Callable[[], Any]] = []
         for i in range(args.reads):
             match_id, host, _ = reading[i % len(reading)]
-            if kind == "GET match":
-                out.append(
-                    lambda m=match_id, t=host[1]: _expect(
-                        w.call("GET", f"/matches/{m}", t), 200, kind
-                    )
-                )
-            elif kind == "GET match 304":
-                out.append(
-                    lambda m=match_id, t=host[1]: _expect(
-                        w.call("GET", f"/matches/{m}", t, headers={"If-None-Match": etags[m]}),
-                        304,
-                        kind,
-                    )
-                )
-            elif kind == "GET events":
-                out.append(
-                    lambda m=match_id, t=host[1]: _expect(
-                        w.call("GET", f"/matches/{m}/events", t, query="after=0"), 200, kind
-                    )
-                )
-            else:
-                out.append(lambda t=host[1]: _expect(w.call("GET", "/matches", t), 200, kind))
+            out.append(partial(one, match_id, host[1]))
         return out
 
     results: dict[str, list[float]] = {}

@@ -575,11 +575,11 @@ class Load:
             if any(r.get("status") != "active" or not r.get("view") for r in reads):
                 self.rec.error("GET match", f"not active after every join: {reads[0]}")
                 return
-            seats = []
+            seats: list[tuple[Player, int, list[int]]] = []
             for player, view in zip(players, reads, strict=True):
                 legal = {m["card"] for m in view["legal_moves"]}
-                hand = set(view["view"]["hand"])
-                seats.append((player, view["you"], sorted(legal & hand)))
+                held = set(view["view"]["hand"])
+                seats.append((player, view["you"], sorted(legal & held)))
             step = reads[0]["step"]
             while all(len(hand) > 1 for _, _, hand in seats):  # the last card is forced
                 if time.monotonic() >= self.stop_at:
@@ -1003,7 +1003,7 @@ def _machine() -> dict[str, Any]:
 
     with psycopg.connect(PG_ADMIN) as c:
         row = c.execute("SHOW server_version").fetchone()
-        settings = dict(
+        settings: dict[str, str] = dict(
             c.execute(
                 "SELECT name, setting FROM pg_settings WHERE name IN "
                 "('synchronous_commit', 'fsync', 'shared_buffers', 'max_connections')"

@@ -20,6 +20,7 @@ import os
 import sys
 import time
 import timeit
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -51,14 +52,14 @@ def main() -> None:
     access = logging.getLogger("facedown.access")
     access.handlers, access.propagate = [sink], False
 
-    def best(call: object) -> float:
+    def best(call: Callable[[], object]) -> float:
         runs = timeit.repeat(
-            call,  # type: ignore[arg-type]
+            call,
             number=args.number,
             repeat=args.repeat,
             timer=time.process_time,
         )
-        return min(runs) / args.number * 1e6
+        return float(min(runs) / args.number * 1e6)
 
     bare = best(lambda: view(request))
     rows = []
