@@ -78,7 +78,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.client import Connection  # noqa: E402
-from bench.tail import Sent, access_spans, decompose  # noqa: E402
+from bench.tail import Sent, access_spans, decompose, percentile  # noqa: E402
 
 API = "/api/v1"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -274,6 +274,7 @@ class Stack:
         self.celery: subprocess.Popen[bytes] | None = None
         #: --trace: the web server's log (stderr: its access log), kept past stop() to be read.
         self.web_log = Path(self.env["FACEDOWN_VAR_DIR"] + ".web.log")
+        self._web_log_file = self.web_log.open("wb") if args.trace else None
 
     def prepare_database(self) -> None:
         import psycopg
@@ -308,7 +309,7 @@ class Stack:
             command,
             cwd=ROOT,
             env=self.env,
-            stderr=self.web_log.open("wb") if self.args.trace else None,
+            stderr=self._web_log_file,
         )
         self.celery = subprocess.Popen(
             [
@@ -386,6 +387,8 @@ class Stack:
                     proc.wait(30)
                 except subprocess.TimeoutExpired:
                     proc.kill()
+        if self._web_log_file is not None:
+            self._web_log_file.close()
         shutil.rmtree(self.env["FACEDOWN_VAR_DIR"], ignore_errors=True)
 
 
@@ -456,7 +459,7 @@ class Load:
         scheduled: float | None = None,
     ) -> Any:
         started = time.monotonic()
-        wall_sent = time.time()
+        wall_sent = time.time() if self.args.trace else 0.0
         try:
             answer = await player.conn.request(method, API + path, body, headers)
         except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
@@ -985,13 +988,6 @@ def pgbench(clients: int, seconds: int) -> dict[str, Any]:
 # --- report --------------------------------------------------------------------------------------
 
 
-def _pct(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
 def _machine() -> dict[str, Any]:
     model = "?"
     with open("/proc/cpuinfo") as f:
@@ -1107,19 +1103,19 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
         result["endpoints"][name] = {
             "count": len(values),
             "per_s": len(values) / seconds,
-            "p50_ms": _pct(values, 0.50) * 1000,
-            "p95_ms": _pct(values, 0.95) * 1000,
-            "p99_ms": _pct(values, 0.99) * 1000,
+            "p50_ms": percentile(values, 0.50) * 1000,
+            "p95_ms": percentile(values, 0.95) * 1000,
+            "p99_ms": percentile(values, 0.99) * 1000,
             "max_ms": max(values) * 1000,
         }
     if args.rate:
         lag = [x for x in rec.dispatch_lag]
         result["open_loop"] = {
             "offered_per_s": args.rate,
-            "dispatch_lag_p50_ms": _pct(lag, 0.5) * 1000,
-            "dispatch_lag_p99_ms": _pct(lag, 0.99) * 1000,
+            "dispatch_lag_p50_ms": percentile(lag, 0.5) * 1000,
+            "dispatch_lag_p99_ms": percentile(lag, 0.99) * 1000,
             "from_send": {
-                name: {"p50_ms": _pct(v, 0.50) * 1000, "p99_ms": _pct(v, 0.99) * 1000}
+                name: {"p50_ms": percentile(v, 0.50) * 1000, "p99_ms": percentile(v, 0.99) * 1000}
                 for name, v in rec.from_send.items()
                 if v
             },
@@ -1135,8 +1131,8 @@ def report(args: argparse.Namespace, play: dict[str, Any], extra: dict[str, Any]
         reads[kind] = {
             "per_s": n / span if span else 0.0,
             "statuses": statuses,
-            "p50_ms": _pct(all_lat, 0.5) * 1000,
-            "p99_ms": _pct(all_lat, 0.99) * 1000,
+            "p50_ms": percentile(all_lat, 0.5) * 1000,
+            "p99_ms": percentile(all_lat, 0.99) * 1000,
             "server_cpu_ms_per_read": rcpu["server"] / n * 1000 if n else None,
             "errors": dict(r.errors),
             "error_examples": r.error_examples,

@@ -58,7 +58,10 @@ def access_spans(lines: Iterable[str]) -> dict[str, Span]:
     return spans
 
 
-def _pct(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: float) -> float:
+    """The value at quantile ``q`` (nearest rank), NaN when there is none."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
@@ -86,8 +89,8 @@ def decompose(sent: list[Sent], spans: dict[str, Span]) -> dict[str, Any]:
     result: dict[str, Any] = {"joined": len(joined), "unjoined": len(sent) - len(joined)}
     for name, values in parts.items():
         result[name] = {
-            "p50_ms": _pct(values, 0.5),
-            "p99_ms": _pct(values, 0.99),
+            "p50_ms": percentile(values, 0.5),
+            "p99_ms": percentile(values, 0.99),
             "max_ms": max(values),
         }
     joined.sort(key=lambda pair: pair[0]["total"])
