@@ -60,6 +60,18 @@ def _revocations_apply(now: float, ttl: float) -> None:
 
 
 class CachedTokenAuthentication(TokenAuthentication):
+    def authenticate(self, request: Any) -> tuple[Any, Any] | None:
+        """DRF's, reading the header from ``META``: DRF reads it through ``request.headers``,
+        which builds a dictionary of every header on first use (≈ 20,000 instructions, 1% of
+        a 304: docs/benchmarks.md, eleventh round). Only the plain form ``Token <letters and
+        digits>`` is taken here, where both readings agree; any other header is DRF's."""
+        header = request.META.get("HTTP_AUTHORIZATION")
+        if isinstance(header, str):
+            keyword, _, key = header.partition(" ")
+            if keyword.lower() == self.keyword.lower() and key.isascii() and key.isalnum():
+                return self.authenticate_credentials(key)
+        return super().authenticate(request)
+
     def authenticate_credentials(self, key: str) -> tuple[Any, Any]:
         ttl = settings.FACEDOWN_TOKEN_CACHE_SECONDS
         if ttl <= 0:

@@ -251,7 +251,7 @@ class MatchDetailApi(APIView):
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        condition = request.headers.get("If-None-Match")
+        condition = request.META.get("HTTP_IF_NONE_MATCH")
         # Unconditional: the engine state in the same query. Conditional (a poll, mostly
         # answered 304): without it, and read after the snapshot only if the ETag differs.
         read = reads.match_snapshot_read(
@@ -298,7 +298,7 @@ def _etag_of(basis: Any) -> str:
 
 def _conditional(request: Request, response: Response, etag: str) -> Response:
     """``304`` when the client's ``If-None-Match`` names this answer's ETag."""
-    if _etag_matches(request.headers.get("If-None-Match"), etag):
+    if _etag_matches(request.META.get("HTTP_IF_NONE_MATCH"), etag):
         response = Response(status=status.HTTP_304_NOT_MODIFIED)
     response["ETag"] = etag
     patch_vary_headers(response, ("Authorization", "Cookie"))
