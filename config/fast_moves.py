@@ -113,9 +113,13 @@ def _sentry_names(request: WSGIRequest) -> None:
 class FastMoves:
     """The WSGI application: ``FastMoves(django_application)``."""
 
+    #: The route's name, as the access log and the request metric name it.
+    route = ROUTE
+
     def __init__(self, app: WsgiApp) -> None:
         self.app = app
-        self._handler_class = type(app)
+        # Django's handler, also when ``app`` is another fast path in front of it.
+        self._handler_class = getattr(app, "_handler_class", type(app))
         self._parser = JSONParser()
         self._renderer = JSONRenderer()
         view = MatchMovesApi()
@@ -178,7 +182,7 @@ class FastMoves:
             if response is not None:
                 for hook in self._hooks:
                     response = hook(request, response)
-                request_finish(request, response, ROUTE, start)
+                request_finish(request, response, self.route, start)
         finally:
             request_id.deactivate(token)
         if response is None:

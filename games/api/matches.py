@@ -259,16 +259,24 @@ class MatchDetailApi(APIView):
             user=requester(request),
             with_state=condition is None,
         )
-        if condition is not None and _etag_matches(condition, etag := read.etag()):
-            # Decided from the rows' columns: no model instance, no engine state.
-            response = Response(status=status.HTTP_304_NOT_MODIFIED)
-            response["ETag"] = etag
-        else:
-            snapshot = read.snapshot()
-            response = Response(reads.match_resource(snapshot))
-            response["ETag"] = snapshot.etag  # after the body: a raced read renews it
+        code, data, etag = match_detail_answer(read, condition)
+        response = Response(data, status=code)
+        response["ETag"] = etag
         patch_vary_headers(response, ("Authorization", "Cookie"))
         return response
+
+
+def match_detail_answer(
+    read: reads.SnapshotRead, condition: str | None
+) -> tuple[int, dict[str, Any] | None, str]:
+    """A match read's status, body and ETag: ``304`` without a body when ``condition`` names the
+    reader's ETag. Shared with the poll's fast path (config/fast_polls.py)."""
+    if condition is not None and _etag_matches(condition, etag := read.etag()):
+        # Decided from the rows' columns: no model instance, no engine state.
+        return status.HTTP_304_NOT_MODIFIED, None, etag
+    snapshot = read.snapshot()
+    data = reads.match_resource(snapshot)
+    return status.HTTP_200_OK, data, snapshot.etag  # after the body: a raced read renews it
 
 
 def _list_etag(request: Request, page: dict[str, Any]) -> str:

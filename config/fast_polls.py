@@ -1,0 +1,132 @@
+"""``GET /api/v1/matches/{id}`` with ``If-None-Match`` (a client's poll, mostly answered 304)
+answered before Django's URL resolver, middleware chain and DRF's dispatch, through the same
+doors, as ``config/fast_moves.py`` answers a move.
+
+A 304 is a read of one prepared query and a hash, and most of its ≈ 1.9 million instructions
+were the framework around it (docs/benchmarks.md, eleventh round). This path takes only the
+plain poll and hands everything else to the application behind it unchanged:
+
+- taken: ``GET`` of exactly that path with no query string, a non-empty ``If-None-Match``,
+  ``Authorization: Token …``, no cookie, no body, ``Accept`` absent, ``*/*`` or
+  ``application/json``;
+- handed on before anything is counted: a host ``ALLOWED_HOSTS`` refuses, a due SSL redirect,
+  a token DRF's authentication refuses (or cannot look up), and a read that fails (an unknown
+  match, the database away). The read comes before the throttles here (DRF checks them
+  first): it changes nothing, so a request handed on after it is throttled once, by the whole
+  stack, and answers as the whole stack answers.
+
+Taken polls get the same doors as a fast move (``FastMoves``): the request id, the metric and
+the access log, the token authentication with its cache, the view's permission and throttle
+checks, the response hooks of the security, CORS, common and clickjacking middleware, Django's
+request signals, DRF's handling of an error after the read and Django's of a crash. The
+answer itself is the view's own (``match_detail_answer``): the 304 with the reader's ETag, or
+the 200 with the match as this reader may see it. ``tests/api/test_fast_polls.py`` compares
+both paths' status, headers, body, log lines and queries. ``FACEDOWN_FAST_MOVES=0`` turns both
+fast paths off.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.conf import settings
+from django.core.handlers.wsgi import WSGIRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_vary_headers
+from rest_framework.renderers import JSONRenderer
+
+from config.fast_moves import _ACCEPTS, FastMoves, WsgiApp
+from core.negotiation import ContentNegotiation
+from games.api.matches import MatchDetailApi, match_detail_answer, match_id_or_404
+from games.services import reads
+
+PATH = re.compile(r"/api/v1/matches/([^/]+)")
+ROUTE = "match-detail"
+
+
+class FastPolls(FastMoves):
+    """The WSGI application: ``FastPolls(FastMoves(django_application))``."""
+
+    route = ROUTE
+
+    def __init__(self, app: WsgiApp) -> None:
+        super().__init__(app)
+        view = MatchDetailApi()
+        view.setup(HttpRequest())  # as Django's view does per request: HEAD, as GET, in Allow
+        self._allow = ", ".join(view.allowed_methods)
+        self._authenticator = view.get_authenticators()[0]
+        self.enabled = (
+            bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
+            # The view's own classes are those this path calls or stands in for.
+            and view.renderer_classes == [JSONRenderer]
+            and view.content_negotiation_class is ContentNegotiation
+            and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
+            and settings.FORCE_SCRIPT_NAME is None
+            and not settings.PREPEND_WWW
+            and not settings.DISALLOWED_USER_AGENTS
+        )
+
+    def _taken(self, environ: dict[str, Any]) -> str | None:
+        """The match id of a poll this path answers; None for anything else."""
+        if environ.get("REQUEST_METHOD") != "GET" or environ.get("SCRIPT_NAME"):
+            return None
+        found = PATH.fullmatch(environ.get("PATH_INFO", ""))
+        if (
+            found is None
+            or not environ.get("HTTP_IF_NONE_MATCH")
+            # ?format= picks a renderer in DRF's negotiation; a match read takes no parameter.
+            or environ.get("QUERY_STRING")
+            # A cookie may be CSRF's, which the CSRF middleware would renew.
+            or "HTTP_COOKIE" in environ
+            or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+            or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
+            or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
+        ):
+            return None
+        return found.group(1)
+
+    def _answer(self, request: WSGIRequest, match_id: str) -> Any:
+        try:
+            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
+        except Exception:
+            return None
+        if self._security.process_request(request) is not None:
+            return None  # an SSL redirect
+        try:
+            credentials = self._authenticator.authenticate(request)  # type: ignore[arg-type]
+        except Exception:
+            return None  # DRF's 401, or the database's 503
+        if credentials is None:
+            return None
+        user, auth = credentials
+        request.user = user
+        request.auth = auth  # type: ignore[attr-defined]
+        view = MatchDetailApi(format_kwarg=None)
+        view.setup(request, match_id=match_id)  # as Django's view: HEAD in Allow, the kwargs
+        try:
+            view.check_permissions(request)  # type: ignore[arg-type]
+        except Exception as exc:
+            return self._error(request, view, exc)  # type: ignore[arg-type]
+        try:
+            read = reads.match_snapshot_read(
+                match_id=match_id_or_404(match_id), user=user, with_state=False
+            )
+        except Exception:
+            return None  # a 404 or a 503, after the throttles, from the whole stack
+        try:
+            view.check_throttles(request)  # type: ignore[arg-type]
+            code, data, etag = match_detail_answer(read, request.META["HTTP_IF_NONE_MATCH"])
+        except Exception as exc:
+            return self._error(request, view, exc)  # type: ignore[arg-type]
+        if data is None:
+            response = HttpResponse(status=code)
+            del response["Content-Type"]  # as DRF's Response without a body
+        else:
+            response = HttpResponse(
+                self._renderer.render(data), status=code, content_type="application/json"
+            )
+        response["ETag"] = etag
+        patch_vary_headers(response, ("Authorization", "Cookie"))
+        response["Allow"] = self._allow
+        return response
