@@ -52,6 +52,7 @@ from django.http import HttpResponse
 from django.urls import set_script_prefix, set_urlconf
 from django.utils.log import log_response
 from django.utils.module_loading import import_string
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 
@@ -138,6 +139,7 @@ class FastMoves:
             and view.parser_classes == [JSONParser]
             and view.renderer_classes == [JSONRenderer]
             and view.content_negotiation_class is ContentNegotiation
+            and view.permission_classes == [IsAuthenticated]
             and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
             and settings.FORCE_SCRIPT_NAME is None
             and not settings.PREPEND_WWW
@@ -170,6 +172,8 @@ class FastMoves:
         set_script_prefix(get_script_name(environ))
         set_urlconf(settings.ROOT_URLCONF)
         signals.request_started.send(sender=self._handler_class, environ=environ)
+        # WSGIRequest rewrites both in ``environ`` (decoded): Django must get them as sent.
+        sent: dict[str, Any] = {k: environ[k] for k in ("PATH_INFO", "SCRIPT_NAME") if k in environ}
         request = WSGIRequest(environ)
         if environ.pop(_SENTRY, False):
             _sentry_names(request)
@@ -188,6 +192,8 @@ class FastMoves:
         if response is None:
             # Django's after all. Its request_started fires again, which closes only a
             # connection past its age or broken, as at the start of any request.
+            environ.pop("SCRIPT_NAME", None)
+            environ.update(sent)
             return self.app(environ, start_response)
         # What Django's handlers do with every answer (BaseHandler.get_response, WSGIHandler).
         response._resource_closers.append(request.close)

@@ -10,17 +10,15 @@ plain poll and hands everything else to the application behind it unchanged:
   ``Authorization: Token …``, no cookie, no body, ``Accept`` absent, ``*/*`` or
   ``application/json``;
 - handed on before anything is counted: a host ``ALLOWED_HOSTS`` refuses, a due SSL redirect,
-  a token DRF's authentication refuses (or cannot look up), and a read that fails (an unknown
-  match, the database away). The read comes before the throttles here (DRF checks them
-  first): it changes nothing, so a request handed on after it is throttled once, by the whole
-  stack, and answers as the whole stack answers.
+  and a token DRF's authentication refuses (or cannot look up).
 
 Taken polls get the same doors as a fast move (``FastMoves``): the request id, the metric and
 the access log, the token authentication with its cache, the view's permission and throttle
 checks, the response hooks of the security, CORS, common and clickjacking middleware, Django's
-request signals, DRF's handling of an error after the read and Django's of a crash. The
-answer itself is the view's own (``match_detail_answer``): the 304 with the reader's ETag, or
-the 200 with the match as this reader may see it. ``tests/api/test_fast_polls.py`` compares
+request signals, DRF's handling of an error after authentication (a throttle, an unknown
+match, the database) and Django's of a crash. The answer itself is the view's own
+(``match_detail_response``): the 304 with the reader's ETag, or the 200 with the match as this
+reader may see it. ``tests/api/test_fast_polls.py`` compares
 both paths' status, headers, body, log lines and queries. ``FACEDOWN_FAST_MOVES=0`` turns both
 fast paths off.
 """
@@ -33,13 +31,12 @@ from typing import Any
 from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
-from django.utils.cache import patch_vary_headers
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 
 from config.fast_moves import _ACCEPTS, FastMoves, WsgiApp
 from core.negotiation import ContentNegotiation
-from games.api.matches import MatchDetailApi, match_detail_answer, match_id_or_404
-from games.services import reads
+from games.api.matches import MatchDetailApi, match_detail_response
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)")
 ROUTE = "match-detail"
@@ -61,6 +58,7 @@ class FastPolls(FastMoves):
             # The view's own classes are those this path calls or stands in for.
             and view.renderer_classes == [JSONRenderer]
             and view.content_negotiation_class is ContentNegotiation
+            and view.permission_classes == [IsAuthenticated]
             and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
             and settings.FORCE_SCRIPT_NAME is None
             and not settings.PREPEND_WWW
@@ -105,28 +103,22 @@ class FastPolls(FastMoves):
         view = MatchDetailApi(format_kwarg=None)
         view.setup(request, match_id=match_id)  # as Django's view: HEAD in Allow, the kwargs
         try:
+            # DRF's order (APIView.initial); both read only .user, .META and .method.
             view.check_permissions(request)  # type: ignore[arg-type]
-        except Exception as exc:
-            return self._error(request, view, exc)  # type: ignore[arg-type]
-        try:
-            read = reads.match_snapshot_read(
-                match_id=match_id_or_404(match_id), user=user, with_state=False
-            )
-        except Exception:
-            return None  # a 404 or a 503, after the throttles, from the whole stack
-        try:
             view.check_throttles(request)  # type: ignore[arg-type]
-            code, data, etag = match_detail_answer(read, request.META["HTTP_IF_NONE_MATCH"])
+            response = match_detail_response(match_id, user, request.META, self._respond)
         except Exception as exc:
             return self._error(request, view, exc)  # type: ignore[arg-type]
-        if data is None:
-            response = HttpResponse(status=code)
-            del response["Content-Type"]  # as DRF's Response without a body
-        else:
-            response = HttpResponse(
-                self._renderer.render(data), status=code, content_type="application/json"
-            )
-        response["ETag"] = etag
-        patch_vary_headers(response, ("Authorization", "Cookie"))
         response["Allow"] = self._allow
         return response
+
+    def _respond(self, code: int, data: dict[str, Any] | None) -> HttpResponse:
+        """What DRF's ``Response(data, status=code)`` renders to: JSON, or no body and no
+        ``Content-Type`` at all."""
+        if data is None:
+            response = HttpResponse(status=code)
+            del response["Content-Type"]
+            return response
+        return HttpResponse(
+            self._renderer.render(data), status=code, content_type="application/json"
+        )

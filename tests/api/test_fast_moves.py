@@ -379,6 +379,13 @@ def test_what_is_not_a_plain_move_is_djangos(apps, alice, match, settings):
     wsgi(apps.fast, moves(match), token=alice.token, body=b"{}", COOKIE="csrftoken=bad")
     apps.both(moves(match), token=alice.token, body=card, CONTENT_LENGTH="")
     assert not apps.answered and not apps.handed_on
+    # A path that is not ASCII, as a server hands it on (Latin-1): Django gets it as sent.
+    euro = "€".encode().decode("latin-1")
+    assert apps.both(moves(euro), token="0" * 40, body=card).status == 401
+    assert apps.both(moves(euro), token=alice.token, body=card).status == 404
+    assert len(apps.answered) == 1 and len(apps.handed_on) == 1
+    apps.answered.clear()
+    apps.handed_on.clear()
     # Taken, then handed on before anything changed: a host not allowed, an inactive user.
     settings.ALLOWED_HOSTS = ["facedown.example"]
     assert apps.both(moves(match), token=alice.token, body=card).status == 400
