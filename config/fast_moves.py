@@ -55,6 +55,7 @@ from django.utils.module_loading import import_string
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
+from rest_framework.views import APIView
 
 from core.input import JSONParser, max_body_bytes
 from core.negotiation import ContentNegotiation
@@ -133,10 +134,14 @@ class FastMoves:
             for m in middleware.values()
         )
         self._reported: Any = None  # the Sentry-wrapped path, made when Sentry is first seen on
-        self.enabled = (
+        self.enabled = self._stands_in_for(view) and view.parser_classes == [JSONParser]
+
+    @staticmethod
+    def _stands_in_for(view: APIView) -> bool:
+        """Whether a fast path may answer for ``view``: its classes are those the path calls or
+        stands in for, and no setting changes what Django's handler would do around it."""
+        return (
             bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
-            # The view's own classes are those this path calls or stands in for.
-            and view.parser_classes == [JSONParser]
             and view.renderer_classes == [JSONRenderer]
             and view.content_negotiation_class is ContentNegotiation
             and view.permission_classes == [IsAuthenticated]
@@ -232,13 +237,30 @@ class FastMoves:
             return None
         return found.group(1)
 
-    def _answer(self, request: WSGIRequest, match_id: str) -> Any:
+    def _admitted(self, request: WSGIRequest) -> bool:
+        """Neither a host ``ALLOWED_HOSTS`` refuses (as CommonMiddleware asks it) nor a due SSL
+        redirect."""
         try:
-            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
+            request.get_host()
+        except Exception:
+            return False
+        return self._security.process_request(request) is None
+
+    def _authenticated(self, request: WSGIRequest) -> Any:
+        """The token's user, set on ``request`` as DRF sets it; None for a token DRF refuses
+        or cannot look up (its 401, or the database's 503, are then Django's)."""
+        try:
+            credentials = self._authenticator.authenticate(request)  # type: ignore[arg-type]
         except Exception:
             return None
-        if self._security.process_request(request) is not None:
-            return None  # an SSL redirect
+        if credentials is None:
+            return None
+        request.user, request.auth = credentials  # type: ignore[attr-defined]
+        return request.user
+
+    def _answer(self, request: WSGIRequest, match_id: str) -> Any:
+        if not self._admitted(request):
+            return None
         body = request.read(max_body_bytes() + 1)
         request.environ["wsgi.input"] = io.BytesIO(body)  # for Django, if it is handed on
         try:
@@ -248,15 +270,9 @@ class FastMoves:
         move = s.move_input_fast(data)
         if move is None:
             return None  # the serializer's errors
-        try:
-            credentials = self._authenticator.authenticate(request)  # type: ignore[arg-type]
-        except Exception:
-            return None  # DRF's 401, or the database's 503
-        if credentials is None:
+        user = self._authenticated(request)
+        if user is None:
             return None
-        user, auth = credentials
-        request.user = user
-        request.auth = auth  # type: ignore[attr-defined]
         view = MatchMovesApi(args=(), kwargs={"match_id": match_id}, format_kwarg=None)
         try:
             # DRF's order (APIView.initial); both read only .user, .META and .method.

@@ -28,14 +28,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
-from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 
 from config.fast_moves import _ACCEPTS, FastMoves, WsgiApp
-from core.negotiation import ContentNegotiation
 from games.api.matches import MatchDetailApi, match_detail_response
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)")
@@ -53,17 +49,7 @@ class FastPolls(FastMoves):
         view.setup(HttpRequest())  # as Django's view does per request: HEAD, as GET, in Allow
         self._allow = ", ".join(view.allowed_methods)
         self._authenticator = view.get_authenticators()[0]
-        self.enabled = (
-            bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
-            # The view's own classes are those this path calls or stands in for.
-            and view.renderer_classes == [JSONRenderer]
-            and view.content_negotiation_class is ContentNegotiation
-            and view.permission_classes == [IsAuthenticated]
-            and not any(db.get("ATOMIC_REQUESTS") for db in settings.DATABASES.values())
-            and settings.FORCE_SCRIPT_NAME is None
-            and not settings.PREPEND_WWW
-            and not settings.DISALLOWED_USER_AGENTS
-        )
+        self.enabled = self._stands_in_for(view)
 
     def _taken(self, environ: dict[str, Any]) -> str | None:
         """The match id of a poll this path answers; None for anything else."""
@@ -85,21 +71,11 @@ class FastPolls(FastMoves):
         return found.group(1)
 
     def _answer(self, request: WSGIRequest, match_id: str) -> Any:
-        try:
-            request.get_host()  # ALLOWED_HOSTS, as CommonMiddleware asks it
-        except Exception:
+        if not self._admitted(request):
             return None
-        if self._security.process_request(request) is not None:
-            return None  # an SSL redirect
-        try:
-            credentials = self._authenticator.authenticate(request)  # type: ignore[arg-type]
-        except Exception:
-            return None  # DRF's 401, or the database's 503
-        if credentials is None:
+        user = self._authenticated(request)
+        if user is None:
             return None
-        user, auth = credentials
-        request.user = user
-        request.auth = auth  # type: ignore[attr-defined]
         view = MatchDetailApi(format_kwarg=None)
         view.setup(request, match_id=match_id)  # as Django's view: HEAD in Allow, the kwargs
         try:
