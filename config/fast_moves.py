@@ -100,6 +100,19 @@ _RESPONSE_HOOKS = (
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
+def plain_api_request(environ: dict[str, Any]) -> bool:
+    """What both fast paths require of a request besides its method and path: a token, JSON or
+    anything accepted, and nothing that would change what the framework does around the view."""
+    return not (
+        # ?format= picks a renderer in DRF's negotiation; neither route takes a parameter.
+        environ.get("QUERY_STRING")
+        # A cookie may be CSRF's, which the CSRF middleware would renew.
+        or "HTTP_COOKIE" in environ
+        or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
+        or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
+    )
+
+
 def _no_response(request: Any) -> Any:
     raise AssertionError("only the middleware's response hooks are called")
 
@@ -223,13 +236,8 @@ class FastMoves:
             return None
         if (
             "HTTP_IDEMPOTENCY_KEY" in environ
-            # ?format= picks a renderer in DRF's negotiation; a move takes no other parameter.
-            or environ.get("QUERY_STRING")
-            # A cookie may be CSRF's, which the CSRF middleware would renew.
-            or "HTTP_COOKIE" in environ
             or environ.get("CONTENT_TYPE") not in _JSON_TYPES
-            or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
-            or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
+            or not plain_api_request(environ)
         ):
             return None
         length = environ.get("CONTENT_LENGTH") or ""

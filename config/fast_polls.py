@@ -18,9 +18,8 @@ checks, the response hooks of the security, CORS, common and clickjacking middle
 request signals, DRF's handling of an error after authentication (a throttle, an unknown
 match, the database) and Django's of a crash. The answer itself is the view's own
 (``match_detail_response``): the 304 with the reader's ETag, or the 200 with the match as this
-reader may see it. ``tests/api/test_fast_polls.py`` compares
-both paths' status, headers, body, log lines and queries. ``FACEDOWN_FAST_MOVES=0`` turns both
-fast paths off.
+reader may see it. ``tests/api/test_fast_polls.py`` compares both paths' status, headers, body,
+log lines and queries. ``FACEDOWN_FAST_MOVES=0`` turns both fast paths off.
 """
 
 from __future__ import annotations
@@ -31,7 +30,7 @@ from typing import Any
 from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpRequest, HttpResponse
 
-from config.fast_moves import _ACCEPTS, FastMoves, WsgiApp
+from config.fast_moves import FastMoves, WsgiApp, plain_api_request
 from games.api.matches import MatchDetailApi, match_detail_response
 
 PATH = re.compile(r"/api/v1/matches/([^/]+)")
@@ -59,13 +58,8 @@ class FastPolls(FastMoves):
         if (
             found is None
             or not environ.get("HTTP_IF_NONE_MATCH")
-            # ?format= picks a renderer in DRF's negotiation; a match read takes no parameter.
-            or environ.get("QUERY_STRING")
-            # A cookie may be CSRF's, which the CSRF middleware would renew.
-            or "HTTP_COOKIE" in environ
             or environ.get("CONTENT_LENGTH") not in (None, "", "0")
-            or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
-            or environ.get("HTTP_AUTHORIZATION", "")[:6].lower() != "token "
+            or not plain_api_request(environ)
         ):
             return None
         return found.group(1)

@@ -66,11 +66,14 @@ def _masked(document: Any) -> Any:
     return document
 
 
-def wsgi(app: Any, path: str, *, token: str | None, body: bytes, **headers: str) -> Answer:
-    """POST as a WSGI server would, with the test database's connection kept open (as Django's
-    test client keeps it: closing it would end the test's transaction)."""
+def wsgi(
+    app: Any, path: str, *, token: str | None, body: bytes, method: str = "POST", **headers: str
+) -> Answer:
+    """A request as a WSGI server sends it (a POST with a JSON body, unless told otherwise), with
+    the test database's connection kept open (as Django's test client keeps it: closing it
+    would end the test's transaction)."""
     environ: dict[str, Any] = {
-        "REQUEST_METHOD": "POST",
+        "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
         "PATH_INFO": path,
         "QUERY_STRING": "",
@@ -79,8 +82,6 @@ def wsgi(app: Any, path: str, *, token: str | None, body: bytes, **headers: str)
         "SERVER_PROTOCOL": "HTTP/1.1",
         "REMOTE_ADDR": "127.0.0.1",
         "HTTP_HOST": "testserver",
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": str(len(body)),
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": "http",
         "wsgi.input": io.BytesIO(body),
@@ -89,12 +90,15 @@ def wsgi(app: Any, path: str, *, token: str | None, body: bytes, **headers: str)
         "wsgi.multiprocess": True,
         "wsgi.run_once": False,
     }
+    if method == "POST":
+        environ |= {"CONTENT_TYPE": "application/json", "CONTENT_LENGTH": str(len(body))}
     if token is not None:
         environ["HTTP_AUTHORIZATION"] = f"Token {token}"
     environ["wsgi.url_scheme"] = headers.pop("SCHEME", "http")
     for name, value in headers.items():
         key = name.upper()
-        environ[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
+        plain = key in ("CONTENT_TYPE", "CONTENT_LENGTH", "QUERY_STRING")
+        environ[key if plain else f"HTTP_{key}"] = value
     status: list[str] = []
     sent: list[tuple[str, str]] = []
 

@@ -5,17 +5,14 @@ it itself or hands it on, so a comparison never passes by both sides being Djang
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.core.handlers.wsgi import WSGIHandler
-from django.core.signals import request_finished, request_started
-from django.db import OperationalError, close_old_connections, connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import resolve
 
@@ -23,54 +20,14 @@ from accounts.authentication import CachedTokenAuthentication
 from config.fast_moves import FastMoves
 from config.fast_polls import PATH, FastPolls
 from games.services import reads
-from tests.api.test_fast_moves import Answer
+from tests.api.test_fast_moves import Answer, wsgi
 from tests.players import Player, start_match
 
 
 def get(app: Any, path: str, *, token: str | None, **headers: str) -> Answer:
-    """GET as a WSGI server would, the test database's connection kept open."""
-    environ: dict[str, Any] = {
-        "REQUEST_METHOD": headers.pop("METHOD", "GET"),
-        "SCRIPT_NAME": "",
-        "PATH_INFO": path,
-        "QUERY_STRING": headers.pop("QUERY_STRING", ""),
-        "SERVER_NAME": "testserver",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "REMOTE_ADDR": "127.0.0.1",
-        "HTTP_HOST": "testserver",
-        "wsgi.version": (1, 0),
-        "wsgi.url_scheme": headers.pop("SCHEME", "http"),
-        "wsgi.input": io.BytesIO(b""),
-        "wsgi.errors": sys.stderr,
-        "wsgi.multithread": True,
-        "wsgi.multiprocess": True,
-        "wsgi.run_once": False,
-    }
-    if token is not None:
-        environ["HTTP_AUTHORIZATION"] = f"Token {token}"
-    for name, value in headers.items():
-        key = name.upper()
-        environ[key if key in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{key}"] = value
-    status: list[str] = []
-    sent: list[tuple[str, str]] = []
-
-    def start_response(line: str, response_headers: list[tuple[str, str]], info: Any = None):
-        status.append(line)
-        sent.extend(response_headers)
-
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    try:
-        result = app(environ, start_response)
-        try:
-            content = b"".join(result)
-        finally:
-            result.close()
-    finally:
-        request_started.connect(close_old_connections)
-        request_finished.connect(close_old_connections)
-    return Answer(int(status[0].split()[0]), dict(sent), content)
+    """GET (or ``METHOD``) as a WSGI server would, the test database's connection kept open."""
+    method = headers.pop("METHOD", "GET")
+    return wsgi(app, path, token=token, body=b"", method=method, **headers)
 
 
 @dataclass
@@ -282,8 +239,6 @@ def test_within_a_transaction_nothing_is_left_behind(apps, alice, match):
 
 def test_a_move_through_the_deployed_front_is_answered_by_the_moves_path(alice, match):
     """``FastPolls(FastMoves(django))``: a move passes the poll path untouched."""
-    from tests.api.test_fast_moves import wsgi
-
     front = FastPolls(FastMoves(WSGIHandler()))
     step = alice.match(match)["step"]
     body = json.dumps({"step": step, "move": {"card": step}}).encode()
