@@ -14,15 +14,22 @@ waiting clients belong on the ASGI server (docs/live.md).
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponseBase
 
 from live.bus import KEEPALIVE, bus, match_channel
+from live.database import database_turn
+from live.limits import access_logged, admit, release, send_plain
+from observability import request_id
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -82,7 +89,10 @@ async def _ask(app: App, scope: Scope) -> _Captured:
         raise AssertionError("unreachable")
 
     captured = _Captured()
-    await app(dict(scope), receive, captured.send)
+    # A turn at the database (live/database.py): one commit wakes every long-poll of its
+    # match, and each ask runs the view on a thread and a connection of its own.
+    async with database_turn():
+        await app(dict(scope), receive, captured.send)
     return captured
 
 
@@ -103,9 +113,30 @@ class LongPoll:
         if not match or not wait:
             await self.app(scope, receive, send)
             return
+        start = time.perf_counter()
+        # One request id for the whole long-poll: each ask's access log line carries it.
+        request = ASGIRequest(dict(scope), io.BytesIO())
+        token = request_id.activate(request_id.from_request(request.META))
+        try:
+            admission = await admit(request)
+            if not isinstance(admission, HttpResponseBase):
+                try:
+                    await self._wait(scope, receive, send, match[1], wait)
+                finally:
+                    await release(admission)
+                return
+            admission[request_id.HEADER] = request_id.current() or ""
+            access_logged(request, "match-events", admission.status_code, start, None)
+            await send_plain(admission, send)
+        finally:
+            request_id.deactivate(token)
+
+    async def _wait(
+        self, scope: Scope, receive: Receive, send: Send, match_id: str, wait: int
+    ) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        listener = await bus().subscribe(match_channel(match[1], None))
+        listener = await bus().subscribe(match_channel(match_id, None))
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
             while True:

@@ -116,7 +116,9 @@ class ObservabilityMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         start = time.perf_counter()
-        token = request_id.activate(request_id.from_request(request.META))
+        # An ASGI layer in front (the long-poll's, live/longpoll.py) may have given the request
+        # its id already: each of its asks is logged under it.
+        token = request_id.activate(request_id.current() or request_id.from_request(request.META))
         try:
             probe = _probe(request)
             if probe is not None:
