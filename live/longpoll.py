@@ -139,8 +139,8 @@ class LongPoll:
         listener = await bus().subscribe(match_channel(match_id, None))
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
+            answer = await _ask(self.app, scope)
             while True:
-                answer = await _ask(self.app, scope)
                 remaining = deadline - loop.time()
                 if remaining <= 0 or not answer.empty_page():
                     break
@@ -153,6 +153,7 @@ class LongPoll:
                     return
                 if woken in done and woken.result() is KEEPALIVE:
                     continue  # nothing was published: ask again only when the time is up
+                answer = await _ask(self.app, scope)
         finally:
             gone.cancel()
             await listener.close()
