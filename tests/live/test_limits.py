@@ -69,7 +69,7 @@ def test_woken_long_polls_share_a_bounded_database_pool(
     with ConnectionCount(_dsn(), application) as connections:
         polls = Polls(server.port, path, _token(carol), count)
         # Every poll asked once and waits (and more connections at once fail here already).
-        connections.settled(0.5, timeout=60, most=POOL + 1)  # every poll asked once and is waiting
+        connections.settled(0.5, timeout=60, most=POOL + 1)
         opening_peak, connections.peak = connections.peak, 0
         started = time.monotonic()
         assert alice.move(match_id, 1, {"card": 7}).status_code == 202
