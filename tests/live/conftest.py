@@ -42,13 +42,20 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
-def _start(env: dict[str, str], stderr: Any = subprocess.PIPE) -> Server:
+def _start(
+    env: dict[str, str], stderr: Any = subprocess.PIPE, arguments: list[str] | None = None
+) -> Server:
+    """uvicorn serving config.asgi on a free port: with ``arguments`` (a command line's
+    options, ``--host`` and ``--port`` replaced), else quiet and quick to stop."""
     port = free_port()
+    options = list(arguments or ["--log-level", "warning", "--timeout-graceful-shutdown", "1"])
+    for flag in ("--host", "--port"):
+        if flag in options:
+            del options[options.index(flag) : options.index(flag) + 2]
     process = subprocess.Popen(
         [
             sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-            "--timeout-graceful-shutdown", "1",
+            "--host", "127.0.0.1", "--port", str(port), *options,
         ],
         env=env,
         cwd=ROOT,
@@ -117,8 +124,10 @@ def asgi_server_with(
     settings changed; stopped after the test."""
     started: list[Server] = []
 
-    def start(stderr: Any = subprocess.DEVNULL, **settings: str) -> Server:
-        server = _start(_env(django_db_blocker) | settings, stderr)
+    def start(
+        stderr: Any = subprocess.DEVNULL, arguments: list[str] | None = None, **settings: str
+    ) -> Server:
+        server = _start(_env(django_db_blocker) | settings, stderr, arguments)
         started.append(server)
         _wait_ready(server)
         return server

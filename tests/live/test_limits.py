@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from tests.deployment.helpers import compose
 from tests.live.client import Stream
 from tests.live.conftest import Server
 from tests.live.longpolls import ConnectionCount, Polls
@@ -185,3 +186,25 @@ def test_the_access_log_has_stream_opens_without_their_ticket(
     assert request_id and request_id in opened[0]
     assert any("GET live-user-stream 403" in line for line in lines)
     assert ticket not in text.decode() and ticket.split(":")[0] not in text.decode()
+
+
+def test_the_production_uvicorn_command_logs_no_ticket(
+    asgi_server_with: Callable[..., Server], alice: Player, bob: Player
+) -> None:
+    """docker-compose.yml's command line, at uvicorn's most talkative access log level."""
+    command = compose()["services"]["asgi"]["command"]
+    assert command[:2] == ["uvicorn", "config.asgi:application"]
+    log = tempfile.NamedTemporaryFile(prefix="facedown-asgi-", suffix=".log")  # noqa: SIM115
+    server = asgi_server_with(stderr=log, arguments=[*command[2:], "--log-level", "info"], **HIGH)
+    match_id = start_match("gops", [alice, bob])
+    ticket = alice.client.post(
+        "/api/v1/accounts/stream-ticket", {"streams": [f"match:{match_id}"]}, format="json"
+    ).json()["ticket"]
+    stream = Stream(server.port, f"/api/v1/matches/{match_id}/stream?ticket={ticket}")
+    assert stream.status == 200
+    stream.close()
+    deadline = time.monotonic() + 5
+    while b"live-match-stream" not in (text := open(log.name, "rb").read()):  # noqa: SIM115
+        assert time.monotonic() < deadline, text
+        time.sleep(0.02)
+    assert ticket.encode() not in text
