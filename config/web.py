@@ -11,9 +11,9 @@ default one per core, at least 2), ``WEB_THREADS`` (Python threads per worker, 1
 ``WEB_WORKER_LIFETIME`` (recycle each worker after this many seconds, 0 = never, else at least
 60), ``WEB_WORKER_MAX_RSS`` (recycle a worker whose memory exceeds this many MiB, 0 = never),
 ``WEB_BACKLOG`` (2048), ``WEB_SWITCH_INTERVAL_MS`` (1), ``WEB_HEADER_READ_TIMEOUT`` (seconds a
-connection may take to send a request's headers before it is closed, 10). Where ``WEB_BIND``, ``WEB_THREADS`` or
-``WEB_SWITCH_INTERVAL_MS`` is unset, gunicorn's name for it (``GUNICORN_BIND``, ...) counts, so
-an existing deployment keeps its address and threads.
+connection may take to send a request's headers before it is closed, 10). Where ``WEB_BIND``,
+``WEB_THREADS`` or ``WEB_SWITCH_INTERVAL_MS`` is unset, gunicorn's name for it
+(``GUNICORN_BIND``, ...) counts, so an existing deployment keeps its address and threads.
 
 What the process does before it serves, as the gunicorn configuration did: it loads the
 application once (workers are forked from it and share its pages), refuses to start with a
