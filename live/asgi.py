@@ -102,19 +102,18 @@ class Streams:
         except DisallowedHost:  # Django's own handler answers it, as for any other path
             await self.app(scope, receive, send)
             return
-        start = time.perf_counter()
         token = request_id.activate(request_id.from_request(request.META))
         try:
-            await self._serve(request, match, start, receive, send)
+            await self._serve(request, match, receive, send)
         finally:
             request_id.deactivate(token)
 
     async def _serve(
-        self, request: ASGIRequest, match: re.Match[str] | None, start: float, receive: Receive,
-        send: Send,
-    ) -> None:  # fmt: skip
+        self, request: ASGIRequest, match: re.Match[str] | None, receive: Receive, send: Send
+    ) -> None:
         """Admit the open (live/limits.py), run the view, log the open, send the stream; the
         slot is freed when the stream ends, or at once when the view refused."""
+        start = time.perf_counter()
         route = "live-match-stream" if match is not None else "live-user-stream"
         admission = await admit(request)
         try:

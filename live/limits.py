@@ -28,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.core import signing
+from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -115,7 +116,10 @@ def _opener(request: HttpRequest) -> Opener | Throttled:
     wait = _over(_window("addr", address, settings.FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS, now), now)
     if wait is not None:
         return Throttled(retry_after=wait)
-    user_id = _user_id(request)
+    try:
+        user_id = _user_id(request)
+    except SuspiciousOperation:  # e.g. too many query fields: the view answers it
+        user_id = None
     if user_id is not None:
         wait = _over(_window("user", str(user_id), settings.FACEDOWN_THROTTLE_LIVE_OPENS, now), now)
         if wait is not None:

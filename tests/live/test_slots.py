@@ -84,3 +84,22 @@ def test_a_dead_process_slots_expire_with_their_lease_and_live_ones_are_renewed(
             await alive.give_back(slot)
 
     asyncio.run(run())
+
+
+def test_with_redis_unreachable_the_slots_are_counted_in_the_process(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from tests.faults.processes import free_port
+
+    slots = Slots(f"redis://127.0.0.1:{free_port()}/0", Clock())  # nothing listens there
+    limits = _limits(1)
+
+    async def run() -> None:
+        held = await slots.take(limits)
+        assert isinstance(held, Held) and held.local
+        assert await slots.take(limits) == limits[1]  # the limit still holds, per process
+        await slots.give_back(held)
+        assert isinstance(await slots.take(limits), Held)
+
+    asyncio.run(run())
+    assert "counting in this process" in caplog.text
