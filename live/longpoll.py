@@ -5,7 +5,10 @@ An ASGI middleware in front of Django: the answer is always the API's own ``/eve
 empty page and ``wait`` allows, the middleware holds the request on the match's spectator
 channel (every committed event of the match is published there) and asks the view again
 when something was published or the time is up. It subscribes before the first ask, so an
-event committed in between wakes it. Waiting holds no thread and no database connection.
+event committed in between wakes it. Waiting holds no thread and no database connection, and
+each ask waits for one of the process's database turns (live/database.py): one commit wakes
+every long-poll of its match at once. A long-poll is admitted (throttled, and holds a slot of
+its user's and address's open streams) by live/limits.py, and is logged under one request id.
 
 The WSGI server answers the same request at once (``wait`` is accepted there and ignored):
 waiting clients belong on the ASGI server (docs/live.md).

@@ -4,6 +4,7 @@ database pool under a burst of woken long-polls, and the access log."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import tempfile
@@ -196,6 +197,23 @@ def test_the_access_log_has_stream_opens_without_their_ticket(
     assert request_id and request_id in opened[0]
     assert any("GET live-user-stream 403" in line for line in lines)
     assert ticket not in text.decode() and ticket.split(":")[0] not in text.decode()
+    # A long-poll asks the view twice here (at once, and when its second is up): both asks are
+    # logged under the one request id its answer carries.
+    after = _last_seq(alice, match_id)
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    connection.request(
+        "GET", f"/api/v1/matches/{match_id}/events?after={after}&wait=1", headers=_token(alice)
+    )
+    poll = connection.getresponse()
+    assert poll.status == 200 and json.loads(poll.read())["results"] == []
+    poll_id = poll.getheader("X-Request-ID", "")
+    connection.close()
+    deadline = time.monotonic() + 5
+    while open(log.name, "rb").read().count(poll_id.encode()) < 2:  # noqa: SIM115
+        assert time.monotonic() < deadline, open(log.name).read()  # noqa: SIM115
+        time.sleep(0.02)
+    asks = [line for line in open(log.name).read().splitlines() if poll_id in line]  # noqa: SIM115
+    assert len(asks) == 2 and all("GET match-events 200" in line for line in asks)
 
 
 def test_the_production_uvicorn_command_logs_no_ticket(
