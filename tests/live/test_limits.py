@@ -9,7 +9,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +18,7 @@ from django.http import HttpResponse
 
 from tests.deployment.helpers import compose
 from tests.live.client import Stream
-from tests.live.conftest import Server
+from tests.live.conftest import Server, _env, _start, _stop, _wait_ready
 from tests.live.longpolls import ConnectionCount, Polls
 from tests.players import Player, start_match
 from tests.schema_guard import session_guard
@@ -94,18 +94,30 @@ def test_woken_long_polls_share_a_bounded_database_pool(
     assert max(opening_peak, connections.peak) <= POOL + 1
 
 
-@pytest.fixture
-def tight(asgi_server_with: Callable[..., Server], cleared: None) -> tuple[Server, Any]:
-    """A server with small limits, its stderr (the access log) in a file."""
+@pytest.fixture(scope="module")
+def tight_server(django_db_setup: None, django_db_blocker: object) -> Iterator[tuple[Server, Any]]:
+    """One server with small limits for this module's tests, its stderr (the access log) in a
+    file."""
     log = tempfile.NamedTemporaryFile(prefix="facedown-asgi-", suffix=".log")  # noqa: SIM115
-    server = asgi_server_with(
-        stderr=log,
-        FACEDOWN_LIVE_MAX_STREAMS_PER_USER="2",
-        FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS="3",
-        FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS="12/hour",
-        FACEDOWN_THROTTLE_LIVE_OPENS="100000/min",
-    )
-    return server, log
+    limits = {
+        "FACEDOWN_LIVE_MAX_STREAMS_PER_USER": "2",
+        "FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS": "3",
+        "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS": "12/hour",
+        "FACEDOWN_THROTTLE_LIVE_OPENS": "100000/min",
+    }
+    server = _start(_env(django_db_blocker) | limits, log)
+    try:
+        _wait_ready(server)
+        yield server, log
+    finally:
+        _stop(server)
+        log.close()
+
+
+@pytest.fixture
+def tight(tight_server: tuple[Server, Any], cleared: None) -> tuple[Server, Any]:
+    """The small-limits server, its counts and slots cleared."""
+    return tight_server
 
 
 def _refused(stream: Stream, code: str) -> None:
@@ -192,9 +204,10 @@ def test_the_access_log_has_stream_opens_without_their_ticket(
         assert time.monotonic() < deadline, text
         time.sleep(0.02)
     lines = text.decode().splitlines()
-    opened = [line for line in lines if "GET live-match-stream 200" in line]
-    assert len(opened) == 1 and f"user={alice.user.pk}" in opened[0]
-    assert request_id and request_id in opened[0]
+    assert request_id
+    opened = [line for line in lines if request_id in line]
+    assert len(opened) == 1 and "GET live-match-stream 200" in opened[0]
+    assert f"user={alice.user.pk}" in opened[0]
     assert any("GET live-user-stream 403" in line for line in lines)
     assert ticket not in text.decode() and ticket.split(":")[0] not in text.decode()
     # A long-poll asks the view twice here (at once, and when its second is up): both asks are
