@@ -104,6 +104,9 @@ def tight_server(django_db_setup: None, django_db_blocker: object) -> Iterator[t
         "FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS": "3",
         "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS": "12/hour",
         "FACEDOWN_THROTTLE_LIVE_OPENS": "100000/min",
+        # One proxy in front, as docker-compose.yml's Caddy (without the header, the socket's
+        # address counts).
+        "FACEDOWN_TRUSTED_PROXY_HOPS": "1",
     }
     server = _start(_env(django_db_blocker) | limits, log)
     try:
@@ -165,6 +168,31 @@ def test_streams_per_user_and_per_address_then_freed_on_close(
     again = _open_again(server, match_path, _token(alice))
     assert again.status == 200
     for stream in (second, bobs, again):
+        stream.close()
+
+
+def test_the_address_counted_is_the_one_the_trusted_proxy_saw(
+    tight: tuple[Server, Any], alice: Player, bob: Player
+) -> None:
+    server, _ = tight
+    match_id = start_match("gops", [alice, bob])
+    path = f"/api/v1/matches/{match_id}/stream"
+
+    def behind_proxy(player: Player, forwarded: str) -> Stream:
+        return Stream(server.port, path, _token(player) | {"X-Forwarded-For": forwarded})
+
+    # Three streams from 203.0.113.7 fill that address (whatever the client wrote before it).
+    opened = [
+        behind_proxy(alice, "203.0.113.7"),
+        behind_proxy(alice, "10.9.9.9, 203.0.113.7"),
+        behind_proxy(bob, "203.0.113.7"),
+    ]
+    assert [s.status for s in opened] == [200, 200, 200]
+    _refused(behind_proxy(bob, "198.51.100.1, 203.0.113.7"), "too_many_streams")
+    # Another client address behind the same proxy is not held back.
+    other = behind_proxy(bob, "203.0.113.7, 198.51.100.1")
+    assert other.status == 200
+    for stream in (*opened, other):
         stream.close()
 
 
