@@ -98,7 +98,9 @@ def _action(console: Client, action: str, user: User) -> None:
 PASSWORD = "correct-horse-battery"
 ACTIONS: dict[str, Callable[[Player, Client], None]] = {
     "logout": lambda p, _c: p.post("/accounts/logout"),
-    "token rotation": lambda p, _c: p.post("/accounts/token/rotate"),
+    "token rotation": lambda p, _c: p.post(
+        "/accounts/token/rotate", {"current_password": PASSWORD}
+    ),
     "password change": lambda p, _c: p.post(
         "/accounts/password", {"current_password": PASSWORD, "password": "a-brand-new-secret"}
     ),

@@ -259,7 +259,13 @@ def _revocation_reaches_the_other_server(web: list[WebServer]) -> list[float]:
         accepted_for.append(last_accepted)
 
     assert http_call(second, "GET", f"{API}/accounts/me", token=frank.token).status == 200
-    rotated = http_call(first, "POST", f"{API}/accounts/token/rotate", token=frank.token)
+    rotated = http_call(
+        first,
+        "POST",
+        f"{API}/accounts/token/rotate",
+        {"current_password": "correct-horse-battery"},
+        token=frank.token,
+    )
     assert rotated.status == 200
     refused_by_second(frank.token)
     new = rotated.body["token"]
