@@ -65,7 +65,7 @@ def _tokens_revoked() -> None:
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:
     """Register an account (the API's ``register`` and the web sign-up): the caller has
-    checked the name with ``accounts.usernames.username_problem``."""
+    checked the name with ``accounts.usernames.username_refusal``."""
     password_validate(password=password, user=User(username=username, email=email))
     if email:
         verification_mail_take(email)
