@@ -111,6 +111,8 @@ class PasswordResetForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if "uid" in self.errors or "token" in self.errors:  # hidden: said on the form instead
+            self.add_error(None, "Open this page from the link in your reset mail.")
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
             self.add_error("password2", "The two passwords differ.")

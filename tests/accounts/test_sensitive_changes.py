@@ -124,6 +124,8 @@ def test_the_mailed_link_opens_a_page_that_sets_the_password(
         {**data, "password1": "yet-another-one-1", "password2": "yet-another-one-1"},
     )
     assert used.status_code == 400 and "invalid or has expired" in used.content.decode()
+    linkless = browser.post("/reset-password", {"password1": "x", "password2": "x"})
+    assert linkless.status_code == 400 and "link in your reset mail" in linkless.content.decode()
 
 
 def test_verification_mails_to_one_address_are_limited_per_day(
