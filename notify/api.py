@@ -68,7 +68,7 @@ def _preferences(user: User, prefs: NotificationSettings) -> dict[str, Any]:
 
 
 class PreferencesApi(APIView):
-    throttle_scope = {"GET": "reads", "PATCH": "login"}
+    throttle_scope = {"GET": "reads", "PATCH": "notify"}
 
     @extend_schema(responses={200: s.PreferencesOutput}, tags=TAGS)
     def get(self, request: Request) -> Response:
@@ -93,7 +93,7 @@ def _webhook(hook: Webhook) -> dict[str, Any]:
 
 
 class WebhooksApi(APIView):
-    throttle_scope = {"GET": "reads", "POST": "login"}
+    throttle_scope = {"GET": "reads", "POST": "notify"}
 
     @extend_schema(responses={200: s.WebhookOutput(many=True)}, tags=TAGS)
     def get(self, request: Request) -> Response:
@@ -120,7 +120,7 @@ class WebhooksApi(APIView):
 
 
 class WebhookApi(APIView):
-    throttle_scope = {"GET": "reads", "DELETE": "login"}
+    throttle_scope = {"GET": "reads", "DELETE": "notify"}
 
     @extend_schema(responses={200: s.WebhookOutput}, tags=TAGS)
     def get(self, request: Request, webhook_id: int) -> Response:
@@ -149,7 +149,7 @@ class DeliveriesApi(APIView):
 
 
 class PushSubscriptionsApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         request=s.PushSubscriptionInput,
@@ -171,7 +171,7 @@ class PushSubscriptionsApi(APIView):
 
 
 class PushSubscriptionApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         responses={204: OpenApiResponse(description="Nothing more is pushed to it.")}, tags=TAGS
@@ -237,7 +237,7 @@ class CalendarApi(APIView):
 
 
 class CalendarKeyApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         request=None,
@@ -257,7 +257,7 @@ TOKEN = OpenApiParameter("token", OpenApiTypes.STR, required=True, description="
 class EmailVerifyApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         parameters=[TOKEN],
@@ -274,7 +274,7 @@ class EmailVerifyApi(APIView):
 class UnsubscribeApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     def _answer(self, request: Request) -> Response:
         preference = unsubscribe(_token(request))
