@@ -10,10 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import NotFound
 from games.api import serializers as s
 from games.api.matches import PROBLEM
-from games.api.params import param_int
+from games.api.params import lookup_text, param_int
 from games.services.profiles import leaderboard, player_profile
+
+#: Django's ``AbstractUser.username`` length: a longer name names no player.
+USERNAME_MAX_LENGTH = 150
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -70,4 +74,7 @@ class PlayerApi(APIView):
         ),
     )
     def get(self, request: Request, username: str) -> Response:
-        return Response(player_profile(username))
+        name = lookup_text(username, max_length=USERNAME_MAX_LENGTH)
+        if name is None:
+            raise NotFound("No player with this name.")
+        return Response(player_profile(name))
