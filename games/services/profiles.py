@@ -11,9 +11,9 @@ import base64
 import binascii
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from accounts.lookup import user_named
 from core.errors import NotFound
 from games.catalog import get_engine
 from games.events import timestamp
@@ -81,7 +81,7 @@ def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[
 
 def player_profile(username: str) -> dict[str, Any]:
     """The player's public profile (docs/api.md, "Players")."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    user = user_named(username, active_only=True)
     if user is None:
         raise NotFound("No player with this name.")
     ratings = [
