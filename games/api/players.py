@@ -41,8 +41,10 @@ class LeaderboardApi(APIView):
         responses={200: s.LeaderboardPageOutput, 400: PROBLEM, 404: PROBLEM},
         tags=["players"],
         description=(
-            "The game's rated players, best rating first (openskill ordinal, mu - 3 sigma; "
-            "ties by account age). Public. 404 for an unknown game or an invalid cursor."
+            "The game's ranked players (enough rated matches against enough different "
+            "opponents: docs/api.md, Ratings), best rating first (openskill ordinal, "
+            "mu - 3 sigma; ties by account age). Public. 404 for an unknown game or an invalid "
+            "cursor."
         ),
     )
     def get(self, request: Request, slug: str) -> Response:
