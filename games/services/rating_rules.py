@@ -2,10 +2,11 @@
 in matches that were really played, against several players.
 
 - **Played enough.** A match that ended with a forfeited seat (a resignation, a time-out
-  forfeit) is unrated unless every human seat made at least ``FACEDOWN_RATING_MIN_MOVES`` moves
-  of its own (a move it sent; not a forced, timed-out or stand-in move). Every game moves in
-  steps, one move per acting seat, and a turn-based game's step is one seat's turn, so this
-  counts each seat's turns there too. A match played to its end is always played enough.
+  forfeit) is unrated unless every human seat had at least ``FACEDOWN_RATING_MIN_MOVES`` turns
+  with a move of its own (a move it sent; not a forced, timed-out or stand-in move). In a
+  simultaneous game every step is a turn of every acting seat; in a turn-based game a turn is
+  a run of steps one seat moves in alone (Memory's two flips are one turn). A match played to
+  its end is always played enough.
 - **Once per pair and window.** A match is unrated when two of its human players already had
   ``FACEDOWN_RATING_PAIR_LIMIT`` rated matches of this game together in the last
   ``FACEDOWN_RATING_PAIR_WINDOW_HOURS``: a second account cannot feed one player a stream of
@@ -22,6 +23,8 @@ opponent met only before the archive horizon may count again.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
@@ -33,22 +36,34 @@ from games.services.unit_of_work import MatchChange
 
 
 def played_enough(tx: MatchChange) -> bool:
-    """False when a seat forfeited and a human seat made fewer than the minimum of moves."""
+    """False when a seat forfeited and a human seat had fewer than the minimum of turns."""
     humans = [seat.index for seat in tx.seats if seat.user_id is not None]
     if not tx.forfeited or not humans:
         return True
     minimum = int(settings.FACEDOWN_RATING_MIN_MOVES)
-    own = Move.Source.PLAYER
-    counts = dict(
-        Move.objects.filter(match_id=tx.match.pk, source=own)
-        .values("seat")
-        .annotate(n=Count("id"))
-        .values_list("seat", "n")
-    )
-    for move in tx.moves:  # sent in this change, not written yet
-        if move.source == own:
-            counts[move.seat] = counts.get(move.seat, 0) + 1
-    return all(counts.get(seat, 0) >= minimum for seat in humans)
+    stored = Move.objects.filter(match_id=tx.match.pk).values_list("step", "seat", "source")
+    sent = [(m.step, m.seat, m.source) for m in tx.moves]  # in this change, not written yet
+    turns = seat_turns([*stored, *sent])
+    return all(turns.get(seat, 0) >= minimum for seat in humans)
+
+
+def seat_turns(moves: Iterable[tuple[int, int, str]]) -> dict[int, int]:
+    """Each seat's turns with a move of its own, from (step, seat, source) triples: every step
+    it sent a move in, except that consecutive steps it alone moved in are one turn (a
+    turn-based game's turn may take several steps, as Memory's two flips)."""
+    by_step: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for step, seat, source in moves:
+        by_step[step].append((seat, source))
+    turns: dict[int, int] = defaultdict(int)
+    previous_alone: int | None = None
+    for step in sorted(by_step):
+        movers = by_step[step]
+        alone = movers[0][0] if len(movers) == 1 else None
+        for seat, source in movers:
+            if source == Move.Source.PLAYER and (alone is None or alone != previous_alone):
+                turns[seat] += 1
+        previous_alone = alone
+    return dict(turns)
 
 
 def _rated(match_ref: Any) -> Exists:

@@ -3,13 +3,15 @@ match, shown in its ``match_finished`` event, on the leaderboard and the profile
 
 from __future__ import annotations
 
+import importlib
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
 from django.db.models import F
 
-from games.models import Match, Rating
+from games.models import Match, Move, Rating
 from games.services.bots import bot_moves_play
 from games.services.ratings import BOT_SIGMA, DEFAULT_MU, DEFAULT_SIGMA, bot_rating
 from tests.api.test_concurrency import race
@@ -254,3 +256,52 @@ def test_the_leaderboard_lists_players_with_enough_matches_and_opponents(
         "bob": (1, 1),
         "carol": (1, 1),
     }
+
+
+def _memory_until(players: list[Player], done: Any) -> str:
+    """Memory (turn-based; a turn is two flips, two steps, more after a pair): the seat to act
+    plays its first legal move until ``done(moves sent, turns completed)``, both per player."""
+    match_id = start_match("memory", players, options={"pairs": 6})
+    sent = dict.fromkeys((p.name for p in players), 0)
+    turns = dict(sent)
+    previous: str | None = None
+    while True:
+        (player,) = [p for p in players if p.match(match_id)["legal_moves"]]
+        if previous is not None and player.name != previous:
+            turns[previous] += 1
+        if done(sent, turns):
+            return match_id
+        seen = player.match(match_id)
+        answer = player.move(match_id, seen["step"], seen["legal_moves"][0])
+        assert answer.status_code == 202, answer.content
+        sent[player.name] += 1
+        previous = player.name
+
+
+def test_a_turn_based_match_counts_turns_not_steps(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    # Bob's two flips are one turn: not played enough, though he sent two moves.
+    early = _memory_until([alice, bob], lambda sent, turns: sent["bob"] == 2)
+    bob_steps = list(Move.objects.filter(match_id=early, seat=1).values_list("step", flat=True))
+    assert len(bob_steps) == 2 and bob_steps[1] == bob_steps[0] + 1
+    assert bob.post(f"/matches/{early}/resign").status_code == 200
+    assert _finished_event(alice, early)["ratings"] is None
+    played = _memory_until([alice, carol], lambda sent, turns: min(turns.values()) >= 2)
+    assert carol.post(f"/matches/{played}/resign").status_code == 200
+    assert _finished_event(alice, played)["ratings"] is not None
+
+
+def test_the_migration_counts_each_players_opponents_from_the_history(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    _resign_after(2, [alice, bob], bob)
+    _resign_after(2, [alice, bob], bob)  # unrated: the same pair again
+    _resign_after(2, [carol, alice], alice)
+    _resign_after(0, [bob, carol], carol)  # unrated: not played
+    expected = {"alice": 2, "bob": 1, "carol": 1}
+    Rating.objects.update(opponents=0)
+    migration = importlib.import_module("games.migrations.0010_rating_opponents")
+    migration.count_opponents(django_apps, None)
+    rows = Rating.objects.select_related("user")
+    assert {row.user.username: row.opponents for row in rows} == expected
