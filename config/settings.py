@@ -529,7 +529,7 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 
 # --- Ratings (games/services/rating_rules.py, docs/api.md "Ratings") ---
 # A match ended by a forfeit is rated only if every human seat had this many turns.
-FACEDOWN_RATING_MIN_MOVES = int(os.environ.get("FACEDOWN_RATING_MIN_MOVES", "2"))
+FACEDOWN_RATING_MIN_TURNS = int(os.environ.get("FACEDOWN_RATING_MIN_TURNS", "2"))
 # Two players' rated matches of a game together, at most this many per window; later ones in
 # the window are unrated.
 FACEDOWN_RATING_PAIR_LIMIT = int(os.environ.get("FACEDOWN_RATING_PAIR_LIMIT", "1"))

@@ -2,7 +2,7 @@
 in matches that were really played, against several players.
 
 - **Played enough.** A match that ended with a forfeited seat (a resignation, a time-out
-  forfeit) is unrated unless every human seat had at least ``FACEDOWN_RATING_MIN_MOVES`` turns
+  forfeit) is unrated unless every human seat had at least ``FACEDOWN_RATING_MIN_TURNS`` turns
   with a move of its own (a move it sent; not a forced, timed-out or stand-in move). In a
   simultaneous game every step is a turn of every acting seat; in a turn-based game a turn is
   a run of steps one seat moves in alone (Memory's two flips are one turn). A match played to
@@ -40,7 +40,7 @@ def played_enough(tx: MatchChange) -> bool:
     humans = [seat.index for seat in tx.seats if seat.user_id is not None]
     if not tx.forfeited or not humans:
         return True
-    minimum = int(settings.FACEDOWN_RATING_MIN_MOVES)
+    minimum = int(settings.FACEDOWN_RATING_MIN_TURNS)
     stored = Move.objects.filter(match_id=tx.match.pk).values_list("step", "seat", "source")
     sent = [(m.step, m.seat, m.source) for m in tx.moves]  # in this change, not written yet
     turns = seat_turns([*stored, *sent])

@@ -207,7 +207,7 @@ def test_a_second_account_resigning_early_feeds_no_rating(alice: Player) -> None
     or after one step). No match was played enough: nothing is rated, nobody is listed."""
     alt = make_player("alt")
     for attempt in range(30):
-        steps = attempt % 2  # resign at step 1 or 2: under FACEDOWN_RATING_MIN_MOVES (2)
+        steps = attempt % 2  # resign at step 1 or 2: under FACEDOWN_RATING_MIN_TURNS (2)
         match_id = _resign_after(steps, [alice, alt], alt)
         assert _finished_event(alice, match_id)["ratings"] is None
     row = Rating.objects.get(user=alice.user, game="gops")

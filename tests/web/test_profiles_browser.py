@@ -43,7 +43,7 @@ def test_rematch_profile_leaderboard_and_series_pages(
 ) -> None:
     # The pages, not the rating rules (tests/api/test_ratings.py): two resignations at step 1
     # between the same players are rated here, and two players make a board.
-    settings.FACEDOWN_RATING_MIN_MOVES = 0
+    settings.FACEDOWN_RATING_MIN_TURNS = 0
     settings.FACEDOWN_RATING_PAIR_LIMIT = 2
     settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 1
     ann, ben = make_player("ann"), make_player("ben")
