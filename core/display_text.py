@@ -22,8 +22,9 @@ BIDI_MESSAGE = "Bidirectional embedding, override and isolate controls are not a
 INVISIBLE_MESSAGE = "The text shows nothing: it holds only spaces or invisible characters."
 
 #: Categories that draw nothing on their own: controls, format characters, separators, marks
-#: (a mark alone has no base), unassigned code points.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Mn", "Me", "Cn"})
+#: (a mark alone has no base). Unassigned code points pass: they may be newer than this
+#: Python's Unicode tables (a new emoji).
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp", "Mn", "Me"})
 #: Letters and symbols that fonts draw blank.
 _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
