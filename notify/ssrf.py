@@ -3,12 +3,12 @@
 A user names the URL, so without a guard the server could be made to call its own network:
 the database, Redis, a cloud's metadata service. A URL is refused unless it is http(s) and
 every address its host resolves to is public: not private, loopback, link-local, multicast,
-reserved or unspecified (IPv4 and IPv6). An IPv6 address that carries an IPv4 address (mapped
-``::ffff:0:0/96``, IPv4-compatible ``::/96``, SIIT ``::ffff:0:0:0/96``, NAT64 ``64:ff9b::/96`` and
-``64:ff9b:1::/48``, 6to4 ``2002::/16``, Teredo ``2001::/32``) reaches that IPv4 address through a
-relay or translator, so each IPv4 address it carries must be public too: ``http://[2002:7f00:1::]/``
-is 127.0.0.1. ``FACEDOWN_WEBHOOK_ALLOW_PRIVATE``
-lifts the address check (tests, a closed network). Redirects are never followed, so a public
+reserved or unspecified (IPv4 and IPv6). An IPv6 address that carries an IPv4 address
+(mapped ``::ffff:0:0/96``, IPv4-compatible ``::/96``, SIIT ``::ffff:0:0:0/96``, NAT64
+``64:ff9b::/96`` and ``64:ff9b:1::/48``, 6to4 ``2002::/16``, Teredo ``2001::/32``) reaches that
+IPv4 address through a relay or translator, so each IPv4 address it carries must be public
+too: ``http://[2002:7f00:1::]/`` is 127.0.0.1. ``FACEDOWN_WEBHOOK_ALLOW_PRIVATE`` lifts the
+address check (tests, a closed network). Redirects are never followed, so a public
 URL cannot bounce a request inward. Registering a URL checks the URL itself (an address
 literal, a ``localhost`` name); every request resolves the name first and checks each address
 it gets. A name that changes its answer between that check and the connection (DNS

@@ -46,8 +46,8 @@ def _rating_number(value: float) -> float:
 
 def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[Any], str | None]:
     """One page of the game's ranked players (``rating_rules``: enough rated matches against
-    enough opponents), best first (ordinal, then user id), and the
-    cursor of the next page (None on the last). Each entry carries its rank."""
+    enough opponents), best first (ordinal, then user id), and the cursor of the next page
+    (None on the last). Each entry carries its rank."""
     if get_engine(game) is None:
         raise NotFound("No game with this slug.")
     rows = Rating.objects.filter(
