@@ -64,3 +64,9 @@ def test_a_stored_hook_with_such_a_url_is_not_called(alice: Player, url: str, db
     assert webhook_deliver(delivery.pk) == "pending"
     delivery.refresh_from_db()
     assert (delivery.error, delivery.response_status, delivery.attempts) == (LOCAL, None, 1)
+
+
+def test_a_push_endpoint_on_such_an_address_is_refused(alice: Player) -> None:
+    body = {"endpoint": INWARD[0] + "push/1", "keys": {"p256dh": "k", "auth": "a"}}
+    answer = alice.post("/accounts/me/push-subscriptions", body)
+    assert answer.status_code == 400 and "endpoint" in answer.json()["errors"]
