@@ -534,6 +534,17 @@ CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-ke
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
 CORS_PREFLIGHT_MAX_AGE = 3600
 
+# --- Ratings (games/services/rating_rules.py, docs/api.md "Ratings") ---
+# A match ended by a forfeit is rated only if every human seat had this many turns.
+FACEDOWN_RATING_MIN_TURNS = int(os.environ.get("FACEDOWN_RATING_MIN_TURNS", "2"))
+# Two players' rated matches of a game together, at most this many per window; later ones in
+# the window are unrated.
+FACEDOWN_RATING_PAIR_LIMIT = int(os.environ.get("FACEDOWN_RATING_PAIR_LIMIT", "1"))
+FACEDOWN_RATING_PAIR_WINDOW_HOURS = float(os.environ.get("FACEDOWN_RATING_PAIR_WINDOW_HOURS", "24"))
+# The leaderboard lists a player after this many rated matches against this many opponents.
+FACEDOWN_LEADERBOARD_MIN_MATCHES = int(os.environ.get("FACEDOWN_LEADERBOARD_MIN_MATCHES", "5"))
+FACEDOWN_LEADERBOARD_MIN_OPPONENTS = int(os.environ.get("FACEDOWN_LEADERBOARD_MIN_OPPONENTS", "3"))
+
 # --- Data lifecycle and read replicas (docs/data.md) ---
 # A match over for this many days has its moves and events moved into its archive (one
 # compressed row); every read answers as before. 0 archives every match that is over.

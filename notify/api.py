@@ -17,8 +17,9 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from games.api.params import lookup_text
 from notify import serializers as s
-from notify.calendar import calendar_feed
+from notify.calendar import CALENDAR_KEY_MAX_LENGTH, calendar_feed
 from notify.mail import email_verify, unsubscribe
 from notify.models import NotificationSettings, Webhook, WebhookDelivery
 from notify.preferences import (
@@ -46,8 +47,8 @@ def _input(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 def _token(request: Request) -> str:
-    token = request.query_params.get("token", "")
-    if not token or len(token) > 500:
+    token = lookup_text(request.query_params.get("token"), max_length=500)
+    if token is None:
         raise ValidationFailed({"token": [BAD_LINK]})
     return token
 
@@ -230,7 +231,8 @@ class CalendarApi(APIView):
         "private key in `calendar_url` of `/accounts/me/notifications` is the credential).",
     )
     def get(self, request: Request) -> Response:
-        feed = calendar_feed(request.query_params.get("key", ""))
+        key = lookup_text(request.query_params.get("key"), max_length=CALENDAR_KEY_MAX_LENGTH)
+        feed = calendar_feed(key) if key is not None else None
         if feed is None:
             raise NotFound("No calendar has this key.")
         return Response(feed, content_type="text/calendar; charset=utf-8")
