@@ -1,6 +1,6 @@
 """Users in the operator console: the stock user admin plus deactivation and token resets.
 
-Both actions, and unticking "active" on a user's page, record a token revocation
+Both actions, and unticking "active" or renaming on a user's page, record a token revocation
 (``accounts.revocation``): this process forgets its token cache at once, every other web process
 refuses the old token within ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS``.
 """
@@ -26,11 +26,13 @@ class FacedownUserAdmin(UserAdmin):
     actions = ("deactivate_users", "reset_tokens")
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        # A rename is recorded too: the token cache keeps each token's user id and name.
+        revokes = change and (not obj.is_active or "username" in form.changed_data)
         with transaction.atomic():
             super().save_model(request, obj, form, change)
-            if change and not obj.is_active:
+            if revokes:
                 revocation_record([obj.pk])
-        if change and not obj.is_active:
+        if revokes:
             forget_cached_tokens()
 
     @admin.action(description="Deactivate the selected users", permissions=["change"])

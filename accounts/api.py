@@ -40,6 +40,13 @@ def _user(request: Request) -> User:
     return cast(User, request.user)
 
 
+def _current(request: Request) -> User:
+    """The request's user with every field as the database has it now: the token cache gives
+    an identity whose other fields are deferred (``accounts.authentication``)."""
+    user = _user(request)
+    return User.objects.get(pk=user.pk) if user.get_deferred_fields() else user
+
+
 class RegisterApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
@@ -68,20 +75,26 @@ class TokenApi(APIView):
 
 
 class TokenRotateApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "revoke"
 
     @extend_schema(
-        request=None,
+        request=s.TokenRotateInput,
         responses={200: s.TokenOutput},
         tags=["accounts"],
-        description="A new token; the one used for this request stops working.",
+        description="A new token (needs the current password); the one used for this request "
+        "stops working.",
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_rotate(user=_user(request))})
+        data = _input(s.TokenRotateInput, request)
+        return Response(
+            {"token": token_rotate(user=_user(request), current_password=data["current_password"])}
+        )
 
 
 class LogoutApi(APIView):
-    throttle_scope = "login"
+    # Never throttled: whatever a stolen token has spent, its owner can still revoke it (a
+    # token can log out once; without one this answers 401 before any work).
+    throttle_classes: list = []
 
     @extend_schema(
         request=None,
@@ -94,7 +107,7 @@ class LogoutApi(APIView):
 
 
 class PasswordChangeApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "revoke"
 
     @extend_schema(
         request=s.PasswordChangeInput,
@@ -115,14 +128,15 @@ class PasswordChangeApi(APIView):
 class PasswordResetApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_scope = "register"
+    throttle_scope = "account"
 
     @extend_schema(
         request=s.PasswordResetInput,
         responses={202: s.AcceptedOutput},
         tags=["accounts"],
-        description="Mails a signed, expiring reset link to an active account with this "
-        "address. The answer is the same whether or not one has it.",
+        description="Mails a signed, expiring reset link, shortly after the answer, to each "
+        "active account that verified this address (an unverified address never gets one). "
+        "The answer is the same whether or not one has it.",
     )
     def post(self, request: Request) -> Response:
         password_reset_request(**_input(s.PasswordResetInput, request))
@@ -150,18 +164,21 @@ class PasswordResetConfirmApi(APIView):
 
 
 class MeApi(APIView):
-    throttle_scope = {"GET": "reads", "PATCH": "login", "DELETE": "login"}
+    throttle_scope = {"GET": "reads", "PATCH": "account", "DELETE": "account"}
 
     @extend_schema(responses={200: s.MeOutput}, tags=["accounts"])
     def get(self, request: Request) -> Response:
-        return Response(s.MeOutput(request.user).data)
+        return Response(s.MeOutput(_current(request)).data)
 
     @extend_schema(
         request=s.MeUpdateInput,
         responses={200: s.MeOutput},
         tags=["accounts"],
-        description='Change your e-mail address (`""` for none). A new address is mailed a '
-        "signed verification link; no other mail goes to it until the link is opened.",
+        description='Change your e-mail address (`""` for none), with `current_password`. A '
+        "new address is mailed a signed verification link; no other mail (a password reset "
+        "neither) goes to it until the link is opened. At most "
+        "`FACEDOWN_EMAIL_VERIFY_PER_ADDRESS` verification mails go to one address a day; past "
+        "that, 429 `throttled` and nothing changes.",
     )
     def patch(self, request: Request) -> Response:
         user = account_update(user=_user(request), **_input(s.MeUpdateInput, request))

@@ -1,10 +1,15 @@
-"""Token authentication with a short per-process cache of token → user.
+"""Token authentication with a short per-process cache of token → identity.
 
 A move submission is a hot path; looking the token up costs a database round trip on every
 request. The cache keeps that lookup off the path for ``FACEDOWN_TOKEN_CACHE_SECONDS``. A
 revocation on any machine (``accounts.revocation``) still takes effect everywhere within
 ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS``: before answering from the cache, a process reads
 the revocations made since its last look, when that look is older than the interval.
+
+The cache keeps the identity only (the user's id and name, which change only when the account
+is closed, a revocation), never the row: another process may change the e-mail address or the
+password meanwhile. Each request gets a new ``User`` built with ``Model.from_db`` from those
+two fields, every other field deferred, so reading one reads the database as it is now.
 """
 
 from __future__ import annotations
@@ -14,11 +19,15 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
 
+from accounts.models import User
 from accounts.revocation import revocation_last, revocations_since
 
-_cache: dict[str, tuple[float, tuple[Any, Any]]] = {}
+#: token key → (expires, user id, username)
+_cache: dict[str, tuple[float, int, str]] = {}
 _lock = threading.Lock()
 _poll_lock = threading.Lock()
 _MAX_ENTRIES = 10_000
@@ -34,7 +43,7 @@ class _Seen:
 
 def _forget_users(user_ids: set[int]) -> None:
     with _lock:
-        for key in [k for k, (_, (user, _t)) in _cache.items() if user.pk in user_ids]:
+        for key in [k for k, (_, user_id, _n) in _cache.items() if user_id in user_ids]:
             del _cache[key]
         _Seen.generation += 1
 
@@ -82,14 +91,23 @@ class CachedTokenAuthentication(TokenAuthentication):
             hit = _cache.get(key)
             generation = _Seen.generation
         if hit is not None and hit[0] > now:
-            return hit[1]
-        credentials = super().authenticate_credentials(key)
+            return _identity(key, hit[1], hit[2])
+        user, token = super().authenticate_credentials(key)
         with _lock:
             if generation == _Seen.generation:  # no revocation was applied meanwhile
                 if len(_cache) >= _MAX_ENTRIES:
                     _cache.clear()
-                _cache[key] = (now + ttl, credentials)
-        return credentials
+                _cache[key] = (now + ttl, user.pk, user.username)
+        return user, token
+
+
+def _identity(key: str, user_id: int, username: str) -> tuple[User, Token]:
+    """A user and token as the database would load them with only these fields: any other
+    field is deferred, read from the database when first used."""
+    user = User.from_db(DEFAULT_DB_ALIAS, ["id", "username"], [user_id, username])
+    token = Token.from_db(DEFAULT_DB_ALIAS, ["key", "user_id"], [key, user_id])
+    token.user = user
+    return user, token
 
 
 def forget_cached_tokens() -> None:

@@ -25,6 +25,11 @@ class AccountHooks:
     #: ``email_changed(user)`` runs once a new address is saved (at registration too), after
     #: its transaction: e.g. mail a link that verifies it.
     email_changed: Callable[[User], None] = lambda user: None
+    #: ``password_reset_requested(email)`` runs for every reset request, whether or not an
+    #: account has the address: it hands the mailing to a job (``accounts.services.
+    #: password_reset_mail`` for each active account that verified the address), so the
+    #: request's time tells nothing.
+    password_reset_requested: Callable[[str], None] = lambda email: None
 
 
 _hooks: list[AccountHooks] = []

@@ -1,23 +1,8 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import User
-from accounts.usernames import (
-    USERNAME_PATTERN,
-    username_normalise,
-    username_skeleton,
-    username_skeleton_expression,
-)
+from accounts.usernames import username_normalise, username_refusal
 from core.serializers import StrictCharField, StrictSerializer
-
-TAKEN = "This username is taken."
-LOOKS_ALIKE = "This username looks too much like an existing one."
-BAD_USERNAME = (
-    f"Must match the pattern {USERNAME_PATTERN.pattern} after Unicode NFKC normalisation: "
-    "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-' (ASCII only, so accented and "
-    "non-Latin letters such as 'émile' or '李雷' are refused)."
-)
-RESERVED = "Usernames starting with 'deleted-' are reserved."
 
 
 class RegisterInput(StrictSerializer):
@@ -27,17 +12,9 @@ class RegisterInput(StrictSerializer):
 
     def validate_username(self, value: str) -> str:
         name = username_normalise(value)
-        if not USERNAME_PATTERN.fullmatch(name):
-            raise serializers.ValidationError(BAD_USERNAME)
-        if name.casefold().startswith("deleted-"):
-            raise serializers.ValidationError(RESERVED)
-        if User.objects.filter(username__iexact=name).exists():
-            raise serializers.ValidationError(TAKEN)
-        lookalike = User.objects.annotate(skeleton=username_skeleton_expression()).filter(
-            skeleton=username_skeleton(name)
-        )
-        if lookalike.exists():
-            raise serializers.ValidationError(LOOKS_ALIKE)
+        refusal = username_refusal(name)
+        if refusal is not None:
+            raise serializers.ValidationError(refusal)
         return name
 
 
@@ -49,6 +26,10 @@ class RegisterOutput(serializers.Serializer):
 class TokenInput(StrictSerializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False)
+
+
+class TokenRotateInput(StrictSerializer):
+    current_password = StrictCharField(max_length=128, trim_whitespace=False)
 
 
 class TokenOutput(serializers.Serializer):
@@ -133,6 +114,12 @@ class ExportChatOutput(serializers.Serializer):
 
 class MeUpdateInput(StrictSerializer):
     email = serializers.EmailField(required=False, allow_blank=True)
+    current_password = StrictCharField(
+        required=False,
+        max_length=128,
+        trim_whitespace=False,
+        help_text="Needed to change the e-mail address.",
+    )
 
 
 class ExportOutput(serializers.Serializer):

@@ -23,12 +23,16 @@ from accounts.hooks import account_hooks
 from accounts.lockout import login_failure_record, login_failures_forget, login_lock_check
 from accounts.models import User
 from accounts.revocation import revocation_record
+from accounts.verification_limit import verification_mail_take
 from core.errors import InvalidCredentials, ValidationFailed
 
 USERNAME_TAKEN = "This username is taken."
 WRONG_PASSWORD = "The password is not correct."
+PASSWORD_NEEDED = "Your current password is needed for this change."
 BAD_RESET_LINK = "The reset link is invalid or has expired."
-DELETED_PREFIX = "deleted-"
+#: A closed account's placeholder name is ``deleted~<id>``: "~" is outside every registrable
+#: name (``accounts.usernames``), so no account can hold it before the one being closed.
+DELETED_PREFIX = "deleted~"
 RESET_SUBJECT = "Facedown: reset your password"
 
 
@@ -60,7 +64,11 @@ def _tokens_revoked() -> None:
 
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, str]:
+    """Register an account (the API's ``register`` and the web sign-up): the caller has
+    checked the name with ``accounts.usernames.username_refusal``."""
     password_validate(password=password, user=User(username=username, email=email))
+    if email:
+        verification_mail_take(email)
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password, email=email)
@@ -77,14 +85,36 @@ def _email_changed(user: User) -> None:
         hooks.email_changed(user)
 
 
-def account_update(*, user: User, email: str | None = None) -> User:
-    """Change the account's own fields (the e-mail address); a new address goes to every
-    registered hook (which mails it a verification link)."""
-    if email is not None and email != user.email:
-        user.email = email
-        user.save(update_fields=["email"])
-        _email_changed(user)
-    return user
+def _fresh(user: User) -> User:
+    """The account's row as the database has it now, locked until the transaction ends: the
+    request's user holds its identity only (``accounts.authentication``)."""
+    return User.objects.select_for_update().get(pk=user.pk)
+
+
+def _password_given(password: str | None, field: str = "current_password") -> str:
+    if not password:
+        raise ValidationFailed({field: [PASSWORD_NEEDED]})
+    return password
+
+
+def account_update(
+    *, user: User, email: str | None = None, current_password: str | None = None
+) -> User:
+    """Change the account's own fields (the e-mail address, which needs the current password);
+    a new address goes to every registered hook (which mails it a verification link)."""
+    with transaction.atomic():
+        fresh = _fresh(user)
+        if email is None or email == fresh.email:
+            return fresh
+        _password_check(
+            user=fresh, password=_password_given(current_password), field="current_password"
+        )
+        if email:
+            verification_mail_take(email)
+        fresh.email = email
+        fresh.save(update_fields=["email"])
+        _email_changed(fresh)
+    return fresh
 
 
 def token_obtain(*, username: str, password: str) -> str:
@@ -105,9 +135,14 @@ def token_revoke(*, user: User) -> None:
     _tokens_revoked()
 
 
-def token_rotate(*, user: User) -> str:
+def token_rotate(*, user: User, current_password: str | None) -> str:
+    """A new token (needs the current password, so a stolen token cannot replace itself)."""
     with transaction.atomic():
-        key = _token_new(user)
+        fresh = _fresh(user)
+        _password_check(
+            user=fresh, password=_password_given(current_password), field="current_password"
+        )
+        key = _token_new(fresh)
     _tokens_revoked()
     return key
 
@@ -122,37 +157,47 @@ def _password_check(*, user: User, password: str, field: str) -> None:
 
 def password_change(*, user: User, current_password: str, new_password: str) -> str:
     """Set a new password; every token is revoked and a fresh one returned."""
-    _password_check(user=user, password=current_password, field="current_password")
-    password_validate(password=new_password, user=user)
     with transaction.atomic():
-        user.set_password(new_password)
-        user.save(update_fields=["password"])
-        key = _token_new(user)
+        fresh = _fresh(user)
+        _password_check(user=fresh, password=current_password, field="current_password")
+        password_validate(password=new_password, user=fresh)
+        fresh.set_password(new_password)
+        fresh.save(update_fields=["password"])
+        key = _token_new(fresh)
     _tokens_revoked()
-    login_failures_forget(username=user.username)
+    login_failures_forget(username=fresh.username)
     return key
 
 
 def password_reset_request(*, email: str) -> None:
-    """Mail a reset link to every active account with this address; silent when none has."""
-    users = User.objects.filter(email__iexact=email.strip(), is_active=True)
-    for user in users:
-        if not user.has_usable_password():
-            continue
-        uid = urlsafe_base64_encode(force_bytes(user.pk))
-        token = default_token_generator.make_token(user)
-        link = settings.FACEDOWN_PASSWORD_RESET_URL.format(uid=uid, token=token)
-        minutes = settings.PASSWORD_RESET_TIMEOUT // 60
-        send_mail(
-            RESET_SUBJECT,
-            f"Someone asked to reset the password of the Facedown account {user.username}.\n\n"
-            f"To choose a new one, open this link within {minutes} minutes:\n{link}\n\n"
-            f"or POST uid={uid} and token={token} with your new password to "
-            "/api/v1/accounts/password-reset/confirm.\n\n"
-            "If you did not ask for this, ignore this message; your password stays as it is.",
-            None,
-            [user.email],
-        )
+    """Hand the request to every registered hook, which mails the link later, outside the
+    request (``password_reset_mail``), to the active accounts that verified this address: the
+    request does the same work whether or not any account has it, so its time tells nothing."""
+    for hooks in account_hooks():
+        hooks.password_reset_requested(email.strip())
+
+
+def password_reset_mail(user: User) -> None:
+    """Mail ``user`` a reset link (the job behind ``password_reset_request``)."""
+    if not user.is_active or not user.has_usable_password() or not user.email:
+        return
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    token = default_token_generator.make_token(user)
+    template = settings.FACEDOWN_PASSWORD_RESET_URL or (
+        settings.FACEDOWN_PUBLIC_URL.rstrip("/") + "/reset-password?uid={uid}&token={token}"
+    )
+    link = template.format(uid=uid, token=token)
+    minutes = settings.PASSWORD_RESET_TIMEOUT // 60
+    send_mail(
+        RESET_SUBJECT,
+        f"Someone asked to reset the password of the Facedown account {user.username}.\n\n"
+        f"To choose a new one, open this link within {minutes} minutes:\n{link}\n\n"
+        f"or POST uid={uid} and token={token} with your new password to "
+        "/api/v1/accounts/password-reset/confirm.\n\n"
+        "If you did not ask for this, ignore this message; your password stays as it is.",
+        None,
+        [user.email],
+    )
 
 
 def password_reset_confirm(*, uid: str, token: str, new_password: str) -> str:
@@ -178,11 +223,14 @@ def account_delete(*, user: User, password: str) -> None:
     """Close the account: every registered hook runs first (the games forfeit its live seats,
     each in its own transaction, so a failure leaves the account to retry), then the user row is
     deactivated and anonymised in place so every match that names it keeps its foreign keys."""
-    _password_check(user=user, password=password, field="password")
-    for hooks in account_hooks():
-        hooks.close(user)
-    old_name = user.username
     with transaction.atomic():
+        current = _fresh(user)
+        _password_check(user=current, password=password, field="password")
+    for hooks in account_hooks():
+        hooks.close(current)
+    with transaction.atomic():
+        user = _fresh(user)
+        old_name = user.username
         user.username = f"{DELETED_PREFIX}{user.pk}"
         user.email = user.first_name = user.last_name = ""
         user.is_active = user.is_staff = user.is_superuser = False
@@ -199,6 +247,7 @@ def account_delete(*, user: User, password: str) -> None:
 
 def account_export(*, user: User) -> dict[str, Any]:
     """The account's own data as JSON: the account, then each registered section."""
+    user = User.objects.get(pk=user.pk)
     data: dict[str, Any] = {
         "format": "facedown-account-export-v1",
         "account": {

@@ -7,7 +7,7 @@ regardless of case. Login is case-insensitive too (``accounts.backends``).
 Non-ASCII letters ("émile", "李雷") are refused, deliberately: a name is read by other players
 in a lobby, and allowing Unicode letters safely would need UTS #39 mixed-script and confusable
 tables for every script (Cyrillic U+0430 for Latin "a", and so on), which Python's standard library
-does not carry. The API's error states the pattern (``accounts.serializers.BAD_USERNAME``).
+does not carry. The refusal states the pattern (``BAD_USERNAME``).
 
 Restricting names to ASCII after NFKC already refuses mixed-script look-alikes ("alice" with a
 Cyrillic first letter). What ASCII itself confuses is caught by a *skeleton*, in the spirit of
@@ -17,6 +17,10 @@ digit ``0`` reads as ``o``, ``rn`` as ``m`` and ``vv`` as ``w``. This refuses a 
 names ("all" once "ali" exists), the price of refusing every "a1ice" and "AL1CE". A new name
 whose skeleton equals an existing name's is refused. The same mapping is written once as a
 database expression so the check is one query.
+
+Names whose skeleton starts with ``deleted-`` are reserved: they read like a closed account's
+placeholder. ``username_refusal`` is the one check every way to register goes through (the
+API's ``register`` and the web sign-up).
 """
 
 from __future__ import annotations
@@ -27,7 +31,19 @@ import unicodedata
 from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Replace
 
+from accounts.models import User
+
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
+RESERVED_PREFIX = "deleted-"
+
+TAKEN = "This username is taken."
+LOOKS_ALIKE = "This username looks too much like an existing one."
+BAD_USERNAME = (
+    f"Must match the pattern {USERNAME_PATTERN.pattern} after Unicode NFKC normalisation: "
+    "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-' (ASCII only, so accented and "
+    "non-Latin letters such as 'émile' or '李雷' are refused)."
+)
+RESERVED = "Usernames that read like 'deleted-' are reserved."
 
 # Applied to the case-folded name, in this order.
 _CONFUSABLE: tuple[tuple[str, str], ...] = (
@@ -56,3 +72,19 @@ def username_skeleton_expression(field: str = "username") -> Func:
     for old, new in _CONFUSABLE:
         expression = Replace(expression, Value(old), Value(new))
     return expression
+
+
+def username_refusal(name: str) -> str | None:
+    """Why the normalised ``name`` cannot be registered, or None if it can."""
+    if not USERNAME_PATTERN.fullmatch(name):
+        return BAD_USERNAME
+    if username_skeleton(name).startswith(username_skeleton(RESERVED_PREFIX)):
+        return RESERVED
+    if User.objects.filter(username__iexact=name).exists():
+        return TAKEN
+    lookalike = User.objects.annotate(skeleton=username_skeleton_expression()).filter(
+        skeleton=username_skeleton(name)
+    )
+    if lookalike.exists():
+        return LOOKS_ALIKE
+    return None

@@ -162,11 +162,10 @@ AUTHENTICATION_BACKENDS = [
 ]
 
 # Password reset by e-mail: the link's lifetime, its address (``{uid}`` and ``{token}`` are
-# filled in), and how mail leaves (the console backend prints it unless told otherwise).
+# filled in; empty: the web client's page, FACEDOWN_PUBLIC_URL + /reset-password), and how mail
+# leaves (the console backend prints it unless told otherwise).
 PASSWORD_RESET_TIMEOUT = int(os.environ.get("FACEDOWN_PASSWORD_RESET_SECONDS", "3600"))
-FACEDOWN_PASSWORD_RESET_URL = os.environ.get(
-    "FACEDOWN_PASSWORD_RESET_URL", "http://127.0.0.1:8000/reset-password?uid={uid}&token={token}"
-)
+FACEDOWN_PASSWORD_RESET_URL = os.environ.get("FACEDOWN_PASSWORD_RESET_URL", "")
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "facedown@localhost")
 
@@ -210,6 +209,12 @@ REST_FRAMEWORK = {
         "user": os.environ.get("FACEDOWN_THROTTLE_USER", "6000/min"),
         "login": os.environ.get("FACEDOWN_THROTTLE_LOGIN", "60/hour"),
         "register": os.environ.get("FACEDOWN_THROTTLE_REGISTER", "20/hour"),
+        # Account changes, notification settings, and the revocations that need a password
+        # (rotation, password change), each on its own budget: spending one never blocks
+        # another, and logout is never throttled (docs/reliability.md, "Abuse limits").
+        "account": os.environ.get("FACEDOWN_THROTTLE_ACCOUNT", "60/hour"),
+        "notify": os.environ.get("FACEDOWN_THROTTLE_NOTIFY", "300/hour"),
+        "revoke": os.environ.get("FACEDOWN_THROTTLE_REVOKE", "120/hour"),
         "match_create": os.environ.get("FACEDOWN_THROTTLE_MATCH_CREATE", "120/hour"),
         "moves": os.environ.get("FACEDOWN_THROTTLE_MOVES", "600/min"),
         "reads": os.environ.get("FACEDOWN_THROTTLE_READS", "3000/min"),
@@ -418,6 +423,8 @@ FACEDOWN_PUBLIC_URL = os.environ.get("FACEDOWN_PUBLIC_URL", "http://127.0.0.1:80
 FACEDOWN_MAIL_YOUR_MOVE_INTERVAL = int(os.environ.get("FACEDOWN_MAIL_YOUR_MOVE_INTERVAL", "1800"))
 # How long an address verification link works.
 FACEDOWN_EMAIL_VERIFY_SECONDS = int(os.environ.get("FACEDOWN_EMAIL_VERIFY_SECONDS", "259200"))
+# At most this many verification mails to one address per UTC day (accounts/verification_limit.py).
+FACEDOWN_EMAIL_VERIFY_PER_ADDRESS = int(os.environ.get("FACEDOWN_EMAIL_VERIFY_PER_ADDRESS", "5"))
 # Webhooks: attempts per delivery, the first retry's delay (doubling after), the request
 # timeout, and how many deliveries in a row may give up before the hook is disabled.
 FACEDOWN_WEBHOOK_ATTEMPTS = int(os.environ.get("FACEDOWN_WEBHOOK_ATTEMPTS", "6"))
@@ -526,6 +533,17 @@ CORS_ALLOW_CREDENTIALS = False
 CORS_ALLOW_HEADERS = ["authorization", "content-type", "accept", "idempotency-key", "if-none-match"]
 CORS_EXPOSE_HEADERS = ["ETag", "Location", "Retry-After", "WWW-Authenticate"]
 CORS_PREFLIGHT_MAX_AGE = 3600
+
+# --- Ratings (games/services/rating_rules.py, docs/api.md "Ratings") ---
+# A match ended by a forfeit is rated only if every human seat had this many turns.
+FACEDOWN_RATING_MIN_TURNS = int(os.environ.get("FACEDOWN_RATING_MIN_TURNS", "2"))
+# Two players' rated matches of a game together, at most this many per window; later ones in
+# the window are unrated.
+FACEDOWN_RATING_PAIR_LIMIT = int(os.environ.get("FACEDOWN_RATING_PAIR_LIMIT", "1"))
+FACEDOWN_RATING_PAIR_WINDOW_HOURS = float(os.environ.get("FACEDOWN_RATING_PAIR_WINDOW_HOURS", "24"))
+# The leaderboard lists a player after this many rated matches against this many opponents.
+FACEDOWN_LEADERBOARD_MIN_MATCHES = int(os.environ.get("FACEDOWN_LEADERBOARD_MIN_MATCHES", "5"))
+FACEDOWN_LEADERBOARD_MIN_OPPONENTS = int(os.environ.get("FACEDOWN_LEADERBOARD_MIN_OPPONENTS", "3"))
 
 # --- Data lifecycle and read replicas (docs/data.md) ---
 # A match over for this many days has its moves and events moved into its archive (one

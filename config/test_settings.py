@@ -13,7 +13,10 @@ from config.settings import *  # noqa: F403
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
     scope: "100000/min"
-    for scope in ("anon", "user", "login", "register", "match_create", "moves", "reads", "chat")
+    for scope in (
+        *("anon", "user", "login", "register", "match_create", "moves", "reads", "chat"),
+        *("account", "notify", "revoke"),
+    )
 }
 # Reset mail stays in django.core.mail.outbox.
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
@@ -33,3 +36,6 @@ FACEDOWN_CHECK_EVENTS = True
 
 # Failed logins are counted in the shared Redis across runs; the lockout tests lower this.
 FACEDOWN_LOGIN_LOCKOUT_FAILURES = 1000
+# Verification mails are counted per address in the shared Redis across runs; the limit's test
+# lowers this and uses an address of its own.
+FACEDOWN_EMAIL_VERIFY_PER_ADDRESS = 1000

@@ -16,8 +16,9 @@ Two departures from DRF:
   request fails because of the throttle.
 
 Scopes (``throttle_scope`` on a view, or a mapping of HTTP method to scope): ``login``,
-``register``, ``match_create``, ``moves`` and ``reads``, each with its own rate
-(``FACEDOWN_THROTTLE_<SCOPE>``), counted per user, or per client address when anonymous.
+``register``, ``account``, ``notify``, ``revoke``, ``match_create``, ``moves``, ``chat`` and
+``reads``, each with its own rate (``FACEDOWN_THROTTLE_<SCOPE>``), counted per user, or per
+client address when anonymous. ``scope_refusal`` counts a web form's request in a scope too.
 """
 
 from __future__ import annotations
@@ -298,3 +299,23 @@ class ScopedRateThrottle(WindowCounterMixin, throttling.ScopedRateThrottle):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)  # type: ignore[assignment]
         return super().window_slot(request, view)
+
+
+class _ScopeOnly:
+    """What DRF's throttles read of a view: its scope, and its throttles (just this one)."""
+
+    def __init__(self, scope: str, throttle: ScopedRateThrottle) -> None:
+        self.throttle_scope = scope
+        self._throttle = throttle
+
+    def get_throttles(self) -> list[ScopedRateThrottle]:
+        return [self._throttle]
+
+
+def scope_refusal(request: Any, scope: str) -> float | None:
+    """Count a plain Django request (a web form) against an API scope, in the same counters
+    as the API's requests: the seconds to wait when the scope refuses it, otherwise None."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, _ScopeOnly(scope, throttle)):
+        return None
+    return throttle.wait()

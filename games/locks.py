@@ -183,6 +183,7 @@ _RATING_COLUMNS = (
     "sigma",
     "ordinal",
     "rated_matches",
+    "opponents",
     "played",
     "won",
     "updated_at",

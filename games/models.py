@@ -149,6 +149,8 @@ class Rating(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField()
     rated_matches = models.PositiveIntegerField(default=0)
+    #: Different opponents met in rated matches (``games.services.rating_rules``).
+    opponents = models.PositiveIntegerField(default=0, db_default=0)
     played = models.PositiveIntegerField(default=0)
     won = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(null=True, blank=True)

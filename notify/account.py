@@ -8,8 +8,9 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
+from accounts.services import password_reset_mail
 from games import dispatch
-from notify.models import PushSubscription, Webhook
+from notify.models import NotificationSettings, PushSubscription, Webhook
 from notify.preferences import CHANGEABLE, email_verified, settings_of
 
 
@@ -17,6 +18,23 @@ def notify_email_changed(user: User) -> None:
     """A new address is unverified until its owner opens the mailed link."""
     if user.email:  # on commit: at once, unless a caller still holds a transaction open
         transaction.on_commit(partial(dispatch.enqueue, "email_verify_send", user.pk), robust=True)
+
+
+def notify_password_reset_requested(email: str) -> None:
+    """The request only enqueues (the same work for any address); the job mails."""
+    transaction.on_commit(partial(dispatch.enqueue, "password_reset_send", email), robust=True)
+
+
+def password_reset_send(email: str) -> int:
+    """The reset job: a link to each active account whose verified address ``email`` is (an
+    unverified address may be anyone's: it never receives a reset). Returns how many went."""
+    sent = 0
+    for user in User.objects.filter(email__iexact=email, is_active=True).order_by("pk"):
+        prefs = NotificationSettings.objects.filter(user_id=user.pk).first()
+        if prefs is not None and email_verified(user, prefs):
+            password_reset_mail(user)
+            sent += 1
+    return sent
 
 
 def notify_account_close(user: User) -> None:

@@ -17,8 +17,9 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from games.api.params import lookup_text
 from notify import serializers as s
-from notify.calendar import calendar_feed
+from notify.calendar import CALENDAR_KEY_MAX_LENGTH, calendar_feed
 from notify.mail import email_verify, unsubscribe
 from notify.models import NotificationSettings, Webhook, WebhookDelivery
 from notify.preferences import (
@@ -46,8 +47,8 @@ def _input(serializer_class: type, request: Request) -> dict[str, Any]:
 
 
 def _token(request: Request) -> str:
-    token = request.query_params.get("token", "")
-    if not token or len(token) > 500:
+    token = lookup_text(request.query_params.get("token"), max_length=500)
+    if token is None:
         raise ValidationFailed({"token": [BAD_LINK]})
     return token
 
@@ -68,7 +69,7 @@ def _preferences(user: User, prefs: NotificationSettings) -> dict[str, Any]:
 
 
 class PreferencesApi(APIView):
-    throttle_scope = {"GET": "reads", "PATCH": "login"}
+    throttle_scope = {"GET": "reads", "PATCH": "notify"}
 
     @extend_schema(responses={200: s.PreferencesOutput}, tags=TAGS)
     def get(self, request: Request) -> Response:
@@ -93,7 +94,7 @@ def _webhook(hook: Webhook) -> dict[str, Any]:
 
 
 class WebhooksApi(APIView):
-    throttle_scope = {"GET": "reads", "POST": "login"}
+    throttle_scope = {"GET": "reads", "POST": "notify"}
 
     @extend_schema(responses={200: s.WebhookOutput(many=True)}, tags=TAGS)
     def get(self, request: Request) -> Response:
@@ -120,7 +121,7 @@ class WebhooksApi(APIView):
 
 
 class WebhookApi(APIView):
-    throttle_scope = {"GET": "reads", "DELETE": "login"}
+    throttle_scope = {"GET": "reads", "DELETE": "notify"}
 
     @extend_schema(responses={200: s.WebhookOutput}, tags=TAGS)
     def get(self, request: Request, webhook_id: int) -> Response:
@@ -149,7 +150,7 @@ class DeliveriesApi(APIView):
 
 
 class PushSubscriptionsApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         request=s.PushSubscriptionInput,
@@ -171,7 +172,7 @@ class PushSubscriptionsApi(APIView):
 
 
 class PushSubscriptionApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         responses={204: OpenApiResponse(description="Nothing more is pushed to it.")}, tags=TAGS
@@ -230,14 +231,15 @@ class CalendarApi(APIView):
         "private key in `calendar_url` of `/accounts/me/notifications` is the credential).",
     )
     def get(self, request: Request) -> Response:
-        feed = calendar_feed(request.query_params.get("key", ""))
+        key = lookup_text(request.query_params.get("key"), max_length=CALENDAR_KEY_MAX_LENGTH)
+        feed = calendar_feed(key) if key is not None else None
         if feed is None:
             raise NotFound("No calendar has this key.")
         return Response(feed, content_type="text/calendar; charset=utf-8")
 
 
 class CalendarKeyApi(APIView):
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         request=None,
@@ -257,7 +259,7 @@ TOKEN = OpenApiParameter("token", OpenApiTypes.STR, required=True, description="
 class EmailVerifyApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     @extend_schema(
         parameters=[TOKEN],
@@ -274,7 +276,7 @@ class EmailVerifyApi(APIView):
 class UnsubscribeApi(APIView):
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_scope = "login"
+    throttle_scope = "notify"
 
     def _answer(self, request: Request) -> Response:
         preference = unsubscribe(_token(request))

@@ -10,7 +10,12 @@ class NotifyConfig(AppConfig):
         # the tasks register their jobs with the task runners; the channels register here.
         from accounts.hooks import AccountHooks, account_hook_register
         from notify import generate, tasks  # noqa: F401
-        from notify.account import notify_account_close, notify_email_changed, notify_export
+        from notify.account import (
+            notify_account_close,
+            notify_email_changed,
+            notify_export,
+            notify_password_reset_requested,
+        )
         from notify.dispatch import register_channel
         from notify.offsite import offsite_signals_connect
         from notify.outbound import outbound_channel
@@ -23,5 +28,6 @@ class NotifyConfig(AppConfig):
                 close=notify_account_close,
                 export=notify_export,
                 email_changed=notify_email_changed,
+                password_reset_requested=notify_password_reset_requested,
             )
         )

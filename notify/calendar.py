@@ -17,6 +17,9 @@ from icalendar import Calendar, Event
 from notify.mail import waiting_matches
 from notify.models import NotificationSettings
 
+#: The ``calendar_key`` column's length: a longer key names no calendar.
+CALENDAR_KEY_MAX_LENGTH = 64
+
 
 def calendar_feed(key: str) -> bytes | None:
     """The feed for the user holding ``key``, or None for an unknown key."""

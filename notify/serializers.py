@@ -4,17 +4,17 @@ from typing import Any
 
 from rest_framework import serializers
 
-from core.serializers import StrictCharField, StrictSerializer
+from core.serializers import StrictBooleanField, StrictCharField, StrictSerializer
 from notify.kinds import DESCRIPTIONS, KINDS
 
 
 class PreferencesInput(StrictSerializer):
-    email_your_move = serializers.BooleanField(required=False)
-    email_deadline_soon = serializers.BooleanField(required=False)
-    email_match_finished = serializers.BooleanField(required=False)
-    email_invited = serializers.BooleanField(required=False)
-    push_your_move = serializers.BooleanField(required=False)
-    push_deadline_soon = serializers.BooleanField(required=False)
+    email_your_move = StrictBooleanField(required=False)
+    email_deadline_soon = StrictBooleanField(required=False)
+    email_match_finished = StrictBooleanField(required=False)
+    email_invited = StrictBooleanField(required=False)
+    push_your_move = StrictBooleanField(required=False)
+    push_deadline_soon = StrictBooleanField(required=False)
 
 
 class PreferencesOutput(serializers.Serializer):

@@ -16,6 +16,7 @@ from django.db import OperationalError
 
 from games.embedded import worker
 from games.tasks import celery_job_register
+from notify.account import password_reset_send
 from notify.deadlines import deadline_soon_scan
 from notify.mail import email_verify_send, your_move_digest
 from notify.outbound import notifications_outbound
@@ -49,6 +50,11 @@ def email_verify_send_task(user_id: int) -> bool:
 
 
 @shared_task(**_RETRY)
+def password_reset_send_task(email: str) -> int:
+    return password_reset_send(email)
+
+
+@shared_task(**_RETRY)
 def webhook_deliver_task(delivery_id: int) -> str:
     return webhook_deliver(delivery_id)
 
@@ -58,6 +64,7 @@ for _name, _task in {
     "notifications_outbound": notifications_outbound_task,
     "mail_your_move_digest": mail_your_move_digest_task,
     "email_verify_send": email_verify_send_task,
+    "password_reset_send": password_reset_send_task,
     "webhook_deliver": webhook_deliver_task,
 }.items():
     celery_job_register(_name, _task)

@@ -16,11 +16,12 @@ from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.lookup import user_named
 from accounts.models import User
+from core.display_text import display_text_problem
 from core.errors import ChatDisabled, NotFound, NotSeated, PermissionDenied, ValidationFailed
 from games.events import timestamp
 from games.models import Match, Seat
@@ -63,6 +64,9 @@ def chat_post(*, match_id: uuid.UUID, user: User, text: str) -> dict[str, Any]:
     limit = settings.FACEDOWN_CHAT_MAX_LENGTH
     if not text or len(text) > limit:
         raise ValidationFailed({"text": [f"From 1 to {limit} characters."]})
+    problem = display_text_problem(text)
+    if problem is not None:
+        raise ValidationFailed({"text": [problem]})
     with transaction.atomic():
         room = chat_room_lock(match.pk)
         room.last_seq += 1
@@ -118,6 +122,9 @@ def chat_hide(*, match_id: uuid.UUID, seq: int, operator: User, reason: str) -> 
     reason = reason.strip()
     if not reason:
         raise ValidationFailed({"reason": ["A reason is required."]})
+    problem = display_text_problem(reason)
+    if problem is not None:
+        raise ValidationFailed({"reason": [problem]})
     with transaction.atomic():
         message = (
             ChatMessage.objects.select_for_update()
@@ -147,7 +154,7 @@ def mutes_of(user: User) -> list[str]:
 
 def mute_set(*, user: User, player: str, muted: bool) -> list[str]:
     """Mute (or unmute) ``player``'s messages for ``user``, in every match."""
-    other = get_user_model().objects.filter(username=player).first()
+    other = user_named(player)
     if other is None:
         raise NotFound("No player with this name.")
     if other.pk == user.pk:

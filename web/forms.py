@@ -1,4 +1,5 @@
-"""The sign-up form: the same checks as ``POST /api/v1/accounts/register``."""
+"""The sign-up and reset forms: the same rules and services as the API's ``register`` and
+``password-reset/confirm``."""
 
 from __future__ import annotations
 
@@ -16,20 +17,16 @@ from accounts.lockout import (
     login_lock_check,
 )
 from accounts.models import User
-from accounts.services import user_register
-
-USERNAME_PATTERN = r"^[A-Za-z0-9_.-]{3,30}$"
+from accounts.services import password_reset_confirm, user_register
+from accounts.usernames import username_normalise, username_refusal
+from core.errors import ValidationFailed
 
 
 class SignUpForm(forms.Form):
-    username = forms.RegexField(
-        USERNAME_PATTERN,
-        max_length=30,
+    username = forms.CharField(
+        max_length=60,
+        strip=False,
         help_text="3 to 30 of A-Z a-z 0-9 . _ - (no accents or non-Latin letters)",
-        error_messages={
-            "invalid": "Use 3 to 30 of A-Z, a-z, 0-9 and . _ - only "
-            f"(the pattern {USERNAME_PATTERN}): accented and non-Latin letters are refused."
-        },
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     email = forms.EmailField(
@@ -39,7 +36,7 @@ class SignUpForm(forms.Form):
         label="Password",
         max_length=128,
         strip=False,
-        help_text="At least 8 characters, not a common password.",
+        help_text="At least 10 characters, not a common password.",
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     password2 = forms.CharField(
@@ -50,9 +47,12 @@ class SignUpForm(forms.Form):
     )
 
     def clean_username(self) -> str:
-        username: str = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
-            raise ValidationError("This username is taken.")
+        """The API's rules (``accounts.usernames``): pattern, reserved names, taken names
+        and look-alikes, after the same normalisation."""
+        username = username_normalise(self.cleaned_data["username"])
+        refusal = username_refusal(username)
+        if refusal is not None:
+            raise ValidationError(refusal)
         return username
 
     def clean(self) -> dict[str, Any]:
@@ -68,14 +68,69 @@ class SignUpForm(forms.Form):
                 self.add_error("password1", exc)
         return data
 
-    def save(self) -> User:
-        """Create the user exactly as the API's registration does (with a token)."""
-        user, _token = user_register(
-            username=self.cleaned_data["username"],
-            password=self.cleaned_data["password1"],
-            email=self.cleaned_data.get("email") or "",
-        )
+    def save(self) -> User | None:
+        """Create the user exactly as the API's registration does (with a token); None, with
+        the service's refusal on the form, if it refused."""
+        try:
+            user, _token = user_register(
+                username=self.cleaned_data["username"],
+                password=self.cleaned_data["password1"],
+                email=self.cleaned_data.get("email") or "",
+            )
+        except ValidationFailed as refused:
+            _add_errors(self, refused, {"password": "password1"})
+            return None
         return user
+
+
+def _add_errors(form: forms.Form, refused: ValidationFailed, fields: dict[str, str]) -> None:
+    errors: dict[str, list[str]] = refused.extra.get("errors", {})
+    for name, messages in errors.items():
+        field = fields.get(name, name)
+        form.add_error(field if field in form.fields else None, messages)
+
+
+class PasswordResetForm(forms.Form):
+    """The page a reset mail links to: the link's ``uid`` and ``token``, a new password."""
+
+    uid = forms.CharField(max_length=64, widget=forms.HiddenInput)
+    token = forms.CharField(max_length=128, widget=forms.HiddenInput)
+    password1 = forms.CharField(
+        label="New password",
+        max_length=128,
+        strip=False,
+        help_text="At least 10 characters, not a common password.",
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password", "autofocus": True}),
+    )
+    password2 = forms.CharField(
+        label="New password again",
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if "uid" in self.errors or "token" in self.errors:  # hidden: said on the form instead
+            self.add_error(None, "Open this page from the link in your reset mail.")
+        first, second = data.get("password1"), data.get("password2")
+        if first and second and first != second:
+            self.add_error("password2", "The two passwords differ.")
+        return data
+
+    def save(self) -> bool:
+        """Set the password through the API's service; False, with its refusal on the
+        form (a used or expired link, a weak password), if it refused."""
+        try:
+            password_reset_confirm(
+                uid=self.cleaned_data["uid"],
+                token=self.cleaned_data["token"],
+                new_password=self.cleaned_data["password1"],
+            )
+        except ValidationFailed as refused:
+            _add_errors(self, refused, {"password": "password1", "token": "__all__"})
+            return False
+        return True
 
 
 class LockedLoginForm(AuthenticationForm):

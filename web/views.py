@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import uuid
+from math import ceil
 from pathlib import Path
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -17,8 +19,9 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 from django.views.static import serve
 
+from core.throttling import scope_refusal
 from games.catalog import web_drawings
-from web.forms import LockedLoginForm, SignUpForm
+from web.forms import LockedLoginForm, PasswordResetForm, SignUpForm
 
 ASSETS = Path(__file__).resolve().parent / "static" / "web"
 LOGIN_URL = "/login"
@@ -37,14 +40,44 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("/")
     form = SignUpForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        target = request.GET.get("next", "/")
-        if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
-            target = "/"
-        return redirect(target)
+    if request.method == "POST":
+        # The API's ``register`` budget, counted per client address in the same counters.
+        if (wait := scope_refusal(request, "register")) is not None:
+            return _throttled(request, "web/signup.html", form, wait)
+        user = form.save() if form.is_valid() else None
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            target = request.GET.get("next", "/")
+            if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+                target = "/"
+            return redirect(target)
     return render(request, "web/signup.html", {"form": form})
+
+
+def _throttled(request: HttpRequest, template: str, form: Form, wait: float) -> HttpResponse:
+    form.errors.clear()
+    form.add_error(None, f"Too many attempts from your address: try again in {ceil(wait)} s.")
+    response = render(request, template, {"form": form}, status=429)
+    response["Retry-After"] = str(ceil(wait))
+    return response
+
+
+@never_cache
+@require_http_methods(["GET", "POST"])
+def reset_password(request: HttpRequest) -> HttpResponse:
+    """Where a reset mail's link leads (``?uid=…&token=…``): a new password, set through the
+    API's ``password-reset/confirm`` service under its ``login`` budget."""
+    if request.method == "GET":
+        initial = {"uid": request.GET.get("uid", ""), "token": request.GET.get("token", "")}
+        return render(
+            request, "web/reset_password.html", {"form": PasswordResetForm(initial=initial)}
+        )
+    form = PasswordResetForm(request.POST)
+    if (wait := scope_refusal(request, "login")) is not None:
+        return _throttled(request, "web/reset_password.html", form, wait)
+    if form.is_valid() and form.save():
+        return render(request, "web/reset_password.html", {"done": True})
+    return render(request, "web/reset_password.html", {"form": form}, status=400)
 
 
 @never_cache

@@ -1,6 +1,9 @@
 """Query parameters, read strictly: a known name with a bad value is a 400 ``validation_error``
 naming the parameter; unknown names are ignored, so cache-busters keep working. Numbers are
-ASCII digits only (Python's ``int`` would read ``"٣"`` or fullwidth digits)."""
+ASCII digits only (Python's ``int`` would read ``"٣"`` or fullwidth digits), and an empty number
+(``?page_size=``) is a bad value, not the default. A raw value that names a row (a key, a name in
+the path) goes through ``lookup_text`` first: PostgreSQL refuses NUL in text, so an unchecked
+``%00`` would be a 500."""
 
 from __future__ import annotations
 
@@ -24,10 +27,18 @@ def param_text(params: Mapping[str, str], name: str) -> str | None:
     return value
 
 
+def lookup_text(value: str | None, *, max_length: int) -> str | None:
+    """``value`` if it could name a stored row, else None (the caller answers its not-found):
+    empty, longer than ``max_length`` or holding a control character names nothing."""
+    if not value or len(value) > max_length or has_control_characters(value):
+        return None
+    return value
+
+
 def param_int(params: Mapping[str, str], name: str, *, default: int, low: int, high: int) -> int:
-    value = param_text(params, name)
-    if value is None:
+    if params.get(name) is None:
         return default
+    value = param_text(params, name) or ""
     if not _ASCII_NUMBER.fullmatch(value) or not low <= int(value) <= high:
         raise ValidationFailed({name: [f"A whole number from {low} to {high}, in ASCII digits."]})
     return int(value)

@@ -10,10 +10,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.errors import NotFound
 from games.api import serializers as s
 from games.api.matches import PROBLEM
-from games.api.params import param_int
+from games.api.params import lookup_text, param_int
 from games.services.profiles import leaderboard, player_profile
+
+#: Django's ``AbstractUser.username`` length: a longer name names no player.
+USERNAME_MAX_LENGTH = 150
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
@@ -37,8 +41,10 @@ class LeaderboardApi(APIView):
         responses={200: s.LeaderboardPageOutput, 400: PROBLEM, 404: PROBLEM},
         tags=["players"],
         description=(
-            "The game's rated players, best rating first (openskill ordinal, mu - 3 sigma; "
-            "ties by account age). Public. 404 for an unknown game or an invalid cursor."
+            "The game's ranked players (enough rated matches against enough different "
+            "opponents: docs/api.md, Ratings), best rating first (openskill ordinal, "
+            "mu - 3 sigma; ties by account age). Public. 404 for an unknown game or an invalid "
+            "cursor."
         ),
     )
     def get(self, request: Request, slug: str) -> Response:
@@ -70,4 +76,7 @@ class PlayerApi(APIView):
         ),
     )
     def get(self, request: Request, username: str) -> Response:
-        return Response(player_profile(username))
+        name = lookup_text(username, max_length=USERNAME_MAX_LENGTH)
+        if name is None:
+            raise NotFound("No player with this name.")
+        return Response(player_profile(name))

@@ -78,10 +78,10 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
             continue
         if spec.kind == "me":
             user, accepted, invited = creator, ready, False
-            me = users.get(creator.username)
+            me = users.get(creator.username.lower())
             offsite = me.offsite_channels if me is not None else None
         else:
-            found = users.get(spec.username or "")
+            found = users.get((spec.username or "").lower())
             if found is None:
                 raise ValidationFailed({f"seats.{index}.user": [MSG_UNKNOWN_USER]})
             user, accepted, invited = found, False, True
@@ -98,21 +98,23 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
 
 
 def _users_named(names: list[str]) -> dict[str, User]:
-    """The users with these names, by name: only what a new seat needs (id, name, whether they
-    have destinations outside the site), as the match lock reads a seat's player
-    (games/locks.py); any other field is read on first use. Plain SQL on the primary:
-    compiling the queryset cost about a tenth of a creation's CPU."""
+    """The users with these names in any case, by lower-case name (names are unique regardless
+    of case: the lookup reads that unique index, ``LOWER(username)``): only what a new seat
+    needs (id, name, whether they have destinations outside the site), as the match lock reads
+    a seat's player (games/locks.py); any other field is read on first use. Plain SQL on the
+    primary: compiling the queryset cost about a tenth of a creation's CPU."""
     table = connection.ops.quote_name(User._meta.db_table)
     marks = ", ".join(["%s"] * len(names))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, username, offsite_channels FROM {table} WHERE username IN ({marks})",
-            names,
+            f"SELECT id, username, offsite_channels FROM {table} "
+            f"WHERE LOWER(username) IN ({marks})",
+            [name.lower() for name in names],
         )
         rows = cursor.fetchall()
     columns = ["id", "username", "offsite_channels"]
     return {  # bool(): SQLite hands a boolean back as 0 or 1
-        name: instance(User, connection.alias, columns, [pk, name, bool(offsite)])
+        name.lower(): instance(User, connection.alias, columns, [pk, name, bool(offsite)])
         for pk, name, offsite in rows
     }
 

@@ -11,9 +11,10 @@ import base64
 import binascii
 from typing import Any
 
-from django.contrib.auth import get_user_model
+from django.conf import settings
 from django.db.models import Q
 
+from accounts.lookup import user_named
 from core.errors import NotFound
 from games.catalog import get_engine
 from games.events import timestamp
@@ -44,11 +45,17 @@ def _rating_number(value: float) -> float:
 
 
 def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[Any], str | None]:
-    """One page of the game's rated players, best first (ordinal, then user id), and the
-    cursor of the next page (None on the last). Each entry carries its rank."""
+    """One page of the game's ranked players (``rating_rules``: enough rated matches against
+    enough opponents), best first (ordinal, then user id), and the cursor of the next page
+    (None on the last). Each entry carries its rank."""
     if get_engine(game) is None:
         raise NotFound("No game with this slug.")
-    rows = Rating.objects.filter(game=game, rated_matches__gt=0, user__is_active=True)
+    rows = Rating.objects.filter(
+        game=game,
+        rated_matches__gte=max(1, int(settings.FACEDOWN_LEADERBOARD_MIN_MATCHES)),
+        opponents__gte=int(settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS),
+        user__is_active=True,
+    )
     ranked = rows
     if cursor is not None:
         ordinal, user_id = _cursor_decode(cursor)
@@ -81,7 +88,7 @@ def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[
 
 def player_profile(username: str) -> dict[str, Any]:
     """The player's public profile (docs/api.md, "Players")."""
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
+    user = user_named(username, active_only=True)
     if user is None:
         raise NotFound("No player with this name.")
     ratings = [

@@ -28,6 +28,7 @@ from games import locks
 from games.catalog import get_record
 from games.events import MatchResult, RatingChange
 from games.models import Rating, Seat
+from games.services.rating_rules import new_opponents, played_enough
 from games.services.unit_of_work import MatchChange
 
 MODEL = PlackettLuce()
@@ -80,9 +81,9 @@ def _ranks(result: MatchResult, seats: list[Seat]) -> list[int]:
 
 def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange] | None:
     """Record the finished match in its human players' rating rows (played, won) and, when
-    the match is rated, rate them: the changes, seat by seat, for the ``match_finished``
-    event (None for an unrated match or one without humans). Locks the rows (``locks``);
-    the unit of work writes them with the rest of the change."""
+    the match is rated and counts (``rating_rules``), rate them: the changes, seat by seat,
+    for the ``match_finished`` event (None for an unrated match or one without humans). Locks
+    the rows (``locks``); the unit of work writes them with the rest of the change."""
     match = tx.match
     humans = [seat for seat in tx.seats if seat.user_id is not None]
     if not humans:
@@ -96,7 +97,11 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
     by_user = {row.user_id: row for row in rows}
     winners = set(result["winners"])
     new: dict[int, tuple[float, float]] = {}
-    if match.rated and len(tx.seats) >= 2:
+    met: dict[int, int] | None = None
+    # After the lock: a finish of the same players committed meanwhile is seen (rating_rules).
+    if match.rated and len(tx.seats) >= 2 and played_enough(tx):
+        met = new_opponents(tx)
+    if met is not None:
         new = _rate(tx, result, by_user)
     changes: list[RatingChange] = []
     for seat in humans:
@@ -123,6 +128,7 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
                 "sigma": sigma,
                 "ordinal": ordinal(mu, sigma),
                 "rated_matches": row.rated_matches + 1,
+                "opponents": row.opponents + (met or {}).get(seat.index, 0),
             }
         tx.update_row(row, **fields)
     return changes if new else None

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.services.operators import match_abort
+from tests.notify.conftest import verify
 from tests.players import API, Player, make_player, play_to_end, start_match
 
 PASSWORD = "correct-horse-battery"
@@ -86,7 +87,7 @@ def test_logout_revokes_the_token(alice):
 def test_rotation_issues_a_new_token_and_revokes_the_old(alice, settings):
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30  # the cache is forgotten on rotation
     assert token_works(alice.token)
-    rotated = alice.post("/accounts/token/rotate")
+    rotated = alice.post("/accounts/token/rotate", {"current_password": PASSWORD})
     assert rotated.status_code == 200
     new = rotated.json()["token"]
     assert new != alice.token and token_works(new) and not token_works(alice.token)
@@ -110,11 +111,15 @@ def test_password_change_needs_the_current_password_and_revokes_tokens(alice):
     assert new.status_code == 200
 
 
-def test_password_reset_by_mail_without_telling_who_has_an_account(alice, settings):
+def test_password_reset_by_mail_without_telling_who_has_an_account(
+    alice, jobs, django_capture_on_commit_callbacks
+):
     alice.user.email = "alice@example.com"
     alice.user.save()
-    known = anonymous("/accounts/password-reset", {"email": "ALICE@example.com"})
-    unknown = anonymous("/accounts/password-reset", {"email": "nobody@example.com"})
+    verify(alice.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        known = anonymous("/accounts/password-reset", {"email": "ALICE@example.com"})
+        unknown = anonymous("/accounts/password-reset", {"email": "nobody@example.com"})
     assert known.status_code == unknown.status_code == 202
     assert known.json() == unknown.json()
     assert len(mail.outbox) == 1 and mail.outbox[0].to == ["alice@example.com"]
@@ -139,10 +144,12 @@ def test_password_reset_by_mail_without_telling_who_has_an_account(alice, settin
     assert login.status_code == 200
 
 
-def test_reset_links_expire(alice, settings, monkeypatch):
+def test_reset_links_expire(alice, settings, jobs, django_capture_on_commit_callbacks):
     alice.user.email = "alice@example.com"
     alice.user.save()
-    anonymous("/accounts/password-reset", {"email": "alice@example.com"})
+    verify(alice.user)
+    with django_capture_on_commit_callbacks(execute=True):
+        anonymous("/accounts/password-reset", {"email": "alice@example.com"})
     text = mail.outbox[0].body
     uid = re.search(r"uid=([\w-]+)", text).group(1)
     token = re.search(r"token=([\w-]+)", text).group(1)
@@ -166,15 +173,15 @@ def test_deleting_an_account_forfeits_live_seats_and_keeps_finished_matches(
 
     assert not token_works(alice.token)
     user = User.objects.get(pk=alice.user.pk)
-    assert user.username == f"deleted-{user.pk}" and not user.is_active
+    assert user.username == f"deleted~{user.pk}" and not user.is_active
     assert user.email == "" and not user.has_usable_password()
     assert not Token.objects.filter(user=user).exists()
     seen = bob.match(live)
     assert seen["status"] == "active" and seen["seats"][0]["forfeited"] is True
-    assert seen["seats"][0]["player"] == f"deleted-{user.pk}"
+    assert seen["seats"][0]["player"] == f"deleted~{user.pk}"
     assert bob.match(waiting)["status"] == "aborted"
     over = bob.match(finished)
-    assert over["status"] == "finished" and over["seats"][0]["player"] == f"deleted-{user.pk}"
+    assert over["status"] == "finished" and over["seats"][0]["player"] == f"deleted~{user.pk}"
     old = anonymous("/accounts/token", {"username": "alice", "password": PASSWORD})
     assert old.status_code == 400
     # The old name is gone from the history of every match too (events named the seats).
@@ -182,7 +189,7 @@ def test_deleting_an_account_forfeits_live_seats_and_keeps_finished_matches(
         history = json.dumps(bob.events(match_id)["results"])
         assert '"alice"' not in history, history
     created = bob.events(finished)["results"][0]
-    assert created["data"]["seats"][0]["player"] == f"deleted-{user.pk}"
+    assert created["data"]["seats"][0]["player"] == f"deleted~{user.pk}"
 
 
 def test_export_holds_the_account_its_matches_and_only_its_own_moves(alice, bob, settings):
@@ -227,4 +234,4 @@ def test_a_closed_operator_account_leaves_no_name_in_the_events(alice, bob, sett
     assert delete(operator, {"password": PASSWORD}).status_code == 204
     aborted = bob.events(match_id)["results"][-1]
     assert aborted["type"] == "match_aborted"
-    assert aborted["data"]["operator"] == f"deleted-{operator.user.pk}"
+    assert aborted["data"]["operator"] == f"deleted~{operator.user.pk}"

@@ -98,7 +98,9 @@ def _action(console: Client, action: str, user: User) -> None:
 PASSWORD = "correct-horse-battery"
 ACTIONS: dict[str, Callable[[Player, Client], None]] = {
     "logout": lambda p, _c: p.post("/accounts/logout"),
-    "token rotation": lambda p, _c: p.post("/accounts/token/rotate"),
+    "token rotation": lambda p, _c: p.post(
+        "/accounts/token/rotate", {"current_password": PASSWORD}
+    ),
     "password change": lambda p, _c: p.post(
         "/accounts/password", {"current_password": PASSWORD, "password": "a-brand-new-secret"}
     ),
@@ -138,4 +140,25 @@ def test_unticking_active_on_the_user_page_records_a_revocation(db: None) -> Non
     answer = console.post(page, form)
     assert answer.status_code == 302, answer.content.decode()[:2000]
     assert not User.objects.get(pk=alice.user.pk).is_active
+    assert TokenRevocation.objects.filter(user=alice.user).exists()
+
+
+def test_renaming_on_the_user_page_records_a_revocation(db: None, settings: Any) -> None:
+    """The token cache keeps each token's user name: a rename must reach every process."""
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    operator = User.objects.create_superuser("root", password="operator-password-1")
+    console = Client()
+    console.force_login(operator)
+    alice = make_player()
+    assert alice.get("/accounts/me").json()["username"] == alice.name  # cached
+    form = {
+        "username": "alicia",
+        "is_active": "on",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00:00",
+        "initial-date_joined_0": "2026-01-01",
+        "initial-date_joined_1": "00:00:00",
+    }
+    answer = console.post(f"/admin/accounts/user/{alice.user.pk}/change/", form)
+    assert answer.status_code == 302, answer.content.decode()[:2000]
     assert TokenRevocation.objects.filter(user=alice.user).exists()

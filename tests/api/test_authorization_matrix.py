@@ -287,6 +287,10 @@ def _mute(world: World, actor: str, state: str) -> Any:
     return {"player": world.usernames[OTHER_SEAT]}
 
 
+def _current_password(world: World, actor: str, state: str) -> Any:
+    return {"current_password": PASSWORD}
+
+
 def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
@@ -347,7 +351,7 @@ ROWS: tuple[Row, ...] = (
     Row("GET", "/api/v1/accounts/notifications/unsubscribe", table(INVALID)),
     Row("POST", "/api/v1/accounts/notifications/unsubscribe", table(INVALID)),
     Row("DELETE", "/api/v1/accounts/me", authenticated(NO_CONTENT), _password),
-    Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK)),
+    Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK), _current_password),
     Row("POST", "/api/v1/accounts/logout", authenticated(NO_CONTENT)),
     Row("POST", "/api/v1/accounts/password", authenticated(OK), _password_change),
     # Live (docs/live.md): a ticket for any logged-in user; the streams are the ASGI server's,

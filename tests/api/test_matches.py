@@ -271,3 +271,13 @@ def test_events_after_and_paging(alice, bob):
     assert [e["seq"] for e in page["results"]] == [3, 4]
     assert page["last_seq"] == 4 and page["next"] is None
     assert alice.events(match_id, after=4)["results"] == []
+
+
+@pytest.mark.django_db
+def test_an_invitation_finds_a_name_in_any_case(alice: Player, bob: Player) -> None:
+    created = alice.create("gops", ["me", {"user": "BOB"}], options={"num_cards": 3})
+    assert created.status_code == 201, created.content
+    assert [seat["player"] for seat in created.json()["seats"]] == ["alice", "bob"]
+    assert bob.post(f"/matches/{created.json()['id']}/join").status_code == 200
+    twice = alice.create("gops", ["me", {"user": "Alice"}], options={"num_cards": 3})
+    assert twice.status_code == 409 and twice.json()["code"] == "already_seated"

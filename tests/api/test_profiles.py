@@ -30,7 +30,9 @@ def test_a_profile_counts_ratings_streak_and_recent_matches(alice: Player, bob: 
     body = profile.json()
     assert body["player"] == "alice"
     (gops,) = body["ratings"]
-    assert (gops["game"], gops["played"], gops["won"], gops["rated_matches"]) == ("gops", 3, 1, 3)
+    # Resigned before moving: played and won count, no rating (rating_rules).
+    assert (gops["game"], gops["played"], gops["won"], gops["rated_matches"]) == ("gops", 3, 1, 0)
+    assert gops["rating"] is None
     assert body["streak"] == {"kind": "lost", "length": 2}
     assert [m["id"] for m in body["recent"]] == [third, second, first]
     assert body["recent"][0]["won"] is False and body["recent"][2]["won"] is True

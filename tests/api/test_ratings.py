@@ -3,11 +3,15 @@ match, shown in its ``match_finished`` event, on the leaderboard and the profile
 
 from __future__ import annotations
 
+import importlib
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.apps import apps as django_apps
+from django.db.models import F
 
-from games.models import Rating
+from games.models import Match, Move, Rating
 from games.services.bots import bot_moves_play
 from games.services.ratings import BOT_SIGMA, DEFAULT_MU, DEFAULT_SIGMA, bot_rating
 from tests.api.test_concurrency import race
@@ -84,9 +88,24 @@ def test_a_tie_leaves_equal_players_equal(alice: Player, bob: Player) -> None:
     assert changes[0]["sigma"] < DEFAULT_SIGMA
 
 
+def _play_steps(steps: int, players: list[Player]) -> str:
+    """A 4-card GOPS match in which every seat plays its lowest card for ``steps`` steps."""
+    match_id = start_match("gops", players, options=GOPS)
+    for step in range(1, steps + 1):
+        for player in players:
+            low = min(player.match(match_id)["legal_moves"], key=lambda m: m["card"])
+            assert player.move(match_id, step, low).status_code == 202
+    return match_id
+
+
+def _resign_after(steps: int, players: list[Player], resigning: Player) -> str:
+    match_id = _play_steps(steps, players)
+    assert resigning.post(f"/matches/{match_id}/resign").status_code == 200
+    return match_id
+
+
 def test_a_resignation_ranks_the_forfeited_seat_last(alice: Player, bob: Player) -> None:
-    match_id = start_match("gops", [alice, bob], options=GOPS)
-    assert alice.post(f"/matches/{match_id}/resign").status_code == 200
+    match_id = _resign_after(2, [alice, bob], alice)  # played enough to be rated
     changes = {c["seat"]: c for c in _finished_event(bob, match_id)["ratings"]}
     assert changes[1]["mu"] > DEFAULT_MU > changes[0]["mu"]
 
@@ -102,6 +121,7 @@ def test_bots_rate_humans_against_fixed_values_and_are_never_updated(alice: Play
     changes = _finished_event(alice, match_id)["ratings"]
     assert [c["seat"] for c in changes] == [0]  # the bot seat gets no change
     assert Rating.objects.count() == 1
+    assert Rating.objects.get().opponents == 1  # the random bot
     assert bot_rating("gops", "random") == bot_rating("gops", "random")
     assert bot_rating("gops", "greedy") == (DEFAULT_MU, BOT_SIGMA)
 
@@ -118,10 +138,11 @@ def test_bot_ratings_follow_the_arena_order() -> None:
     assert 25 < bot_rating("gops", "expert")[0] < 30 < 25 + (25 - bot_rating("gops", "random")[0])
 
 
-def test_the_finishing_move_costs_one_round_trip_more(alice: Player, bob: Player) -> None:
+def test_the_finishing_move_costs_two_round_trips_more(alice: Player, bob: Player) -> None:
     """Counted at the libpq level: the finishing move adds one upsert that creates and locks
-    both rating rows; their update rides in the change's one write. A move that does not
-    finish the match touches no rating."""
+    both rating rows and one read of the pair's rated history (rating_rules); their update
+    rides in the change's one write. A move that does not finish the match touches no
+    rating."""
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
     counts: list[RoundTrips] = []
     for step in (1, 2):  # step 2's resolution forces step 3, the last: it finishes the match
@@ -134,10 +155,11 @@ def test_the_finishing_move_costs_one_round_trip_more(alice: Player, bob: Player
     assert not [m for m in resolving.messages if "games_rating" in m], resolving
     upserts = [m for m in finishing.messages if m.startswith("INSERT INTO games_rating")]
     assert len(upserts) == 1, finishing
-    assert finishing.count == resolving.count + 1, (resolving, finishing)
+    assert finishing.count == resolving.count + 2, (resolving, finishing)
 
 
-def test_leaderboard_pages_by_cursor(player: object) -> None:
+def test_leaderboard_pages_by_cursor(player: object, settings: Any) -> None:
+    settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 1
     players = [make_player(f"p{i}") for i in range(4)]
     _play(players[:2], winner=players[0])
     _play(players[2:], winner=players[2])
@@ -154,13 +176,18 @@ def test_leaderboard_pages_by_cursor(player: object) -> None:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.slow
-def test_two_matches_of_the_same_players_finishing_at_once_both_rate() -> None:
+@pytest.mark.parametrize("pair_limit", [1, 2])
+def test_two_matches_of_the_same_players_finishing_at_once_both_rate(
+    settings: Any, pair_limit: int
+) -> None:
     """Real threads on PostgreSQL: both finishing changes lock the same two rating rows (in
     user-id order, whatever the seats), one waits for the other, neither deadlocks or loses
-    the other's update."""
+    the other's update; the second reads the first's result once it holds the lock, so a
+    limit of one rated match per pair rates exactly one."""
+    settings.FACEDOWN_RATING_PAIR_LIMIT = pair_limit
     ann, ben = make_player(), make_player()
-    first = start_match("gops", [ann, ben], options=GOPS)
-    second = start_match("gops", [ben, ann], options=GOPS)
+    first = _play_steps(2, [ann, ben])
+    second = _play_steps(2, [ben, ann])
 
     def resign(match_id: str) -> Any:
         def send(client: Any) -> Any:
@@ -172,4 +199,109 @@ def test_two_matches_of_the_same_players_finishing_at_once_both_rate() -> None:
     assert [a.status for a in answers] == [200, 200]
     rows = {r.user_id: r for r in Rating.objects.filter(game="gops")}
     assert [(rows[p.user.pk].played, rows[p.user.pk].won) for p in (ann, ben)] == [(2, 1), (2, 1)]
-    assert all(r.rated_matches == 2 for r in rows.values())
+    assert all(r.rated_matches == pair_limit for r in rows.values())
+
+
+def test_a_second_account_resigning_early_feeds_no_rating(alice: Player) -> None:
+    """The farming attack: a second account loses 30 times at once (resigning before it moved,
+    or after one step). No match was played enough: nothing is rated, nobody is listed."""
+    alt = make_player("alt")
+    for attempt in range(30):
+        steps = attempt % 2  # resign at step 1 or 2: under FACEDOWN_RATING_MIN_TURNS (2)
+        match_id = _resign_after(steps, [alice, alt], alt)
+        assert _finished_event(alice, match_id)["ratings"] is None
+    row = Rating.objects.get(user=alice.user, game="gops")
+    assert (row.played, row.won, row.rated_matches) == (30, 30, 0)
+    assert (row.mu, row.sigma, row.opponents) == (DEFAULT_MU, DEFAULT_SIGMA, 0)
+    assert alice.get("/games/gops/leaderboard").json()["results"] == []
+    assert alice.get("/players/alice").json()["ratings"][0]["rating"] is None
+
+
+def test_a_short_match_played_by_both_is_still_rated(alice: Player, bob: Player) -> None:
+    match_id = _resign_after(2, [alice, bob], bob)  # both moved twice, then bob resigned
+    changes = {c["seat"]: c for c in _finished_event(alice, match_id)["ratings"]}
+    assert changes[0]["mu"] > DEFAULT_MU > changes[1]["mu"]
+    completed = _play([alice, make_player()], winner=alice)  # run to its end: always played
+    assert _finished_event(alice, completed)["ratings"] is not None
+
+
+def test_results_between_the_same_players_count_once_per_window(alice: Player, bob: Player) -> None:
+    played = [_resign_after(2, [alice, bob], bob) for _ in range(3)]
+    rated = [_finished_event(alice, m)["ratings"] is not None for m in played]
+    assert rated == [True, False, False]
+    row = Rating.objects.get(user=alice.user, game="gops")
+    assert (row.played, row.won, row.rated_matches, row.opponents) == (3, 3, 1, 1)
+    # The window (FACEDOWN_RATING_PAIR_WINDOW_HOURS, 24) has passed for those three.
+    earlier = F("finished_at") - timedelta(hours=25)
+    Match.objects.filter(pk__in=played).update(finished_at=earlier)
+    later = _resign_after(2, [bob, alice], alice)
+    assert _finished_event(bob, later)["ratings"] is not None
+    row.refresh_from_db()
+    assert (row.rated_matches, row.opponents) == (2, 1)  # bob was met before
+
+
+def test_the_leaderboard_lists_players_with_enough_matches_and_opponents(
+    alice: Player, bob: Player, carol: Player, settings: Any
+) -> None:
+    settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 2
+    _resign_after(2, [alice, bob], bob)
+    _resign_after(2, [alice, bob], bob)  # the same pair again: unrated
+    assert alice.get("/games/gops/leaderboard").json()["results"] == []
+    _resign_after(2, [alice, carol], carol)
+    board = alice.get("/games/gops/leaderboard").json()["results"]
+    assert [(e["player"], e["rated_matches"]) for e in board] == [("alice", 2)]
+    rows = {r.user.username: r for r in Rating.objects.select_related("user")}
+    assert {name: (r.rated_matches, r.opponents) for name, r in rows.items()} == {
+        "alice": (2, 2),
+        "bob": (1, 1),
+        "carol": (1, 1),
+    }
+
+
+def _memory_until(players: list[Player], done: Any) -> str:
+    """Memory (turn-based; a turn is two flips, two steps, more after a pair): the seat to act
+    plays its first legal move until ``done(moves sent, turns completed)``, both per player."""
+    match_id = start_match("memory", players, options={"pairs": 6})
+    sent = dict.fromkeys((p.name for p in players), 0)
+    turns = dict(sent)
+    previous: str | None = None
+    while True:
+        (player,) = [p for p in players if p.match(match_id)["legal_moves"]]
+        if previous is not None and player.name != previous:
+            turns[previous] += 1
+        if done(sent, turns):
+            return match_id
+        seen = player.match(match_id)
+        answer = player.move(match_id, seen["step"], seen["legal_moves"][0])
+        assert answer.status_code == 202, answer.content
+        sent[player.name] += 1
+        previous = player.name
+
+
+def test_a_turn_based_match_counts_turns_not_steps(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    # Bob's two flips are one turn: not played enough, though he sent two moves.
+    early = _memory_until([alice, bob], lambda sent, turns: sent["bob"] == 2)
+    bob_steps = list(Move.objects.filter(match_id=early, seat=1).values_list("step", flat=True))
+    assert len(bob_steps) == 2 and bob_steps[1] == bob_steps[0] + 1
+    assert bob.post(f"/matches/{early}/resign").status_code == 200
+    assert _finished_event(alice, early)["ratings"] is None
+    played = _memory_until([alice, carol], lambda sent, turns: min(turns.values()) >= 2)
+    assert carol.post(f"/matches/{played}/resign").status_code == 200
+    assert _finished_event(alice, played)["ratings"] is not None
+
+
+def test_the_migration_counts_each_players_opponents_from_the_history(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    _resign_after(2, [alice, bob], bob)
+    _resign_after(2, [alice, bob], bob)  # unrated: the same pair again
+    _resign_after(2, [carol, alice], alice)
+    _resign_after(0, [bob, carol], carol)  # unrated: not played
+    expected = {"alice": 2, "bob": 1, "carol": 1}
+    Rating.objects.update(opponents=0)
+    migration = importlib.import_module("games.migrations.0010_rating_opponents")
+    migration.count_opponents(django_apps, None)
+    rows = Rating.objects.select_related("user")
+    assert {row.user.username: row.opponents for row in rows} == expected

@@ -114,3 +114,32 @@ def test_a_busy_client_is_counted_by_ranges_and_still_stopped_at_its_limit(
     assert counting.round_trips <= 6
     answers += [alice.get("/matches").status_code for _ in range(140)]
     assert answers.count(200) == 150 and answers[150:] == [429] * 30
+
+
+def test_spent_account_and_notification_budgets_never_block_revoking_a_token(alice, rates):
+    """Whoever holds a token can spend every other budget; its owner can still change the
+    password, and log out (never throttled) even with the overall budget spent too."""
+    rates(account="2/hour", notify="2/hour", login="2/hour", revoke="3/hour", user="12/hour")
+    me = f"{API}/accounts/me"
+    spent = [alice.client.patch(me, {}, format="json").status_code for _ in range(3)]
+    spent += [
+        alice.client.patch(f"{me}/notifications", {}, format="json").status_code for _ in range(3)
+    ]
+    assert spent == [200, 200, 429, 200, 200, 429]
+    for _ in range(3):
+        login(APIClient())
+    changed = alice.post(
+        "/accounts/password",
+        {"current_password": "correct-horse-battery", "password": "a-brand-new-secret"},
+    )
+    assert changed.status_code == 200, changed.content
+    alice.client.credentials(HTTP_AUTHORIZATION=f"Token {changed.json()['token']}")
+    # Wrong passwords spend the budget of rotation and password change, reads the overall one.
+    rotations = [
+        alice.post("/accounts/token/rotate", {"current_password": "wrong"}).status_code
+        for _ in range(3)
+    ]
+    assert rotations == [400, 400, 429]  # the password change spent one
+    assert [alice.get("/accounts/me").status_code for _ in range(3)] == [200, 200, 429]
+    assert alice.post("/accounts/logout").status_code == 204
+    assert alice.get("/accounts/me").status_code == 401

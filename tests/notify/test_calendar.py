@@ -4,8 +4,9 @@ library; the key is the credential and can be reset."""
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
+import pytest
 from icalendar import Calendar
 from rest_framework.test import APIClient
 
@@ -54,3 +55,12 @@ def test_a_reset_key_retires_the_old_feed(alice: Player) -> None:
     assert gone.status_code == 404 and gone.json()["code"] == "not_found"
     assert APIClient().get(f"{new.path}?{new.query}").status_code == 200
     assert APIClient().get("/api/v1/accounts/me/deadlines.ics?key=").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "key", ["%00", "abc%00def", quote("é") * 4, "k" * 65, "k" * 5000, "a+b/c=", "%0A", "%7F"]
+)
+def test_a_malformed_key_is_the_calendars_not_found(alice: Player, key: str) -> None:
+    client = APIClient(raise_request_exception=False)
+    answer = client.get(f"/api/v1/accounts/me/deadlines.ics?key={key}")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"

@@ -67,7 +67,9 @@ def test_an_address_gets_only_its_verification_until_verified(
 
     with django_capture_on_commit_callbacks(execute=True):
         changed = dora.client.patch(
-            f"{API}/accounts/me", {"email": "d2@example.com"}, format="json"
+            f"{API}/accounts/me",
+            {"email": "d2@example.com", "current_password": "a-long-passphrase"},
+            format="json",
         )
     assert changed.status_code == 200 and changed.json()["email"] == "d2@example.com"
     assert mail.outbox[-1].to == ["d2@example.com"]

@@ -167,3 +167,58 @@ def test_export_holds_ones_messages_and_closing_cancels_seeks(alice, bob):
     assert Seek.objects.get(pk=seek["id"]).status == "cancelled"
     assert not ChatMute.objects.exists()
     assert bob.get("/seeks").json()["results"] == []
+
+
+INVISIBLE = [
+    "\u200b",  # zero-width space
+    "\u200b\u200c\u200d\u2060",  # zero-width (non-)joiners, word joiner
+    "\u00ad\ufeff",  # soft hyphen, BOM
+    "\u3000\u2003\u00a0",  # ideographic, em and no-break spaces
+    "\u3164\u3164",  # Hangul filler
+    "\u2800",  # blank Braille pattern
+    "\u0301\u0301",  # combining marks with no base
+    "\u2028\u2029",  # line and paragraph separators
+    "\U000e0041\U000e0042",  # tag characters
+]
+BIDI = ["\u202egnp.exe", "hi \u202d", "a\u202ab", "\u2066x\u2069", "\u2067\u2068 y", "z\u202c"]
+
+
+def test_a_message_that_shows_nothing_or_reorders_others_is_refused(alice, bob):
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    for text in INVISIBLE + BIDI:
+        answer = say(alice, match_id, text)
+        assert answer.status_code == 400, repr(text)
+        assert answer.json()["code"] == "validation_error" and "text" in answer.json()["errors"]
+    assert not ChatMessage.objects.exists()
+    # Right-to-left text, its marks, emoji with joiners and accents are shown as they are.
+    for text in ("שלום \u200f!", "مرحبا", "👩\u200d👩\u200d👧", "e\u0301te\u0301", "a\u200bb"):
+        assert say(alice, match_id, text).status_code == 201, repr(text)
+
+
+def test_an_operators_reason_is_held_to_the_same_rule(alice, bob, carol):
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    say(bob, match_id, "something rude")
+    carol.user.is_staff = True
+    carol.user.save()
+    for reason in ("\u200b", "rude\u202e"):
+        answer = carol.post(f"/matches/{match_id}/chat/1/hide", {"reason": reason})
+        assert answer.status_code == 400 and "reason" in answer.json()["errors"]
+    assert not ChatMessage.objects.get(match_id=match_id, seq=1).hidden
+
+
+def test_a_name_is_muted_and_unmuted_in_any_case(alice, bob):
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    say(bob, match_id, "one")
+    for name in ("BOB", "Bob", "\uff22\uff4f\uff42"):  # the last in full-width letters
+        muted = alice.post("/chat/mutes", {"player": name})
+        assert muted.status_code == 200 and muted.json() == {"muted": ["bob"]}, name
+        assert alice.get(f"/matches/{match_id}/chat").json()["results"] == []
+        unmuted = alice.post("/chat/mutes", {"player": name.lower(), "muted": False})
+        assert unmuted.json() == {"muted": []}
+    assert ChatMute.objects.count() == 0
+    assert alice.post("/chat/mutes", {"player": "ALICE"}).status_code == 400  # yourself
+
+
+def test_a_profile_is_found_in_any_case(alice):
+    answer = alice.get("/players/ALICE")
+    assert answer.status_code == 200 and answer.json()["player"] == "alice"

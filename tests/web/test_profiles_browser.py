@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -37,7 +38,14 @@ def _shots(pages: dict[int, Page], path: str, ready: str, tmp_path: Path, name: 
         assert page.evaluate(OVERFLOW) <= 0, f"{name} scrolls sideways at {width} px"
 
 
-def test_rematch_profile_leaderboard_and_series_pages(new_page: NewPage, tmp_path: Path) -> None:
+def test_rematch_profile_leaderboard_and_series_pages(
+    new_page: NewPage, tmp_path: Path, settings: Any
+) -> None:
+    # The pages, not the rating rules (tests/api/test_ratings.py): two resignations at step 1
+    # between the same players are rated here, and two players make a board.
+    settings.FACEDOWN_RATING_MIN_TURNS = 0
+    settings.FACEDOWN_RATING_PAIR_LIMIT = 2
+    settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 1
     ann, ben = make_player("ann"), make_player("ben")
     match_id = start_match("gops", [ann, ben], options={"num_cards": 3})
     assert ben.post(f"/matches/{match_id}/resign").status_code == 200

@@ -1,0 +1,3 @@
+from tests.notify.conftest import jobs
+
+__all__ = ["jobs"]
