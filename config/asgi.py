@@ -5,8 +5,9 @@ import os
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Under ASGI each request runs its synchronous code on a thread of its own: a persistent
-# database connection would be left behind on a finished thread. Django's advice: none.
-os.environ.setdefault("DB_CONN_MAX_AGE", "0")
+# database connection would be left behind on a finished thread, one per request, until
+# PostgreSQL has none left. Django's advice: none, whatever the shared environment says.
+os.environ["DB_CONN_MAX_AGE"] = "0"
 
 from django.core.asgi import get_asgi_application
 

@@ -619,3 +619,21 @@ MIDDLEWARE = [
 FACEDOWN_FAST_MOVES = _env_bool("FACEDOWN_FAST_MOVES", True)
 # Content negotiation without parsing the usual Accept headers (core/negotiation.py).
 REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"
+
+# --- Live limits (live/limits.py, live/slots.py, live/database.py; docs/reliability.md) ---
+# Streams and waiting long-polls open at once, per user and per client address, across every
+# ASGI process (Redis); over either: 429 too_many_streams.
+FACEDOWN_LIVE_MAX_STREAMS_PER_USER = int(os.environ.get("FACEDOWN_LIVE_MAX_STREAMS_PER_USER", "20"))
+FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS = int(
+    os.environ.get("FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS", "100")
+)
+# A process renews its slots' leases every third of this; a dead process's slots expire with it.
+FACEDOWN_LIVE_SLOT_LEASE_SECONDS = float(os.environ.get("FACEDOWN_LIVE_SLOT_LEASE_SECONDS", "60"))
+# Opens (streams and waiting long-polls, refused ones too) per user and per client address;
+# over either: 429 throttled.
+FACEDOWN_THROTTLE_LIVE_OPENS = os.environ.get("FACEDOWN_THROTTLE_LIVE_OPENS", "300/min")
+FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS = os.environ.get(
+    "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS", "600/min"
+)
+# Database runs at once per ASGI process for the live paths (woken long-polls, stream reads).
+FACEDOWN_LIVE_DB_CONCURRENCY = int(os.environ.get("FACEDOWN_LIVE_DB_CONCURRENCY", "8"))

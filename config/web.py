@@ -10,9 +10,10 @@ default one per core, at least 2), ``WEB_THREADS`` (Python threads per worker, 1
 ``WEB_GRACEFUL_TIMEOUT`` (seconds a stopping worker may finish its requests, 20),
 ``WEB_WORKER_LIFETIME`` (recycle each worker after this many seconds, 0 = never, else at least
 60), ``WEB_WORKER_MAX_RSS`` (recycle a worker whose memory exceeds this many MiB, 0 = never),
-``WEB_BACKLOG`` (2048), ``WEB_SWITCH_INTERVAL_MS`` (1). Where ``WEB_BIND``, ``WEB_THREADS`` or
-``WEB_SWITCH_INTERVAL_MS`` is unset, gunicorn's name for it (``GUNICORN_BIND``, ...) counts, so
-an existing deployment keeps its address and threads.
+``WEB_BACKLOG`` (2048), ``WEB_SWITCH_INTERVAL_MS`` (1), ``WEB_HEADER_READ_TIMEOUT`` (seconds a
+connection may take to send a request's headers before it is closed, 10). Where ``WEB_BIND``,
+``WEB_THREADS`` or ``WEB_SWITCH_INTERVAL_MS`` is unset, gunicorn's name for it
+(``GUNICORN_BIND``, ...) counts, so an existing deployment keeps its address and threads.
 
 What the process does before it serves, as the gunicorn configuration did: it loads the
 application once (workers are forked from it and share its pages), refuses to start with a
@@ -65,6 +66,7 @@ class WebSettings:
     worker_lifetime: int | None
     worker_max_rss: int | None
     backlog: int
+    header_read_timeout: int = 10
 
 
 def settings_from_environment() -> WebSettings:
@@ -84,6 +86,7 @@ def settings_from_environment() -> WebSettings:
         worker_lifetime=lifetime or None,
         worker_max_rss=max_rss or None,
         backlog=_int("WEB_BACKLOG", 2048),
+        header_read_timeout=max(1, _int("WEB_HEADER_READ_TIMEOUT", 10)),
     )
 
 
@@ -166,6 +169,7 @@ def _empty(directory: str) -> None:
 
 def build_server(settings: WebSettings, application: str = APPLICATION) -> Any:
     from granian.constants import HTTPModes, Interfaces
+    from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server import Server
 
@@ -180,6 +184,9 @@ def build_server(settings: WebSettings, application: str = APPLICATION) -> Any:
         http=HTTPModes.http1,  # behind a proxy: HTTP/1.1 keep-alive
         websockets=False,
         backlog=settings.backlog,
+        # A client that sends its headers slowly (or half of them) holds a connection only
+        # this long (granian's own default is 30 s).
+        http1_settings=HTTP1Settings(header_read_timeout=settings.header_read_timeout * 1000),
         log_level=LogLevels.warning,
         respawn_failed_workers=True,
         respawn_interval=1.0,

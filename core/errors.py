@@ -136,6 +136,15 @@ class ServiceUnavailable(FacedownError):
     retry_after: ClassVar[int] = 1
 
 
+class TooManyStreams(FacedownError):
+    """The user or the client address holds as many open streams and long-polls as allowed
+    (docs/reliability.md); one must close first."""
+
+    status, code, title = 429, "too_many_streams", "Too many open streams"
+    default_detail = "Too many streams and long-polls are open; close one and retry."
+    retry_after: ClassVar[int] = 5
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -163,6 +172,7 @@ ERROR_CODES: dict[str, int] = {
         IdempotencyInProgress,
         IdempotencyKeyReused,
         ServiceUnavailable,
+        TooManyStreams,
     )
 } | {
     "parse_error": 400,

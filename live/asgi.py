@@ -10,6 +10,7 @@ import asyncio
 import functools
 import io
 import re
+import time
 from collections.abc import AsyncIterator
 from importlib import import_module
 from typing import Any
@@ -22,7 +23,9 @@ from django.http import HttpResponseBase
 from django.utils.functional import SimpleLazyObject
 
 from live import views
+from live.limits import access_logged, admit, release
 from live.longpoll import App, Receive, Scope, Send
+from observability import request_id
 
 _MATCH_STREAM = re.compile(r"^/api/v1/matches/([^/]+)/stream$")
 _USER_STREAM = "/api/v1/accounts/me/stream"
@@ -99,9 +102,32 @@ class Streams:
         except DisallowedHost:  # Django's own handler answers it, as for any other path
             await self.app(scope, receive, send)
             return
-        response: Any
-        if match is not None:
-            response = await views.match_stream(request, match[1])
-        else:
-            response = await views.user_stream(request)
-        await _send(response, receive, send)
+        token = request_id.activate(request_id.from_request(request.META))
+        try:
+            await self._serve(request, match, receive, send)
+        finally:
+            request_id.deactivate(token)
+
+    async def _serve(
+        self, request: ASGIRequest, match: re.Match[str] | None, receive: Receive, send: Send
+    ) -> None:
+        """Admit the open (live/limits.py), run the view, log the open, send the stream; the
+        slot is freed when the stream ends, or at once when the view refused."""
+        start = time.perf_counter()
+        route = "live-match-stream" if match is not None else "live-user-stream"
+        admission = await admit(request)
+        try:
+            response: Any
+            if not isinstance(admission, HttpResponseBase):
+                if match is not None:
+                    response = await views.match_stream(request, match[1])
+                else:
+                    response = await views.user_stream(request)
+                user = admission.opener.user_id if response.status_code == 200 else None
+            else:
+                response, user = admission, None
+            response[request_id.HEADER] = request_id.current() or ""
+            access_logged(request, route, response.status_code, start, user)
+            await _send(response, receive, send)
+        finally:
+            await release(admission)

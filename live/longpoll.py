@@ -5,7 +5,10 @@ An ASGI middleware in front of Django: the answer is always the API's own ``/eve
 empty page and ``wait`` allows, the middleware holds the request on the match's spectator
 channel (every committed event of the match is published there) and asks the view again
 when something was published or the time is up. It subscribes before the first ask, so an
-event committed in between wakes it. Waiting holds no thread and no database connection.
+event committed in between wakes it. Waiting holds no thread and no database connection, and
+each ask waits for one of the process's database turns (live/database.py): one commit wakes
+every long-poll of its match at once. A long-poll is admitted (throttled, and holds a slot of
+its user's and address's open streams) by live/limits.py, and is logged under one request id.
 
 The WSGI server answers the same request at once (``wait`` is accepted there and ignored):
 waiting clients belong on the ASGI server (docs/live.md).
@@ -14,15 +17,22 @@ waiting clients belong on the ASGI server (docs/live.md).
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qs
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponseBase
 
 from live.bus import KEEPALIVE, bus, match_channel
+from live.database import database_turn
+from live.limits import access_logged, admit, release, send_plain
+from observability import request_id
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -82,7 +92,10 @@ async def _ask(app: App, scope: Scope) -> _Captured:
         raise AssertionError("unreachable")
 
     captured = _Captured()
-    await app(dict(scope), receive, captured.send)
+    # A turn at the database (live/database.py): one commit wakes every long-poll of its
+    # match, and each ask runs the view on a thread and a connection of its own.
+    async with database_turn():
+        await app(dict(scope), receive, captured.send)
     return captured
 
 
@@ -103,13 +116,34 @@ class LongPoll:
         if not match or not wait:
             await self.app(scope, receive, send)
             return
+        start = time.perf_counter()
+        # One request id for the whole long-poll: each ask's access log line carries it.
+        request = ASGIRequest(dict(scope), io.BytesIO())
+        token = request_id.activate(request_id.from_request(request.META))
+        try:
+            admission = await admit(request)
+            if not isinstance(admission, HttpResponseBase):
+                try:
+                    await self._wait(scope, receive, send, match[1], wait)
+                finally:
+                    await release(admission)
+                return
+            admission[request_id.HEADER] = request_id.current() or ""
+            access_logged(request, "match-events", admission.status_code, start, None)
+            await send_plain(admission, send)
+        finally:
+            request_id.deactivate(token)
+
+    async def _wait(
+        self, scope: Scope, receive: Receive, send: Send, match_id: str, wait: int
+    ) -> None:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + wait
-        listener = await bus().subscribe(match_channel(match[1], None))
+        listener = await bus().subscribe(match_channel(match_id, None))
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
+            answer = await _ask(self.app, scope)
             while True:
-                answer = await _ask(self.app, scope)
                 remaining = deadline - loop.time()
                 if remaining <= 0 or not answer.empty_page():
                     break
@@ -122,6 +156,7 @@ class LongPoll:
                     return
                 if woken in done and woken.result() is KEEPALIVE:
                     continue  # nothing was published: ask again only when the time is up
+                answer = await _ask(self.app, scope)
         finally:
             gone.cancel()
             await listener.close()

@@ -61,6 +61,20 @@ _ACCEPT = {
 }
 
 
+#: The live paths' 429s: their opens are throttled, and so is how many may be open at once.
+LIVE_429 = {
+    "description": "throttled: too many opens from this address or user; too_many_streams: "
+    "as many streams and waiting long-polls are open as this user or address may hold "
+    "(docs/reliability.md). Retry after Retry-After seconds.",
+    "headers": {
+        "Retry-After": {
+            "description": "Seconds to wait before opening again.",
+            "schema": {"type": "integer", "minimum": 1},
+        }
+    },
+}
+
+
 def _operation(summary: str, description: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "operationId": summary,
@@ -77,6 +91,7 @@ def _operation(summary: str, description: str, parameters: list[dict[str, Any]])
                 "description": "not_authenticated: no or bad credentials, or an expired ticket."
             },
             "403": {"description": "permission_denied: the ticket does not name this stream."},
+            "429": LIVE_429,
         },
     }
 
@@ -114,4 +129,7 @@ def stream_paths(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[
             operation["security"] = security
     paths["/api/v1/matches/{match_id}/stream"] = {"get": match}
     paths["/api/v1/accounts/me/stream"] = {"get": user}
+    events = paths.get("/api/v1/matches/{match_id}/events", {}).get("get")
+    if events is not None:  # its long-poll (?wait=) is limited like a stream
+        events.setdefault("responses", {})["429"] = LIVE_429
     return result

@@ -1,8 +1,9 @@
 """The streams: a match's events and a user's notifications, as Server-Sent Events or NDJSON.
 
 Async views, served by the ASGI server (docs/live.md; live.asgi serves them without Django's
-request handler). Their database reads run on the shared thread pool
-(``thread_sensitive=False``) and give their connection back at once. Opening a match stream:
+request handler). Their database reads run on the shared thread pool, in one of the process's
+bounded database turns (live/database.py), and give their connection back at once. Opening a
+match stream:
 
 1. authenticate and find the viewer's seat (one short database read);
 2. subscribe to the viewer's channel of the match on the bus (``live.bus``);
@@ -25,7 +26,6 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -38,6 +38,7 @@ from games.api.params import param_int
 from games.services import reads
 from live.auth import ME, NotAuthenticated, stream_user
 from live.bus import BROKEN, KEEPALIVE, Listener, bus, chat_channel, match_channel, user_channel
+from live.database import bounded
 from social.chat import mutes_of
 
 NDJSON = "application/x-ndjson"
@@ -187,11 +188,11 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         frames = _frames(request)
         key = _match_key(match_id)
         last = _last_event_id(request)
-        user, seat, muted = await sync_to_async(_seat_read, thread_sensitive=False)(request, key)
+        user, seat, muted = await bounded(_seat_read)(request, key)
         for _ in range(3):  # the viewer may take a seat between the two reads
             listener = await bus().subscribe(match_channel(key, seat), chat_channel(key))
             try:
-                opening = await sync_to_async(_match_open, thread_sensitive=False)(key, user, last)
+                opening = await bounded(_match_open)(key, user, last)
             except BaseException:
                 await listener.close()
                 raise
@@ -203,7 +204,7 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
             raise NotFound("No match with this id.")
     except FacedownError as exc:
         return _problem(exc)
-    catch_up = sync_to_async(_match_catch_up, thread_sensitive=False)
+    catch_up = bounded(_match_catch_up)
     return _stream_response(
         frames,
         _match_items(frames, listener, opening, lambda after: catch_up(key, user, after), muted),
@@ -283,10 +284,10 @@ def _awaiting(user: User) -> list[str]:
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         frames = _frames(request)
-        user = await sync_to_async(_user_check, thread_sensitive=False)(request)
+        user = await bounded(_user_check)(request)
         listener = await bus().subscribe(user_channel(user.pk))
         try:
-            waiting = await sync_to_async(_awaiting, thread_sensitive=False)(user)
+            waiting = await bounded(_awaiting)(user)
         except BaseException:
             await listener.close()
             raise

@@ -86,6 +86,13 @@ def request_finish(
         )
 
 
+def _request_id(request: HttpRequest) -> str:
+    """The request's id. An ASGI layer in front (the long-poll's, live/longpoll.py) may have
+    given it one already, for a request it hands on more than once: each time is logged under
+    it. Otherwise none is current here (every request resets it on the way out)."""
+    return request_id.current() or request_id.from_request(request.META)
+
+
 class ObservabilityMiddleware:
     sync_capable = True
     async_capable = True
@@ -100,7 +107,7 @@ class ObservabilityMiddleware:
         if self.is_async:
             return self.__acall__(request)
         start = time.perf_counter()
-        token = request_id.activate(request_id.from_request(request.META))
+        token = request_id.activate(_request_id(request))
         try:
             probe = _probe(request)
             if probe is not None:
@@ -116,7 +123,7 @@ class ObservabilityMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:
         start = time.perf_counter()
-        token = request_id.activate(request_id.from_request(request.META))
+        token = request_id.activate(_request_id(request))
         try:
             probe = _probe(request)
             if probe is not None:

@@ -149,3 +149,14 @@ def test_the_proxy_sends_streams_and_long_polls_to_the_asgi_server() -> None:
     assert re.search(r"query wait=\*", caddyfile)
     assert re.search(r"handle @long_poll \{\s*reverse_proxy asgi:8001", caddyfile)
     assert re.search(r"handle \{\s*reverse_proxy web:8000", caddyfile)
+
+
+def test_slow_request_headers_are_bounded_by_the_proxy_in_front_of_uvicorn() -> None:
+    """uvicorn waits for a request's headers as long as the client likes: only the proxy may
+    reach it (no published port), and the proxy closes a connection whose headers take longer
+    than 10 s."""
+    services = compose()["services"]
+    assert "ports" not in services["asgi"]
+    caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
+    timeout = re.search(r"^\{.*servers \{.*timeouts \{.*read_header (\d+)s", caddyfile, re.S | re.M)
+    assert timeout is not None and 0 < int(timeout.group(1)) <= 10

@@ -165,3 +165,20 @@ def test_a_saturated_worker_sends_a_connection_to_another(tmp_path: Path) -> Non
     with web_server(app, tmp_path, WEB_CONCURRENCY="2", WEB_BALANCE="0") as (port, server):
         wait_for(lambda: _answers(port), 60, "the web server to answer")
         assert _served_on_one_connection(port, 150) == 150
+
+
+def test_a_connection_that_sends_half_its_headers_is_closed(tmp_path: Path) -> None:
+    app = "tests.deployment.environ_wsgi:application"
+    with web_server(app, tmp_path, WEB_HEADER_READ_TIMEOUT="1") as (port, _):
+        wait_for(lambda: _answers(port), 60, "the web server to answer")
+        with socket.create_connection(("127.0.0.1", port), timeout=6) as sock:
+            sock.sendall(b"GET /probe HTTP/1.1\r\nHost: 127")  # and nothing more
+            sent = time.monotonic()
+            try:
+                while sock.recv(1024):  # an error answer, if any, then the end
+                    pass
+            except ConnectionResetError:
+                pass
+            closed_after = time.monotonic() - sent
+    # Closed after about WEB_HEADER_READ_TIMEOUT, not kept for as long as the client likes.
+    assert closed_after < 4

@@ -12,9 +12,10 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -41,18 +42,25 @@ def _database_url() -> str:
     return f"postgres://{user}{password}@{host}:{port}/{db['NAME']}"
 
 
-def _start(env: dict[str, str]) -> Server:
+def _start(
+    env: dict[str, str], stderr: Any = subprocess.PIPE, arguments: list[str] | None = None
+) -> Server:
+    """uvicorn serving config.asgi on a free port: with ``arguments`` (a command line's
+    options, ``--host`` and ``--port`` replaced), else quiet and quick to stop."""
     port = free_port()
+    options = list(arguments or ["--log-level", "warning", "--timeout-graceful-shutdown", "1"])
+    for flag in ("--host", "--port"):
+        if flag in options:
+            del options[options.index(flag) : options.index(flag) + 2]
     process = subprocess.Popen(
         [
             sys.executable, "-m", "uvicorn", "config.asgi:application",
-            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning",
-            "--timeout-graceful-shutdown", "1",
+            "--host", "127.0.0.1", "--port", str(port), *options,
         ],
         env=env,
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
     )  # fmt: skip
     return Server(port, process)
 
@@ -61,7 +69,8 @@ def _wait_ready(server: Server) -> None:
     deadline = time.monotonic() + 90  # a busy machine imports slowly
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
-            raise AssertionError(server.process.stderr.read().decode())  # type: ignore[union-attr]
+            output = server.process.stderr.read() if server.process.stderr else b""
+            raise AssertionError(output.decode())
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/v1/games", timeout=2)
             return
@@ -70,18 +79,33 @@ def _wait_ready(server: Server) -> None:
     raise AssertionError("the ASGI server did not start")
 
 
-@pytest.fixture(scope="session")
-def asgi_servers(django_db_setup: None, django_db_blocker: object) -> Iterator[list[Server]]:
+def _stop(server: Server) -> None:
+    server.process.terminate()
+    try:
+        server.process.communicate(timeout=3)
+    except subprocess.TimeoutExpired:
+        server.process.kill()
+        server.process.communicate(timeout=10)
+
+
+def _env(django_db_blocker: object) -> dict[str, str]:
     with django_db_blocker.unblock():  # type: ignore[attr-defined]
         url = _database_url()
-    env = dict(os.environ) | {
+    return dict(os.environ) | {
         "DJANGO_SETTINGS_MODULE": "config.test_settings",
         "DATABASE_URL": url,
         "REDIS_URL": settings.REDIS_URL,
         "FACEDOWN_TASK_RUNNER": "off",
         "FACEDOWN_LIVE_KEEPALIVE_SECONDS": str(KEEPALIVE_SECONDS),
+        "FACEDOWN_THROTTLE_LIVE_OPENS": "100000/min",
+        "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS": "100000/min",
         "PYTHONPATH": str(ROOT),
     }
+
+
+@pytest.fixture(scope="session")
+def asgi_servers(django_db_setup: None, django_db_blocker: object) -> Iterator[list[Server]]:
+    env = _env(django_db_blocker)
     servers = [_start(env), _start(env)]
     try:
         for server in servers:
@@ -89,13 +113,28 @@ def asgi_servers(django_db_setup: None, django_db_blocker: object) -> Iterator[l
         yield servers
     finally:
         for server in servers:
-            server.process.terminate()
-        for server in servers:
-            try:
-                server.process.communicate(timeout=3)
-            except subprocess.TimeoutExpired:
-                server.process.kill()
-                server.process.communicate(timeout=10)
+            _stop(server)
+
+
+@pytest.fixture
+def asgi_server_with(
+    django_db_setup: None, django_db_blocker: object
+) -> Iterator[Callable[..., Server]]:
+    """``asgi_server_with(FACEDOWN_…="…", stderr=file)``: a server of this test's own, with some
+    settings changed; stopped after the test."""
+    started: list[Server] = []
+
+    def start(
+        stderr: Any = subprocess.DEVNULL, arguments: list[str] | None = None, **settings: str
+    ) -> Server:
+        server = _start(_env(django_db_blocker) | settings, stderr, arguments)
+        started.append(server)
+        _wait_ready(server)
+        return server
+
+    yield start
+    for server in started:
+        _stop(server)
 
 
 @pytest.fixture

@@ -34,6 +34,9 @@ class Command(BaseCommand):
                 host=host or "127.0.0.1",
                 port=int(port),
                 log_level="warning",
+                # Its lines would carry each stream's ?ticket=; the project's access log has
+                # every request (live/limits.py for the streams and long-polls).
+                access_log=False,
                 # Open streams must not hold a stop: they are told to go, and reconnect.
                 timeout_graceful_shutdown=2,
             )
