@@ -539,7 +539,7 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 FACEDOWN_RATING_MIN_TURNS = int(os.environ.get("FACEDOWN_RATING_MIN_TURNS", "2"))
 # Two players' rated matches of a game together, at most this many per window; later ones in
 # the window are unrated.
-FACEDOWN_RATING_PAIR_LIMIT = int(os.environ.get("FACEDOWN_RATING_PAIR_LIMIT", "1"))
+FACEDOWN_RATING_PAIR_LIMIT = int(os.environ.get("FACEDOWN_RATING_PAIR_LIMIT", "3"))
 FACEDOWN_RATING_PAIR_WINDOW_HOURS = float(os.environ.get("FACEDOWN_RATING_PAIR_WINDOW_HOURS", "24"))
 # The leaderboard lists a player after this many rated matches against this many opponents.
 FACEDOWN_LEADERBOARD_MIN_MATCHES = int(os.environ.get("FACEDOWN_LEADERBOARD_MIN_MATCHES", "5"))

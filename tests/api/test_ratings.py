@@ -225,7 +225,10 @@ def test_a_short_match_played_by_both_is_still_rated(alice: Player, bob: Player)
     assert _finished_event(alice, completed)["ratings"] is not None
 
 
-def test_results_between_the_same_players_count_once_per_window(alice: Player, bob: Player) -> None:
+def test_results_between_the_same_players_count_once_per_window(
+    alice: Player, bob: Player, settings: Any
+) -> None:
+    settings.FACEDOWN_RATING_PAIR_LIMIT = 1
     played = [_resign_after(2, [alice, bob], bob) for _ in range(3)]
     rated = [_finished_event(alice, m)["ratings"] is not None for m in played]
     assert rated == [True, False, False]
@@ -244,6 +247,7 @@ def test_the_leaderboard_lists_players_with_enough_matches_and_opponents(
     alice: Player, bob: Player, carol: Player, settings: Any
 ) -> None:
     settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 2
+    settings.FACEDOWN_RATING_PAIR_LIMIT = 1
     _resign_after(2, [alice, bob], bob)
     _resign_after(2, [alice, bob], bob)  # the same pair again: unrated
     assert alice.get("/games/gops/leaderboard").json()["results"] == []
