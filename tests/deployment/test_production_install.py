@@ -80,6 +80,7 @@ class Stack:
     web_port: int
     asgi_port: int
     services: dict[str, Service]
+    seconds: dict[str, float]  # how long each phase of the set-up took
 
     def logs(self) -> str:
         return "".join(
@@ -121,6 +122,8 @@ def installed() -> Iterator[tuple[ProductionVenv, Path]]:
 @pytest.fixture
 def stack(installed: tuple[ProductionVenv, Path], tmp_path: Path) -> Iterator[Stack]:
     venv, app = installed
+    seconds = {"pip install" if venv.built else "project reinstall": venv.install_seconds}
+    began = time.monotonic()
     redis = RedisServer()
     redis.start()
     base = {
@@ -155,13 +158,18 @@ def stack(installed: tuple[ProductionVenv, Path], tmp_path: Path) -> Iterator[St
                 services[name] = service
                 return service
 
-            # The image's build step, then the compose file's one-off migrations, both with the
-            # image's manage.py.
+            # The image's build step and the compose file's one-off migrations (side by side:
+            # they share nothing), both with the image's manage.py.
             collect = ["python", "manage.py", "collectstatic", "--noinput", "-v", "0"]
-            for name, words in (("collectstatic", collect), ("migrate", command("migrate"))):
-                once = run_as(name, words, app)
-                once.process.wait(180)
-                assert once.process.returncode == 0, once.output()
+            once = [
+                run_as("collectstatic", collect, app),
+                run_as("migrate", command("migrate"), app),
+            ]
+            for step in once:
+                step.process.wait(180)
+                assert step.process.returncode == 0, step.output()
+            seconds["collectstatic and migrate"] = time.monotonic() - began
+            began = time.monotonic()
 
             web_port, asgi_port = free_port(), free_port()
             # Every long-running process in a directory of its own: it imports the installed
@@ -176,7 +184,7 @@ def stack(installed: tuple[ProductionVenv, Path], tmp_path: Path) -> Iterator[St
             worker = run_as("worker", [*command("worker"), "--concurrency=1"], tmp_path)
             schedule = str(tmp_path / "beat" / "var" / "celerybeat-schedule")
             beat = run_as("beat", option(command("beat"), "--schedule", schedule), tmp_path)
-            stack = Stack(web_port, asgi_port, services)
+            stack = Stack(web_port, asgi_port, services, seconds)
 
             def up() -> bool:
                 dead = [name for name, s in services.items() if name not in ONE_OFF and not s.alive]
@@ -188,6 +196,7 @@ def stack(installed: tuple[ProductionVenv, Path], tmp_path: Path) -> Iterator[St
                 )
 
             wait_until(up, 90, "the services to start")
+            seconds["services up"] = time.monotonic() - began
             assert web.alive and asgi.alive
             yield stack
     finally:
@@ -276,4 +285,8 @@ def test_the_production_install_plays_a_bot_match(stack: Stack) -> None:
     for name, service in stack.services.items():
         assert name in ONE_OFF or service.alive, f"{name} died:{stack.logs()}"
         assert "Traceback" not in service.output(), f"{name}:{stack.logs()}"
-    print(f"\nmatch played in {played:.1f} s; long-poll answered in {polled['seconds']:.2f} s")
+    phases = ", ".join(f"{name} {value:.1f} s" for name, value in stack.seconds.items())
+    print(
+        f"\n{phases}; match played in {played:.1f} s; "
+        f"long-poll answered in {polled['seconds']:.2f} s"
+    )
