@@ -24,7 +24,9 @@ COPY social ./social
 COPY live ./live
 COPY web ./web
 COPY manage.py ./
-RUN pip install --no-cache-dir . \
+# The production install: the project and its pinned dependencies, no development extras
+# (tests/deployment/test_production_install.py runs the same install and every service on it).
+RUN pip install --no-cache-dir --root-user-action=ignore --disable-pip-version-check . \
     # Static files gathered and compressed once, at build; WhiteNoise serves them. No database
     # or secret is needed for this step.
     && python manage.py collectstatic --noinput -v 0 \

@@ -12,6 +12,7 @@ import os
 import sys
 
 import django
+from django.apps import apps
 from django.core import checks
 
 from core.checks import TAG
@@ -19,7 +20,10 @@ from core.checks import TAG
 
 def configuration_errors() -> list[str]:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    django.setup()
+    if not apps.ready:
+        # Only once: django.setup() configures logging again each time, which would undo the
+        # levels Celery set meanwhile (beat's --loglevel=info, then silent at WARNING).
+        django.setup()
     from django.conf import settings
 
     found = checks.run_checks(tags=[TAG])

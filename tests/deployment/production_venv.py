@@ -1,0 +1,123 @@
+"""A virtualenv holding the production install, built as the image builds it: the files the
+Dockerfile copies, then ``pip install .`` (no extras, not editable), so nothing the development
+extras bring can hide a missing dependency.
+
+The virtualenv lives outside the repository (``FACEDOWN_PRODUCTION_VENV``, by default under the
+user's cache directory) and is kept while pyproject.toml and the Python version stay the same (a
+stamp with their hash, as scripts/_env.sh does): only the project itself is installed again on
+each run, without its dependencies, so the services run today's code.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PIP_QUIET = ("--quiet", "--disable-pip-version-check", "--no-input")
+
+
+def venv_home() -> Path:
+    chosen = os.environ.get("FACEDOWN_PRODUCTION_VENV")
+    if chosen:
+        return Path(chosen)
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "facedown" / "production-venv"
+
+
+def dockerfile_copies() -> list[tuple[str, str]]:
+    """(source, destination) of every ``COPY`` of the Dockerfile, in order."""
+    text = (ROOT / "Dockerfile").read_text()
+    return re.findall(r"^COPY (\S+) (\S+)$", text, re.M)
+
+
+def dockerfile_env() -> dict[str, str]:
+    """The variables the Dockerfile's ``ENV`` sets for every process of the image."""
+    text = (ROOT / "Dockerfile").read_text().replace("\\\n", " ")
+    found: dict[str, str] = {}
+    for line in re.findall(r"^ENV (.+)$", text, re.M):
+        found.update(re.findall(r"(\w+)=(\S+)", line))
+    return found
+
+
+def dockerfile_install() -> str:
+    """The image's ``pip install`` command line."""
+    found = re.findall(r"pip install[^\\\n&]*", (ROOT / "Dockerfile").read_text())
+    assert len(found) == 1, found
+    return found[0].strip()
+
+
+def stage(into: Path) -> Path:
+    """The image's /app: what the Dockerfile copies, nothing else (no tests, no .venv)."""
+    into.mkdir(parents=True, exist_ok=True)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for source, destination in dockerfile_copies():
+        target = into / destination
+        path = ROOT / source
+        if path.is_dir():
+            shutil.copytree(path, target, ignore=skip, dirs_exist_ok=True)
+        else:
+            shutil.copy2(path, target)
+    return into
+
+
+def _pip(python: Path, *args: str, cwd: Path) -> float:
+    began = time.monotonic()
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", *PIP_QUIET, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert done.returncode == 0, f"pip install {' '.join(args)} failed:\n{done.stdout}{done.stderr}"
+    return time.monotonic() - began
+
+
+@dataclass
+class ProductionVenv:
+    path: Path
+    built: bool  # False: reused, only the project installed again
+    install_seconds: float
+
+    @property
+    def python(self) -> Path:
+        return self.path / "bin" / "python"
+
+    def bin(self, name: str) -> Path:
+        return self.path / "bin" / name
+
+
+def stamp_value() -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes())
+    digest.update(sys.version.encode())
+    return digest.hexdigest()
+
+
+def production_venv(app: Path) -> ProductionVenv:
+    """The virtualenv, with ``app`` (a :func:`stage`) installed; built anew when the stamp
+    differs. Several test runs at once wait for each other (a lock file next to it)."""
+    home = venv_home()
+    home.parent.mkdir(parents=True, exist_ok=True)
+    with open(home.parent / f"{home.name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        stamp = home / ".facedown-installed"
+        want = stamp_value()
+        if stamp.is_file() and stamp.read_text().strip() == want:
+            # The dependencies are those of this pyproject.toml; today's code over the old.
+            seconds = _pip(home / "bin" / "python", "--no-deps", "--force-reinstall", ".", cwd=app)
+            return ProductionVenv(home, built=False, install_seconds=seconds)
+        shutil.rmtree(home, ignore_errors=True)
+        subprocess.run([sys.executable, "-m", "venv", str(home)], check=True, timeout=300)
+        seconds = _pip(home / "bin" / "python", ".", cwd=app)  # what the image runs
+        stamp.write_text(want + "\n")
+        return ProductionVenv(home, built=True, install_seconds=seconds)
