@@ -50,7 +50,7 @@ def test_channels_carry_what_the_event_feed_shows_each_reader(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     match_id = start_match(game, [alice, bob], options=options, disclose_submitted=disclose)
-    readers = {match_channel(match_id, i): p for i, p in enumerate((alice, bob))}
+    readers = {match_channel(match_id, i, p.user.pk): p for i, p in enumerate((alice, bob))}
     readers[match_channel(match_id, None)] = carol
     for _ in range(2):  # two steps
         for mover in (alice, bob):
@@ -81,7 +81,7 @@ def test_another_seats_hidden_choice_never_changes_a_publication(
         )
 
     low, high = alternatives(bid(1), bid(13))
-    for channel in (match_channel(match_id, 1), match_channel(match_id, None)):
+    for channel in (match_channel(match_id, 1, bob.user.pk), match_channel(match_id, None)):
         assert low[channel] == high[channel]  # byte for byte: same seq, time, data
     assert low.keys() == high.keys()
 
@@ -136,7 +136,7 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
             connection.close()  # this thread's own connection
 
     async def listen() -> list[str]:
-        channels = (match_channel(match_id, 0), user_channel(alice.user.pk))
+        channels = (match_channel(match_id, 0, alice.user.pk), user_channel(alice.user.pk))
         listener = await the_bus.subscribe(*channels)
         try:
             await asyncio.to_thread(move, alice, 5)
@@ -151,7 +151,8 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
     # reader and alice's "step resolved" notification together.
     assert len(sent) == 2, sent
     resolving = sent[1]
-    assert match_channel(match_id, 0) in resolving and match_channel(match_id, None) in resolving
+    seat_0 = match_channel(match_id, 0, alice.user.pk)
+    assert seat_0 in resolving and match_channel(match_id, None) in resolving
     assert user_channel(alice.user.pk) in resolving
     kinds = [json.loads(text) for text in received]
     assert any(isinstance(k, dict) and k.get("match") == match_id for k in kinds), kinds

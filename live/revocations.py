@@ -1,0 +1,91 @@
+"""Revocations reach open streams: a notice on the bus at once, the database as the fallback.
+
+- ``revocations_publish`` is registered with ``accounts.revocation`` (every revoking
+  transaction: logout, token rotation and reset, password change and reset, deactivation,
+  account deletion) and, for the web session, with Django's ``user_logged_out`` signal (which
+  records a revocation too). Once the transaction commits it publishes ``{"revoked": id}`` on
+  each user's ``revoked:<id>`` channel; every stream of the user, on every ASGI process,
+  checks its credential again and ends if it no longer stands.
+- ``RevocationWatch``: in case a notice is lost (Redis dropped it), each process reads the
+  revocation log (``accounts.revocation.revocations_since``, one small indexed read for all its
+  streams) at most once per keep-alive interval, and a stream whose user was revoked after its
+  credential was checked checks it again at its next keep-alive.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from functools import partial
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connection, transaction
+
+from accounts.revocation import revocation_record, revocations_since
+from live.bus import bus, revoked_channel
+
+#: How long the watch remembers a user's revocation: far past any keep-alive.
+_REMEMBER_SECONDS = 7200.0
+
+
+def revocations_publish(user_ids: list[int]) -> None:
+    """Inside the revoking transaction: the notices leave once it commits."""
+    messages = [(revoked_channel(pk), json.dumps({"revoked": pk})) for pk in user_ids]
+    transaction.on_commit(partial(bus().publish_many, messages), robust=True)
+
+
+def session_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """Django's ``user_logged_out``: a web session ended, so the streams (and tickets) it
+    opened end too; recorded like any revocation so a lost notice is caught all the same."""
+    if user is not None and user.pk is not None:
+        revocation_record([user.pk])
+
+
+class RevocationWatch:
+    """The revocations this process has read from the database: user id → the number of
+    their latest revocation. Shared by every stream of the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cursor = 0
+        self._latest: dict[int, tuple[int, float]] = {}
+        self._read_at = -float("inf")
+        self._reading = False
+
+    def _read(self) -> None:
+        try:
+            last, users = revocations_since(self._cursor)
+        finally:
+            if not connection.in_atomic_block:
+                connection.close()
+        now = time.monotonic()
+        with self._lock:
+            for pk in users:  # ``last`` bounds each of their numbers from above: enough here
+                self._latest[pk] = (last, now)
+            self._cursor = max(self._cursor, last)
+            self._latest = {
+                pk: seen for pk, seen in self._latest.items() if now - seen[1] < _REMEMBER_SECONDS
+            }
+
+    async def latest(self, user_id: int) -> int:
+        """The number of ``user_id``'s latest revocation this process knows of (0: none),
+        reading the log first if the last read is a keep-alive interval old."""
+        now = time.monotonic()
+        with self._lock:
+            interval = settings.FACEDOWN_LIVE_KEEPALIVE_SECONDS
+            due = not self._reading and now - self._read_at >= interval
+            if due:
+                self._reading, self._read_at = True, now
+        if due:
+            try:
+                await sync_to_async(self._read, thread_sensitive=False)()
+            finally:
+                self._reading = False
+        with self._lock:
+            return self._latest.get(user_id, (0, 0.0))[0]
+
+
+watch = RevocationWatch()
