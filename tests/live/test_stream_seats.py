@@ -19,7 +19,8 @@ pytestmark = pytest.mark.usefixtures("transactional_db")
 
 #: Every game, with options that give single seats data of their own on the event feed where
 #: the game has any (hols' variant: each seat's removed bids at a new deal; old men: each hand at
-#: a new game; memory: the flipper's card). Gops and xato keep hands in the match resource only:
+#: a new game; memory: the flipper's card). Gops and xato show single seats nothing of their own
+#: on the feed (hands are in the match resource, undisclosed submissions in no one's feed):
 #: their streams must move all the same. ``full`` history: a stream item is then compared with
 #: the feed as it reads at the end. The move counts bound each test.
 GAMES = [
