@@ -7,7 +7,7 @@
   each user's ``revoked:<id>`` channel; every stream of the user, on every ASGI process,
   checks its credential again and ends if it no longer stands.
 - ``RevocationWatch``: in case a notice is lost (Redis dropped it), each process reads the
-  revocation log (``accounts.revocation.revocations_since``, one small indexed read for all its
+  revocation log (``TokenRevocation``, one small indexed read for all its
   streams) at most once per keep-alive interval, and a stream whose user was revoked after its
   credential was checked checks it again at its next keep-alive.
 """
@@ -24,7 +24,8 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, transaction
 
-from accounts.revocation import revocation_record, revocations_since
+from accounts.models import TokenRevocation
+from accounts.revocation import revocation_record
 from live.bus import bus, revoked_channel
 
 #: How long the watch remembers a user's revocation: far past any keep-alive.
@@ -56,16 +57,23 @@ class RevocationWatch:
         self._reading = False
 
     def _read(self) -> None:
+        # By row id, not by number: revocations are written under the clock's lock, so ids
+        # grow in commit order as the numbers do, and unlike the numbers they never start
+        # over when the log is emptied.
         try:
-            last, users = revocations_since(self._cursor)
+            rows = list(
+                TokenRevocation.objects.filter(id__gt=self._cursor).values_list(
+                    "id", "seq", "user_id"
+                )
+            )
         finally:
             if not connection.in_atomic_block:
                 connection.close()
         now = time.monotonic()
         with self._lock:
-            for pk in users:  # ``last`` bounds each of their numbers from above: enough here
-                self._latest[pk] = (last, now)
-            self._cursor = max(self._cursor, last)
+            for row_id, seq, pk in rows:
+                self._cursor = max(self._cursor, row_id)
+                self._latest[pk] = (max(seq, self._latest.get(pk, (0, now))[0]), now)
             self._latest = {
                 pk: seen for pk, seen in self._latest.items() if now - seen[1] < _REMEMBER_SECONDS
             }
