@@ -44,9 +44,11 @@ def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
             for channel, reader in readers.items()
         ]
     if tx.holders_changed():
-        # After the events, in the same write: a stream that re-reads its seat on this notice
-        # finds the change committed.
-        messages.append((seats_channel(match.pk), json.dumps({"seats": match.last_seq})))
+        # After the events, in the same write. It names each seat's holder (user ids: the
+        # notice goes to the streams, never to a client), so a stream whose reader's seat did
+        # not change goes on without reading the database.
+        holders = [seat.user_id for seat in tx.seats]
+        messages.append((seats_channel(match.pk), json.dumps({"seats": holders})))
     return messages
 
 

@@ -253,21 +253,31 @@ class MatchReader(Reader):
         read = sync_to_async(_match_catch_up, thread_sensitive=False)
         return await read(self.match_id, self.credential.user, after)
 
-    async def moved(self, listener: Listener, seat: int | None) -> tuple[Listener, int | None]:
-        """After an occupancy notice: the listener for the seat the reader holds now (a new
-        one if it changed: subscribed before the caller catches up from the database, so
-        nothing committed later is missed), and that seat."""
+    async def moved(
+        self, listener: Listener, seat: int | None, notice: str
+    ) -> tuple[Listener, int | None] | None:
+        """After an occupancy notice: None if the reader's seat is the same, else the listener
+        for the seat they hold now (subscribed before the caller catches up from the database,
+        so nothing committed later is missed) and that seat."""
         user = self.credential.user
-        now = await sync_to_async(_seat_now, thread_sensitive=False)(self.match_id, user)
-        for _ in range(3):
-            if now == seat:
-                return listener, seat
-            fresh = await bus().subscribe(*_match_channels(self.match_id, now, user.pk))
-            await listener.close()
-            listener, seat = fresh, now
-            # Read again after subscribing: a change in between notifies only the old one.
-            now = await sync_to_async(_seat_now, thread_sensitive=False)(self.match_id, user)
-        raise NotFound("The reader's seat keeps changing.")
+        holders: list[int | None] = json.loads(notice)["seats"]
+        if (holders.index(user.pk) if user.pk in holders else None) == seat:
+            return None
+        read = sync_to_async(_seat_now, thread_sensitive=False)
+        try:
+            now = await read(self.match_id, user)
+            for _ in range(3):
+                if now == seat:
+                    return listener, seat
+                fresh = await bus().subscribe(*_match_channels(self.match_id, now, user.pk))
+                await listener.close()
+                listener, seat = fresh, now
+                # Read again after subscribing: a change in between notified only the old one.
+                now = await read(self.match_id, user)
+            raise NotFound("The reader's seat keeps changing.")
+        except BaseException:
+            await listener.close()  # the newest: the caller closes only the one it holds
+            raise
 
 
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
@@ -319,44 +329,44 @@ async def _match_items(
         yield frames.opening() + "".join(frames.item(*item) for item in opening.items)
         while True:
             message = await listener.get()
-            if message is BROKEN or not await reader.allowed(message):
-                return  # the client reconnects (and resumes), or is refused
-            if message is KEEPALIVE:
-                yield frames.keepalive()
-                continue
-            if message.startswith('{"revoked"'):
-                continue
-            if message.startswith('{"seats"'):
-                # A seat changed hands: follow the reader to the channel they may read now,
-                # then send what they missed, as their view shows it now.
-                try:
-                    listener, seat = await reader.moved(listener, seat)
-                except FacedownError:
-                    return
-                fresh = await reader.catch_up(last)
+            if isinstance(message, str) and message.startswith("["):
+                # The usual case: a batch of events, already redacted for this reader.
+                first, final, chunk = _formatted(message, frames.ndjson)
+                if first == last + 1:  # the chunk every listener shares
+                    last = final
+                    yield chunk
+                    continue
+                events: list[dict[str, Any]] = json.loads(message)
+                fresh = [e for e in events if e["seq"] > last]
+                if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
+                    fresh = await reader.catch_up(last)
                 if fresh:
                     last = fresh[-1]["seq"]
                     yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
                 continue
-            if message.startswith('{"chat"'):
+            if message is BROKEN or not await reader.allowed(message):
+                return  # the client reconnects (and resumes), or is refused
+            if message is KEEPALIVE:
+                yield frames.keepalive()
+            elif message.startswith('{"seats"'):
+                # A seat changed hands: if it was the reader's (or became theirs), follow them
+                # to the channel they may read now and send what they missed, as they see it.
+                try:
+                    move = await reader.moved(listener, seat, message)
+                except FacedownError:
+                    return
+                if move is not None:
+                    listener, seat = move
+                    fresh = await reader.catch_up(last)
+                    if fresh:
+                        last = fresh[-1]["seq"]
+                        yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
+            elif message.startswith('{"chat"'):
                 # Chat has its own numbering, never an event's: no SSE id, so Last-Event-ID
                 # stays the event seq; clients catch up with GET /chat?after=.
                 chat = json.loads(message)["chat"]
                 if chat["player"] not in reader.muted:
                     yield frames.item("chat", None, chat)
-                continue
-            first, final, chunk = _formatted(message, frames.ndjson)
-            if first == last + 1:  # the usual case: the chunk every listener shares
-                last = final
-                yield chunk
-                continue
-            events: list[dict[str, Any]] = json.loads(message)
-            fresh = [e for e in events if e["seq"] > last]
-            if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
-                fresh = await reader.catch_up(last)
-            if fresh:
-                last = fresh[-1]["seq"]
-                yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
     finally:
         await listener.close()
 
@@ -407,9 +417,9 @@ async def _user_items(
             if message is KEEPALIVE:
                 yield frames.keepalive()
                 continue
+            if message.startswith('{"revoked"'):
+                continue  # its credential still stands
             note = json.loads(message)
-            if "revoked" in note:
-                continue
             yield frames.item(str(note["type"]), None, note)
     finally:
         await listener.close()
