@@ -48,7 +48,8 @@ class StreamTicketApi(APIView):
             "A signed ticket for `EventSource`, which cannot send the token header: "
             "`GET /api/v1/matches/{id}/stream?ticket=…` or `GET /api/v1/accounts/me/stream"
             "?ticket=…`. It opens, and re-opens on reconnect, the streams it names for 60 s "
-            "(FACEDOWN_LIVE_TICKET_SECONDS); docs/live.md."
+            "(FACEDOWN_LIVE_TICKET_SECONDS), until the token or web session that asked for it "
+            "is revoked (then its streams end too); docs/live.md."
         ),
     )
     def post(self, request: Request) -> Response:
