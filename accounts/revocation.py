@@ -7,6 +7,10 @@ memory, at most ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS`` apart, and drops thos
 revoked token is refused by every machine within that interval, without Redis, and the cache
 still keeps the token lookup off most requests: one small indexed read per process per interval
 instead of one per request.
+
+Apps above ``accounts`` learn of each revocation through ``revocation_listener_register``: the
+live streams end the user's open streams once it commits (``live.revocations``, which also
+records a web session's logout here).
 """
 
 from __future__ import annotations

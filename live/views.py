@@ -14,6 +14,12 @@ request handler). Their database reads run on the shared thread pool
    and the seq check means nothing is sent twice.
 
 While idle a stream holds its bus listener and nothing else: no database connection.
+
+A stream follows its reader (docs/live.md): a seat's channel names the user who holds it, so a
+message for a seat's later holder never reaches it; an occupancy notice that changes the
+reader's seat moves it to the channel they may read now (then it catches up from the database
+as they see the match now); a revocation notice, or a keep-alive after the process read a
+revocation of the user, makes it check its credential again, and it ends if that was revoked.
 """
 
 from __future__ import annotations
@@ -222,7 +228,7 @@ def _match_channels(match_id: str, seat: int | None, user_id: int) -> tuple[str,
 
 
 @dataclass
-class Reader:
+class StreamReader:
     """Who a stream reads for, and what must still stand for it to go on."""
 
     credential: Credential
@@ -245,7 +251,7 @@ class Reader:
 
 
 @dataclass
-class MatchReader(Reader):
+class MatchStreamReader(StreamReader):
     match_id: str
     muted: frozenset[str] = frozenset()
 
@@ -305,7 +311,7 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
     except FacedownError as exc:
         return _problem(exc)
     return _stream_response(
-        frames, _match_items(frames, listener, opening, MatchReader(credential, key, muted))
+        frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
 
 
@@ -322,7 +328,7 @@ def _formatted(message: str, ndjson: bool) -> tuple[int, int, str]:
 
 
 async def _match_items(
-    frames: Frames, listener: Listener, opening: MatchOpening, reader: MatchReader
+    frames: Frames, listener: Listener, opening: MatchOpening, reader: MatchStreamReader
 ) -> AsyncIterator[str]:
     last, seat = opening.last_seq, opening.seat
     try:
@@ -402,11 +408,13 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             raise
     except FacedownError as exc:
         return _problem(exc)
-    return _stream_response(frames, _user_items(frames, listener, waiting, Reader(credential)))
+    return _stream_response(
+        frames, _user_items(frames, listener, waiting, StreamReader(credential))
+    )
 
 
 async def _user_items(
-    frames: Frames, listener: Listener, waiting: list[str], reader: Reader
+    frames: Frames, listener: Listener, waiting: list[str], reader: StreamReader
 ) -> AsyncIterator[str]:
     try:
         yield frames.opening() + frames.item("snapshot", None, {"awaiting_me": waiting})

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 
 from live import bus as live_bus
-from live.bus import LocalBus, RedisBus, bus, match_channel, user_channel
+from live.bus import LocalBus, RedisBus, bus, match_channel, seats_channel, user_channel
 from tests.leaks import alternatives
 from tests.players import Player, start_match
 
@@ -189,3 +189,34 @@ def test_what_committed_is_published_even_when_a_later_hook_raises() -> None:
             await listener.close()
 
     assert asyncio.run(listen()) == ["first"]
+
+
+def test_only_a_change_of_hands_publishes_the_occupancy_notice(
+    alice: Player, bob: Player, carol: Player, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A move publishes no notice (no stream reads anything for it); a seat left, or taken,
+    does, naming each seat's holder; a seat's events go to the channel of its holder."""
+    created = alice.create("gops", ["me", {"user": bob.name}])
+    match_id = created.json()["id"]
+    notice = seats_channel(match_id)
+
+    def change(path: str, who: Player, status: int = 200) -> dict[str, list[Any]]:
+        with django_capture_on_commit_callbacks() as callbacks:
+            assert who.post(path).status_code == status
+        out: dict[str, list[Any]] = {}
+        for callback in callbacks:
+            if getattr(callback, "func", None).__qualname__ == "RedisBus.publish_many":
+                for channel, text in callback.args[0]:
+                    out.setdefault(channel, []).append(json.loads(text))
+        return out
+
+    left = change(f"/matches/{match_id}/resign", bob)
+    assert left[notice] == [{"seats": [alice.user.pk, None]}]
+    assert match_channel(match_id, 0, alice.user.pk) in left  # bob's old seat: no channel
+    taken = change(f"/matches/{match_id}/join", carol)
+    assert taken[notice] == [{"seats": [alice.user.pk, carol.user.pk]}]
+    assert match_channel(match_id, 1, carol.user.pk) in taken
+    moved = _published(
+        django_capture_on_commit_callbacks, lambda: alice.move(match_id, 1, {"card": 3})
+    )
+    assert notice not in moved and match_channel(match_id, 1, carol.user.pk) in moved
