@@ -195,3 +195,23 @@ def test_a_long_poll_asks_with_the_credential_it_has_now(
     poll.join(timeout=8)
     ((status, problem, took),) = answers
     assert (status, problem["code"]) == (401, "not_authenticated") and took < 5
+
+
+def test_a_new_token_opens_streams_the_old_ones_notice_leaves_open(
+    asgi: Server, alice: Player, bob: Player
+) -> None:
+    """After a rotation, the new token's stream and ticket work: a stream checks its own
+    credential on a notice, it does not end every stream of the user."""
+    match_id = start_match("gops", [alice, bob])
+    path = f"/api/v1/matches/{match_id}/stream"
+    old = _opened(asgi, path, {"Authorization": f"Token {alice.token}"})
+    rotated = alice.post("/accounts/token/rotate")
+    assert rotated.status_code == 200
+    renewed = Player(alice.user, rotated.json()["token"])
+    new = _opened(asgi, path, {"Authorization": f"Token {renewed.token}"})
+    by_ticket = _opened(asgi, f"{path}?ticket={_ticket(renewed, f'match:{match_id}')}")
+    _ends_within(old, WITHIN_SECONDS)
+    assert renewed.move(match_id, 1, {"card": 2}).status_code == 202
+    for stream in (new, by_ticket):
+        assert stream.events(1)[0].type == "move_submitted"
+        stream.close()
