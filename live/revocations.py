@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import time
 from functools import partial
@@ -27,6 +28,8 @@ from django.db import connection, transaction
 from accounts.models import TokenRevocation
 from accounts.revocation import revocation_record
 from live.bus import bus, revoked_channel
+
+logger = logging.getLogger(__name__)
 
 #: How long the watch remembers a user's revocation: far past any keep-alive.
 _REMEMBER_SECONDS = 7200.0
@@ -90,6 +93,8 @@ class RevocationWatch:
         if due:
             try:
                 await sync_to_async(self._read, thread_sensitive=False)()
+            except Exception:  # the database is away: read again an interval later
+                logger.warning("live: the revocation log could not be read", exc_info=True)
             finally:
                 self._reading = False
         with self._lock:

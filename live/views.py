@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ from live.bus import (
 )
 from live.revocations import watch
 from social.chat import mutes_of
+
+logger = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -210,8 +213,13 @@ def _seat_now(match_id: str, user: User) -> int | None:
 
 
 def _still_valid(credential: Credential) -> bool:
+    """Whether the credential stands; if it cannot be checked (the database is away), the
+    stream ends, as after a revocation: its client reconnects and authenticates again."""
     try:
         return credential_valid(credential)
+    except Exception:
+        logger.warning("live: a stream's credential could not be checked", exc_info=True)
+        return False
     finally:
         _release_connection()
 
