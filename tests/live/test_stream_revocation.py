@@ -215,3 +215,13 @@ def test_a_new_token_opens_streams_the_old_ones_notice_leaves_open(
     for stream in (new, by_ticket):
         assert stream.events(1)[0].type == "move_submitted"
         stream.close()
+
+
+def test_an_unused_ticket_dies_with_the_token_that_asked_for_it(
+    asgi: Server, alice: Player, bob: Player
+) -> None:
+    match_id = start_match("gops", [alice, bob])
+    ticket = _ticket(alice, f"match:{match_id}", "me")
+    assert alice.post("/accounts/token/rotate").status_code == 200
+    for path in (f"/api/v1/matches/{match_id}/stream", "/api/v1/accounts/me/stream"):
+        _refused(asgi, f"{path}?ticket={ticket}")
