@@ -42,7 +42,13 @@ def _open(server: Server, player: Player, match_id: str) -> Stream:
 
 
 def _feed(player: Player, match_id: str) -> dict[int, dict[str, Any]]:
-    return {e["seq"]: e for e in player.events(match_id)["results"]}
+    """Every event as ``player`` reads it, page after page."""
+    feed: dict[int, dict[str, Any]] = {}
+    while True:
+        page = player.events(match_id, max(feed, default=0))
+        feed |= {e["seq"]: e for e in page["results"]}
+        if not page["results"] or max(feed) >= page["last_seq"]:
+            return feed
 
 
 def _carried(stream: Stream, last_seq: int) -> dict[int, dict[str, Any]]:
