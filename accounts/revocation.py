@@ -7,11 +7,15 @@ memory, at most ``FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS`` apart, and drops thos
 revoked token is refused by every machine within that interval, without Redis, and the cache
 still keeps the token lookup off most requests: one small indexed read per process per interval
 instead of one per request.
+
+Apps above ``accounts`` learn of each revocation through ``revocation_listener_register``: the
+live streams end the user's open streams once it commits (``live.revocations``, which also
+records a web session's logout here).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 from django.db import transaction
@@ -19,6 +23,10 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from accounts.models import RevocationClock, TokenRevocation
+
+#: ``fn(user_ids)`` runs inside each revoking transaction (``revocation_listener_register``).
+RevocationListener = Callable[[list[int]], None]
+_listeners: list[RevocationListener] = []
 
 # Long past any process's last read (a process idle longer than its cache lifetime starts over).
 KEEP = timedelta(hours=1)
@@ -35,6 +43,14 @@ def _next_seq() -> int:
     return RevocationClock.objects.values_list("seq", flat=True).get(pk=1)
 
 
+def revocation_listener_register(listener: RevocationListener) -> None:
+    """``listener(user_ids)`` runs inside every revoking transaction, after its entry is
+    written: the hook for the live streams (above ``accounts``) to close the users' open
+    streams once it commits."""
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
 def revocation_record(user_ids: Iterable[int]) -> None:
     """Call inside the transaction that revokes: the entry commits (or not) with the change."""
     ids = sorted(set(user_ids))
@@ -48,6 +64,8 @@ def revocation_record(user_ids: Iterable[int]) -> None:
         )
         if len(ids) > 1:  # one number per row: the clock moves to the last one
             RevocationClock.objects.filter(pk=1).update(seq=seq + len(ids) - 1)
+        for listener in _listeners:
+            listener(ids)
 
 
 def revocations_since(seq: int) -> tuple[int, set[int]]:

@@ -6,6 +6,7 @@ from typing import cast
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,13 +48,15 @@ class StreamTicketApi(APIView):
             "A signed ticket for `EventSource`, which cannot send the token header: "
             "`GET /api/v1/matches/{id}/stream?ticket=…` or `GET /api/v1/accounts/me/stream"
             "?ticket=…`. It opens, and re-opens on reconnect, the streams it names for 60 s "
-            "(FACEDOWN_LIVE_TICKET_SECONDS); docs/live.md."
+            "(FACEDOWN_LIVE_TICKET_SECONDS), until the token or web session that asked for it "
+            "is revoked (then its streams end too); docs/live.md."
         ),
     )
     def post(self, request: Request) -> Response:
         serializer = StreamTicketInput(data=request.data)
         serializer.is_valid(raise_exception=True)
         user = cast(User, request.user)
-        return Response(
-            StreamTicketOutput(ticket_issue(user, serializer.validated_data["streams"])).data
-        )
+        # The ticket dies with the credential asking for it: this token, or the web session.
+        token = request.auth.key if isinstance(request.auth, Token) else None
+        ticket = ticket_issue(user, serializer.validated_data["streams"], token=token)
+        return Response(StreamTicketOutput(ticket).data)

@@ -6,11 +6,15 @@ class LiveConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts.revocation import revocation_listener_register
         from core.commit_hooks import commit_hooks_around
         from games.services.unit_of_work import follow_up_register
         from live.bus import publications_batched
         from live.notifications import stream_deliver
         from live.publish import change_publish, chat_publish
+        from live.revocations import revocations_publish, session_logged_out
         from notify.dispatch import register_channel
         from social.chat import chat_listener_register
 
@@ -18,3 +22,5 @@ class LiveConfig(AppConfig):
         commit_hooks_around(publications_batched)
         register_channel("stream", stream_deliver)
         chat_listener_register(chat_publish)
+        revocation_listener_register(revocations_publish)
+        user_logged_out.connect(session_logged_out, dispatch_uid="live.session_logged_out")

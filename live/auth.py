@@ -1,26 +1,40 @@
-"""Who opens a stream: a stream ticket (``?ticket=``), the API token, or the web session.
+"""Who opens a stream: a stream ticket (``?ticket=``), the API token, or the web session; and
+whether that credential still stands while the stream stays open.
 
 ``EventSource`` cannot send headers, so a client first asks ``POST
 /api/v1/accounts/stream-ticket`` (with its token or session) for a ticket naming the streams
 it will open: ``match:<id>`` and ``me``. The ticket is signed with the secret key
 (``django.core.signing``), holds no secret of its own, and opens (and re-opens, for
 ``EventSource``'s automatic reconnects) the streams it names for
-``FACEDOWN_LIVE_TICKET_SECONDS``.
+``FACEDOWN_LIVE_TICKET_SECONDS``, as long as the credential that asked for it stands: it names
+a digest of the token that issued it (gone once the token is revoked), or, issued to the web
+session, the number of the last token revocation then (any later revocation of its user, a
+logout included, refuses it).
+
+A stream keeps its ``Credential`` and checks it again (``credential_valid``) when a revocation
+notice for its user arrives, and at keep-alives after the process saw a revocation of that
+user in the database (``live.revocations``), in case a notice was lost.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.core import signing
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
+from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.authentication import CachedTokenAuthentication
-from accounts.models import User
+from accounts.models import TokenRevocation, User
+from accounts.revocation import revocation_last
 from core.errors import FacedownError, PermissionDenied
 
 _SALT = "facedown.live.stream-ticket"
@@ -32,14 +46,65 @@ class NotAuthenticated(FacedownError):
     default_detail = "Authentication credentials were not provided."
 
 
-def ticket_issue(user: User, streams: list[str]) -> dict[str, Any]:
-    """A ticket for ``user`` opening ``streams`` (``match:<id>`` or ``me``)."""
-    ticket = signing.dumps({"u": user.pk, "s": sorted(set(streams))}, salt=_SALT)
+@dataclass
+class Credential:
+    """What opened a stream: the user and what must still stand for the stream to go on."""
+
+    user: User
+    #: A digest of the API token (``token_digest``): the stream ends when no token of the user
+    #: has it any more (logout, rotation, reset, password change, deletion).
+    token: str | None = None
+    #: The web session's key (kept in this process's memory only, never sent anywhere).
+    session: str | None = None
+    #: The number of the last token revocation when the credential was issued: for a web
+    #: session (or a ticket it issued), any later revocation of the user ends it. Also where
+    #: the keep-alive check starts (``live.revocations``).
+    since: int = 0
+
+
+def token_digest(key: str) -> str:
+    """A keyed digest of a token key: a ticket names its token without carrying it."""
+    return salted_hmac(_SALT, key).hexdigest()[:32]
+
+
+def ticket_issue(user: User, streams: list[str], *, token: str | None = None) -> dict[str, Any]:
+    """A ticket for ``user`` opening ``streams`` (``match:<id>`` or ``me``), bound to the
+    API token ``token`` (its key) or, without one, to the user's revocations so far (a ticket
+    the web session asks for)."""
+    payload: dict[str, Any] = {"u": user.pk, "s": sorted(set(streams))}
+    if token is not None:
+        payload["t"] = token_digest(token)
+    else:
+        payload["r"] = revocation_last()
+    ticket = signing.dumps(payload, salt=_SALT)
     expires = timezone.now() + timedelta(seconds=settings.FACEDOWN_LIVE_TICKET_SECONDS)
     return {"ticket": ticket, "streams": sorted(set(streams)), "expires_at": expires}
 
 
-def _ticket_user(ticket: str, stream: str) -> User:
+def _session_user(session_key: str) -> Any:
+    """The user of the web session ``session_key`` as Django's own ``get_user`` finds it (an
+    anonymous user once it was logged out, or its password changed)."""
+    holder = HttpRequest()
+    holder.session = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    return get_user(holder)
+
+
+def credential_valid(credential: Credential) -> bool:
+    """Whether the stream's credential still stands (synchronous: it reads the database)."""
+    pk = credential.user.pk
+    if credential.token is not None:
+        keys = Token.objects.filter(user_id=pk, user__is_active=True).values_list("key", flat=True)
+        return any(constant_time_compare(token_digest(k), credential.token) for k in keys)
+    if credential.session is not None:
+        user = _session_user(credential.session)
+        if not (user.is_authenticated and user.pk == pk and user.is_active):
+            return False
+    elif not User.objects.filter(pk=pk, is_active=True).exists():
+        return False
+    return not TokenRevocation.objects.filter(user_id=pk, seq__gt=credential.since).exists()
+
+
+def _ticket_credential(ticket: str, stream: str) -> Credential:
     try:
         payload = signing.loads(ticket, salt=_SALT, max_age=settings.FACEDOWN_LIVE_TICKET_SECONDS)
     except signing.SignatureExpired:
@@ -49,27 +114,37 @@ def _ticket_user(ticket: str, stream: str) -> User:
     if stream not in payload.get("s", ()):
         raise PermissionDenied("This ticket does not open this stream.")
     user = User.objects.filter(pk=payload.get("u"), is_active=True).first()
-    if user is None:
+    token, since = payload.get("t"), payload.get("r")
+    if user is None or (token is None and not isinstance(since, int)):
         raise NotAuthenticated("Invalid stream ticket.")
-    return user
+    if token is not None:
+        credential = Credential(user, token=token, since=revocation_last())
+    else:
+        credential = Credential(user, since=since)
+    if not credential_valid(credential):
+        raise NotAuthenticated("The credential that issued this ticket was revoked.")
+    return credential
 
 
-def stream_user(request: HttpRequest, stream: str) -> User:
-    """The user opening ``stream``, or ``NotAuthenticated``/``PermissionDenied``. Synchronous:
-    it may read the database."""
+def stream_credential(request: HttpRequest, stream: str) -> Credential:
+    """What opens ``stream``, or ``NotAuthenticated``/``PermissionDenied``. Synchronous: it
+    reads the database."""
     ticket = request.GET.get("ticket")
     if ticket is not None:
-        return _ticket_user(ticket, stream)
+        return _ticket_credential(ticket, stream)
     words = request.headers.get("Authorization", "").split()
     if words and words[0].lower() == "token":
         if len(words) != 2:
             raise NotAuthenticated("Invalid token header.")
+        since = revocation_last()
         try:
             user, _ = CachedTokenAuthentication().authenticate_credentials(words[1])
         except AuthenticationFailed as exc:
             raise NotAuthenticated(str(exc.detail)) from None
-        return user  # type: ignore[no-any-return]
+        return Credential(user, token=token_digest(words[1]), since=since)
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
-        return user  # type: ignore[no-any-return]
+        session = getattr(request, "session", None)
+        key = session.session_key if session is not None else None
+        return Credential(user, session=key, since=revocation_last())
     raise NotAuthenticated()

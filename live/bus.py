@@ -36,10 +36,27 @@ BROKEN = object()
 KEEPALIVE = object()
 
 
-def match_channel(match_id: Any, seat: int | None) -> str:
-    """The channel of a match's events as ``seat`` reads them (None: spectators)."""
-    reader = "spectators" if seat is None else f"seat:{seat}"
-    return f"match:{match_id}:{reader}"
+def match_channel(match_id: Any, seat: int | None, holder: int | None = None) -> str:
+    """The channel of a match's events as ``seat`` reads them while user ``holder`` holds it
+    (seat None: the spectators). The holder is part of the name, so a message for a seat's
+    later occupant can never reach a stream subscribed for the earlier one."""
+    if seat is None:
+        return f"match:{match_id}:spectators"
+    if holder is None:
+        raise ValueError("a seat's channel names the user who holds the seat")
+    return f"match:{match_id}:seat:{seat}:{holder}"
+
+
+def seats_channel(match_id: Any) -> str:
+    """The match's occupancy notices: published when a change gives a seat to someone else
+    (or to no one), so every stream of the match re-reads whose seat its reader holds."""
+    return f"match:{match_id}:seats"
+
+
+def revoked_channel(user_id: int) -> str:
+    """A user's revocation notices (logout, token reset, password change, deactivation):
+    every stream of the user re-checks the credential it was opened with."""
+    return f"revoked:{user_id}"
 
 
 def chat_channel(match_id: Any) -> str:

@@ -20,27 +20,36 @@ from core import json_codec
 from games.events import Reader
 from games.services import reads
 from games.services.unit_of_work import MatchChange
-from live.bus import bus, chat_channel, match_channel
+from live.bus import bus, chat_channel, match_channel, seats_channel
 
 
 def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
-    """One ``(channel, JSON list of events)`` per seat and one for spectators. The listeners
-    parse the text, so it is written by ``core.json_codec`` (a fraction of the standard
-    library's time, on every move)."""
-    if not tx.events:
-        return []
+    """One ``(channel, JSON list of events)`` per held seat (its channel names the user who
+    holds it as the change commits) and one for spectators; then, if a seat changed hands,
+    the occupancy notice every stream of the match listens to. The listeners parse the text,
+    so it is written by ``core.json_codec`` (a fraction of the standard library's time, on
+    every move)."""
     match, over = tx.match, tx.match.is_over
-    readers: dict[int | None, Reader] = {None: reads.spectator_reader(match)}
-    for seat in tx.seats:
-        moved = [move.step for move in tx.moves if move.seat == seat.index]
-        readers[seat.index] = reads.seat_reader_at_commit(match, seat.index, moved)
-    return [
-        (
-            match_channel(match.pk, seat),
-            json_codec.dumps(reads.events_shown(tx.events, reader, over=over)).decode(),
-        )
-        for seat, reader in readers.items()
-    ]
+    messages: list[tuple[str, str]] = []
+    if tx.events:
+        readers: dict[str, Reader] = {match_channel(match.pk, None): reads.spectator_reader(match)}
+        for seat in tx.seats:
+            if seat.user_id is None:  # open, or a bot without an account: no reader
+                continue
+            moved = [move.step for move in tx.moves if move.seat == seat.index]
+            channel = match_channel(match.pk, seat.index, seat.user_id)
+            readers[channel] = reads.seat_reader_at_commit(match, seat.index, moved)
+        messages = [
+            (channel, json_codec.dumps(reads.events_shown(tx.events, reader, over=over)).decode())
+            for channel, reader in readers.items()
+        ]
+    if tx.holders_changed():
+        # After the events, in the same write. It names each seat's holder (user ids: the
+        # notice goes to the streams, never to a client), so a stream whose reader's seat did
+        # not change goes on without reading the database.
+        holders = [seat.user_id for seat in tx.seats]
+        messages.append((seats_channel(match.pk), json.dumps({"seats": holders})))
+    return messages
 
 
 def change_publish(tx: MatchChange) -> None:

@@ -88,7 +88,8 @@ def _operation(summary: str, description: str, parameters: list[dict[str, Any]])
                 "asked of the WSGI server (streams are the ASGI server's)."
             },
             "401": {
-                "description": "not_authenticated: no or bad credentials, or an expired ticket."
+                "description": "not_authenticated: no or bad credentials, an expired ticket, "
+                "or a ticket whose token or session was revoked."
             },
             "403": {"description": "permission_denied: the ticket does not name this stream."},
             "429": LIVE_429,

@@ -15,14 +15,21 @@ match stream:
    and the seq check means nothing is sent twice.
 
 While idle a stream holds its bus listener and nothing else: no database connection.
+
+A stream follows its reader (docs/live.md): a seat's channel names the user who holds it, so a
+message for a seat's later holder never reaches it; an occupancy notice that changes the
+reader's seat moves it to the channel they may read now (then it catches up from the database
+as they see the match now); a revocation notice, or a keep-alive after the process read a
+revocation of the user, makes it check its credential again, and it ends if that was revoked.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import logging
 import re
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,10 +43,23 @@ from core.errors import FacedownError, NotFound, NotSupported
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
 from games.services import reads
-from live.auth import ME, NotAuthenticated, stream_user
-from live.bus import BROKEN, KEEPALIVE, Listener, bus, chat_channel, match_channel, user_channel
+from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream_credential
+from live.bus import (
+    BROKEN,
+    KEEPALIVE,
+    Listener,
+    bus,
+    chat_channel,
+    match_channel,
+    revoked_channel,
+    seats_channel,
+    user_channel,
+)
 from live.database import bounded
+from live.revocations import watch
 from social.chat import mutes_of
+
+logger = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -136,12 +156,15 @@ def _match_key(raw: str) -> str:
     return raw
 
 
-def _seat_read(request: HttpRequest, match_id: str) -> tuple[User, int | None, frozenset[str]]:
-    """The viewer, their seat and the players whose chat they muted (as of opening)."""
+def _seat_read(
+    request: HttpRequest, match_id: str
+) -> tuple[Credential, int | None, frozenset[str]]:
+    """The viewer's credential, their seat and the players whose chat they muted (as of
+    opening)."""
     try:
-        user = stream_user(request, f"match:{match_id}")
-        seat = reads.match_snapshot(match_id=match_id, user=user).you
-        return user, seat, frozenset(mutes_of(user))
+        credential = stream_credential(request, f"match:{match_id}")
+        seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+        return credential, seat, frozenset(mutes_of(credential.user))
     finally:
         _release_connection()
 
@@ -183,14 +206,104 @@ def _match_catch_up(match_id: str, user: User, after: int) -> list[dict[str, Any
         _release_connection()
 
 
+def _seat_now(match_id: str, user: User) -> int | None:
+    try:
+        return reads.match_snapshot(match_id=match_id, user=user).you
+    finally:
+        _release_connection()
+
+
+def _still_valid(credential: Credential) -> bool:
+    """Whether the credential stands; if it cannot be checked (the database is away), the
+    stream ends, as after a revocation: its client reconnects and authenticates again."""
+    try:
+        return credential_valid(credential)
+    except Exception:
+        logger.warning("live: a stream's credential could not be checked", exc_info=True)
+        return False
+    finally:
+        _release_connection()
+
+
+def _match_channels(match_id: str, seat: int | None, user_id: int) -> tuple[str, ...]:
+    """What a match stream listens to: its reader's events (the seat's, named with its
+    holder, or the spectators'), the chat, the occupancy notices and the user's revocations."""
+    return (
+        match_channel(match_id, seat, user_id if seat is not None else None),
+        chat_channel(match_id),
+        seats_channel(match_id),
+        revoked_channel(user_id),
+    )
+
+
+@dataclass
+class StreamReader:
+    """Who a stream reads for, and what must still stand for it to go on."""
+
+    credential: Credential
+
+    async def allowed(self, message: Any) -> bool:
+        """Whether the stream may go on after ``message``: a revocation notice, or a
+        keep-alive after this process read a revocation of the user from the database, makes
+        it check its credential again."""
+        latest = self.credential.since
+        if message is KEEPALIVE:
+            latest = await watch.latest(self.credential.user.pk)
+            if latest <= self.credential.since:
+                return True
+        elif not (isinstance(message, str) and message.startswith('{"revoked"')):
+            return True
+        if not await bounded(_still_valid)(self.credential):
+            return False
+        self.credential.since = max(self.credential.since, latest)  # checked up to here
+        return True
+
+
+@dataclass
+class MatchStreamReader(StreamReader):
+    match_id: str
+    muted: frozenset[str] = frozenset()
+
+    async def catch_up(self, after: int) -> list[dict[str, Any]]:
+        read = bounded(_match_catch_up)
+        return await read(self.match_id, self.credential.user, after)
+
+    async def moved(
+        self, listener: Listener, seat: int | None, notice: str
+    ) -> tuple[Listener, int | None] | None:
+        """After an occupancy notice: None if the reader's seat is the same, else the listener
+        for the seat they hold now (subscribed before the caller catches up from the database,
+        so nothing committed later is missed) and that seat."""
+        user = self.credential.user
+        holders: list[int | None] = json.loads(notice)["seats"]
+        if (holders.index(user.pk) if user.pk in holders else None) == seat:
+            return None
+        read = bounded(_seat_now)
+        try:
+            now = await read(self.match_id, user)
+            for _ in range(3):
+                if now == seat:
+                    return listener, seat
+                fresh = await bus().subscribe(*_match_channels(self.match_id, now, user.pk))
+                await listener.close()
+                listener, seat = fresh, now
+                # Read again after subscribing: a change in between notified only the old one.
+                now = await read(self.match_id, user)
+            raise NotFound("The reader's seat keeps changing.")
+        except BaseException:
+            await listener.close()  # the newest: the caller closes only the one it holds
+            raise
+
+
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
     try:
         frames = _frames(request)
         key = _match_key(match_id)
         last = _last_event_id(request)
-        user, seat, muted = await bounded(_seat_read)(request, key)
+        credential, seat, muted = await bounded(_seat_read)(request, key)
+        user = credential.user
         for _ in range(3):  # the viewer may take a seat between the two reads
-            listener = await bus().subscribe(match_channel(key, seat), chat_channel(key))
+            listener = await bus().subscribe(*_match_channels(key, seat, user.pk))
             try:
                 opening = await bounded(_match_open)(key, user, last)
             except BaseException:
@@ -204,10 +317,8 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
             raise NotFound("No match with this id.")
     except FacedownError as exc:
         return _problem(exc)
-    catch_up = bounded(_match_catch_up)
     return _stream_response(
-        frames,
-        _match_items(frames, listener, opening, lambda after: catch_up(key, user, after), muted),
+        frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
 
 
@@ -224,41 +335,51 @@ def _formatted(message: str, ndjson: bool) -> tuple[int, int, str]:
 
 
 async def _match_items(
-    frames: Frames,
-    listener: Listener,
-    opening: MatchOpening,
-    catch_up: Callable[[int], Any],
-    muted: frozenset[str] = frozenset(),
+    frames: Frames, listener: Listener, opening: MatchOpening, reader: MatchStreamReader
 ) -> AsyncIterator[str]:
-    last = opening.last_seq
+    last, seat = opening.last_seq, opening.seat
     try:
         yield frames.opening() + "".join(frames.item(*item) for item in opening.items)
         while True:
             message = await listener.get()
+            if isinstance(message, str) and message.startswith("["):
+                # The usual case: a batch of events, already redacted for this reader.
+                first, final, chunk = _formatted(message, frames.ndjson)
+                if first == last + 1:  # the chunk every listener shares
+                    last = final
+                    yield chunk
+                    continue
+                events: list[dict[str, Any]] = json.loads(message)
+                fresh = [e for e in events if e["seq"] > last]
+                if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
+                    fresh = await reader.catch_up(last)
+                if fresh:
+                    last = fresh[-1]["seq"]
+                    yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
+                continue
+            if message is BROKEN or not await reader.allowed(message):
+                return  # the client reconnects (and resumes), or is refused
             if message is KEEPALIVE:
                 yield frames.keepalive()
-                continue
-            if message is BROKEN:
-                return
-            if message.startswith('{"chat"'):
+            elif message.startswith('{"seats"'):
+                # A seat changed hands: if it was the reader's (or became theirs), follow them
+                # to the channel they may read now and send what they missed, as they see it.
+                try:
+                    move = await reader.moved(listener, seat, message)
+                except FacedownError:
+                    return
+                if move is not None:
+                    listener, seat = move
+                    fresh = await reader.catch_up(last)
+                    if fresh:
+                        last = fresh[-1]["seq"]
+                        yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
+            elif message.startswith('{"chat"'):
                 # Chat has its own numbering, never an event's: no SSE id, so Last-Event-ID
                 # stays the event seq; clients catch up with GET /chat?after=.
                 chat = json.loads(message)["chat"]
-                if chat["player"] not in muted:
+                if chat["player"] not in reader.muted:
                     yield frames.item("chat", None, chat)
-                continue
-            first, final, chunk = _formatted(message, frames.ndjson)
-            if first == last + 1:  # the usual case: the chunk every listener shares
-                last = final
-                yield chunk
-                continue
-            events: list[dict[str, Any]] = json.loads(message)
-            fresh = [e for e in events if e["seq"] > last]
-            if fresh and fresh[0]["seq"] > last + 1:  # an earlier commit's message is late
-                fresh = await catch_up(last)
-            if fresh:
-                last = fresh[-1]["seq"]
-                yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
     finally:
         await listener.close()
 
@@ -266,9 +387,9 @@ async def _match_items(
 # --- the user stream ---------------------------------------------------------------------------
 
 
-def _user_check(request: HttpRequest) -> User:
+def _user_check(request: HttpRequest) -> Credential:
     try:
-        return stream_user(request, ME)
+        return stream_credential(request, ME)
     finally:
         _release_connection()
 
@@ -284,8 +405,9 @@ def _awaiting(user: User) -> list[str]:
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         frames = _frames(request)
-        user = await bounded(_user_check)(request)
-        listener = await bus().subscribe(user_channel(user.pk))
+        credential = await bounded(_user_check)(request)
+        user = credential.user
+        listener = await bus().subscribe(user_channel(user.pk), revoked_channel(user.pk))
         try:
             waiting = await bounded(_awaiting)(user)
         except BaseException:
@@ -293,19 +415,25 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             raise
     except FacedownError as exc:
         return _problem(exc)
-    return _stream_response(frames, _user_items(frames, listener, waiting))
+    return _stream_response(
+        frames, _user_items(frames, listener, waiting, StreamReader(credential))
+    )
 
 
-async def _user_items(frames: Frames, listener: Listener, waiting: list[str]) -> AsyncIterator[str]:
+async def _user_items(
+    frames: Frames, listener: Listener, waiting: list[str], reader: StreamReader
+) -> AsyncIterator[str]:
     try:
         yield frames.opening() + frames.item("snapshot", None, {"awaiting_me": waiting})
         while True:
             message = await listener.get()
+            if message is BROKEN or not await reader.allowed(message):
+                return
             if message is KEEPALIVE:
                 yield frames.keepalive()
                 continue
-            if message is BROKEN:
-                return
+            if message.startswith('{"revoked"'):
+                continue  # its credential still stands
             note = json.loads(message)
             yield frames.item(str(note["type"]), None, note)
     finally:

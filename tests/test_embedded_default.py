@@ -105,6 +105,12 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
         streamed = [item.type for item in stream.quiet(1.0)]
         assert streamed[-1] == "match_finished" and "step_resolved" in streamed, streamed
         stream.close()
+        # A logout ends the user's open stream through the in-process bus too.
+        mine = Stream(port, "/api/v1/accounts/me/stream", {"Authorization": f"Token {token}"})
+        assert mine.events(1)[0].type == "snapshot"
+        _call(f"{api}/accounts/token/rotate", token, {})
+        with pytest.raises(EOFError):
+            mine.quiet(5.0)
         # The operator console is styled: static files are served with DEBUG off.
         base = f"http://127.0.0.1:{port}/static/admin/css/base.css"
         with urllib.request.urlopen(base, timeout=10) as response:

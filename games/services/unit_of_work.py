@@ -102,6 +102,8 @@ class MatchChange:
         self._row_updates: list[tuple[models.Model, dict[str, Any]]] = []
         self._match_before = _MATCH_FIELDS.read(match)
         self._seats_before = [_SEAT_FIELDS.read(seat) for seat in seats]
+        #: Who held each seat when the change locked it (``holders_changed``).
+        self.holders_read = tuple(seat.user_id for seat in seats)
         # A match inserted in this transaction starts at version 1 with its creation event.
         self._created = created
         # The match and its seats are not in the database yet: the write inserts them with
@@ -128,6 +130,11 @@ class MatchChange:
         if user_id is None:
             return None
         return next((seat for seat in self.seats if seat.user_id == user_id), None)
+
+    def holders_changed(self) -> bool:
+        """Whether a seat changed hands (or was left) in this change: every reader of the
+        match must then learn again which seat, if any, is theirs (live streams)."""
+        return tuple(seat.user_id for seat in self.seats) != self.holders_read
 
     def field_changed(self, name: str) -> bool:
         """Whether the match's field ``name`` differs from what was read (or inserted)."""

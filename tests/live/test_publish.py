@@ -13,7 +13,7 @@ import pytest
 from django.db import connection, transaction
 
 from live import bus as live_bus
-from live.bus import LocalBus, RedisBus, bus, match_channel, user_channel
+from live.bus import LocalBus, RedisBus, bus, match_channel, seats_channel, user_channel
 from tests.leaks import alternatives
 from tests.players import Player, start_match
 
@@ -50,7 +50,7 @@ def test_channels_carry_what_the_event_feed_shows_each_reader(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     match_id = start_match(game, [alice, bob], options=options, disclose_submitted=disclose)
-    readers = {match_channel(match_id, i): p for i, p in enumerate((alice, bob))}
+    readers = {match_channel(match_id, i, p.user.pk): p for i, p in enumerate((alice, bob))}
     readers[match_channel(match_id, None)] = carol
     for _ in range(2):  # two steps
         for mover in (alice, bob):
@@ -81,7 +81,7 @@ def test_another_seats_hidden_choice_never_changes_a_publication(
         )
 
     low, high = alternatives(bid(1), bid(13))
-    for channel in (match_channel(match_id, 1), match_channel(match_id, None)):
+    for channel in (match_channel(match_id, 1, bob.user.pk), match_channel(match_id, None)):
         assert low[channel] == high[channel]  # byte for byte: same seq, time, data
     assert low.keys() == high.keys()
 
@@ -136,7 +136,7 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
             connection.close()  # this thread's own connection
 
     async def listen() -> list[str]:
-        channels = (match_channel(match_id, 0), user_channel(alice.user.pk))
+        channels = (match_channel(match_id, 0, alice.user.pk), user_channel(alice.user.pk))
         listener = await the_bus.subscribe(*channels)
         try:
             await asyncio.to_thread(move, alice, 5)
@@ -151,7 +151,8 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
     # reader and alice's "step resolved" notification together.
     assert len(sent) == 2, sent
     resolving = sent[1]
-    assert match_channel(match_id, 0) in resolving and match_channel(match_id, None) in resolving
+    seat_0 = match_channel(match_id, 0, alice.user.pk)
+    assert seat_0 in resolving and match_channel(match_id, None) in resolving
     assert user_channel(alice.user.pk) in resolving
     kinds = [json.loads(text) for text in received]
     assert any(isinstance(k, dict) and k.get("match") == match_id for k in kinds), kinds
@@ -188,3 +189,34 @@ def test_what_committed_is_published_even_when_a_later_hook_raises() -> None:
             await listener.close()
 
     assert asyncio.run(listen()) == ["first"]
+
+
+def test_only_a_change_of_hands_publishes_the_occupancy_notice(
+    alice: Player, bob: Player, carol: Player, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A move publishes no notice (no stream reads anything for it); a seat left, or taken,
+    does, naming each seat's holder; a seat's events go to the channel of its holder."""
+    created = alice.create("gops", ["me", {"user": bob.name}])
+    match_id = created.json()["id"]
+    notice = seats_channel(match_id)
+
+    def change(path: str, who: Player, status: int = 200) -> dict[str, list[Any]]:
+        with django_capture_on_commit_callbacks() as callbacks:
+            assert who.post(path).status_code == status
+        out: dict[str, list[Any]] = {}
+        for callback in callbacks:
+            if getattr(callback, "func", None).__qualname__ == "RedisBus.publish_many":
+                for channel, text in callback.args[0]:
+                    out.setdefault(channel, []).append(json.loads(text))
+        return out
+
+    left = change(f"/matches/{match_id}/resign", bob)
+    assert left[notice] == [{"seats": [alice.user.pk, None]}]
+    assert match_channel(match_id, 0, alice.user.pk) in left  # bob's old seat: no channel
+    taken = change(f"/matches/{match_id}/join", carol)
+    assert taken[notice] == [{"seats": [alice.user.pk, carol.user.pk]}]
+    assert match_channel(match_id, 1, carol.user.pk) in taken
+    moved = _published(
+        django_capture_on_commit_callbacks, lambda: alice.move(match_id, 1, {"card": 3})
+    )
+    assert notice not in moved and match_channel(match_id, 1, carol.user.pk) in moved
