@@ -7,10 +7,10 @@ cd "$ROOT"
 supported() {  # supported PYTHON: a CPython from 3.11 to 3.14
   "$1" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 14))' 2>/dev/null
 }
-# "3.13 /usr": version and base prefix, so a virtualenv of another build of the same version
+# "3.13 (/usr)": version and base prefix, so a virtualenv of another build of the same version
 # (pyenv's, the distribution's) counts as another interpreter.
 identity() {
-  "$1" -c 'import sys; print("%d.%d %s" % (*sys.version_info[:2], sys.base_prefix))' 2>/dev/null
+  "$1" -c 'import sys; print("%d.%d (%s)" % (*sys.version_info[:2], sys.base_prefix))' 2>/dev/null
 }
 
 if [ -z "${PYTHON:-}" ]; then
@@ -39,7 +39,7 @@ else
   # A virtualenv whose interpreter is gone, unsupported or not the one chosen is made anew.
   current="$(identity "$VENV/bin/python" || true)"
   if [ "$current" != "$chosen" ]; then
-    echo "==> rebuilding $VENV with Python $version ($PYTHON): it was made by ${current:-an interpreter that no longer runs}"
+    echo "==> rebuilding $VENV with Python $version ($PYTHON): it was made by ${current:+Python }${current:-an interpreter that no longer runs}"
     "$PYTHON" -m venv --clear "$VENV"
   fi
 fi
