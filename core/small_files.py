@@ -57,6 +57,8 @@ def small_file_read(path: Path) -> SmallFile:
     content_type = CONTENT_TYPES.get(path.suffix.lower()) or guessed or "application/octet-stream"
     if encoding is not None:  # a .gz is served as the bytes it is, never as its content
         content_type = "application/octet-stream"
+    elif content_type.startswith("text/"):  # the project's text files are UTF-8
+        content_type += "; charset=utf-8"
     return SmallFile(path.read_bytes(), content_type, int(path.stat().st_mtime))
 
 
