@@ -62,6 +62,8 @@ class StaticFiles:
             (b"last-modified", file.last_modified.encode()),
             (b"cache-control", CACHE_CONTROL),
             (b"access-control-allow-origin", b"*"),
+            # What SecurityMiddleware adds to every answer of Django's.
+            (b"x-content-type-options", b"nosniff"),
         ]
         if file.unchanged_since(since):
             await send({"type": "http.response.start", "status": 304, "headers": common})

@@ -101,6 +101,7 @@ def test_a_first_visit_and_a_revisit_print_no_warning(tmp_path: Path) -> None:
     )
     css = answers["/static/admin/css/base.css"]
     assert css[1]["content-type"].startswith("text/css") and b"body" in css[2]
+    assert css[1]["x-content-type-options"] == "nosniff"
     assert answers["/assets/manifest.webmanifest"][1]["content-type"] == (
         "application/manifest+json"
     )
