@@ -1,5 +1,7 @@
 # The Facedown image: web (granian, config/web.py), Celery worker and beat, one-off migrations
 # (docker-compose.yml; docs/deployment.md). Runs as an unprivileged user.
+# 3.11: every benchmark ran on it and newer versions measured no faster (docs/deployment.md,
+# "Which Python"); Facedown itself runs on 3.11 to 3.14.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

@@ -18,7 +18,8 @@ from config.startup import refuse_to_start_wrong  # noqa: E402
 # As gunicorn and Celery do (config/startup.py): a wrong configuration stops the process here.
 refuse_to_start_wrong("the ASGI server")
 
+from config.static_files import StaticFiles  # noqa: E402
 from live.asgi import Streams  # noqa: E402
 from live.longpoll import LongPoll  # noqa: E402
 
-application = Streams(LongPoll(django_application))  # type: ignore[arg-type]
+application = Streams(LongPoll(StaticFiles(django_application)))  # type: ignore[arg-type]

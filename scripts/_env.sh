@@ -7,10 +7,16 @@ cd "$ROOT"
 supported() {  # supported PYTHON: a CPython from 3.11 to 3.14
   "$1" -c 'import sys; sys.exit(not (3, 11) <= sys.version_info[:2] <= (3, 14))' 2>/dev/null
 }
+# "3.13 (/usr)": version and base prefix, so a virtualenv of another build of the same version
+# (pyenv's, the distribution's) counts as another interpreter.
+identity() {
+  "$1" -c 'import sys; print("%d.%d (%s)" % (*sys.version_info[:2], sys.base_prefix))' 2>/dev/null
+}
 
 if [ -z "${PYTHON:-}" ]; then
-  # 3.11 first: it measured fastest (docs/benchmarks.md); any supported one serves.
-  for candidate in python3.11 python3.12 python3.13 python3.14 python3; do
+  # The newest supported one: every version from 3.11 runs Facedown (docs/deployment.md has
+  # which the image uses and why).
+  for candidate in python3.14 python3.13 python3.12 python3.11 python3; do
     if command -v "$candidate" >/dev/null && supported "$candidate"; then
       PYTHON="$(command -v "$candidate")"
       break
@@ -22,31 +28,41 @@ if [ -z "${PYTHON:-}" ] || ! supported "$PYTHON"; then
   echo "       Install one, or name it: PYTHON=/path/to/python3.13 $0" >&2
   exit 1
 fi
-version="$("$PYTHON" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
+chosen="$(identity "$PYTHON")"
+version="${chosen%% *}"
 
 VENV="${VENV:-$ROOT/.venv}"
-# A virtualenv left by another interpreter (or a failed first try) is made anew.
-if [ -x "$VENV/bin/python" ] && [ "$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" != "$version" ]; then
-  echo "==> recreating $VENV for Python $version"
-  "$PYTHON" -m venv --clear "$VENV"
-elif [ ! -x "$VENV/bin/python" ]; then
-  echo "==> creating virtualenv in $VENV (Python $version)"
+if [ ! -e "$VENV" ]; then
+  echo "==> creating $VENV with Python $version ($PYTHON)"
   "$PYTHON" -m venv "$VENV"
+else
+  # A virtualenv whose interpreter is gone, unsupported or not the one chosen is made anew.
+  current="$(identity "$VENV/bin/python" || true)"
+  if [ "$current" != "$chosen" ]; then
+    echo "==> rebuilding $VENV with Python $version ($PYTHON): it was made by ${current:+Python }${current:-an interpreter that no longer runs}"
+    "$PYTHON" -m venv --clear "$VENV"
+  fi
 fi
 stamp="$VENV/.facedown-installed"
-want="$(sha256sum pyproject.toml | cut -d' ' -f1)-${1:-run}-$version"
-if [ ! -f "$stamp" ] || ! grep -qx "$want" "$stamp"; then
+want="$(sha256sum pyproject.toml | cut -d' ' -f1)-${1:-run}-$chosen"
+# The test install (editable, with the dev tools) serves a run too.
+if [ -f "$stamp" ] && grep -qxF "${want/-run-/-test-}" "$stamp"; then
+  want="${want/-run-/-test-}"
+fi
+if [ ! -f "$stamp" ] || ! grep -qxF "$want" "$stamp"; then
   echo "==> installing dependencies"
-  # setuptools warns on every editable install that same-named folders shadow the package;
-  # here the folders are the package.
-  export PYTHONWARNINGS="ignore:Editable installation"
-  "$VENV/bin/python" -m pip install -q --upgrade pip
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
   if [ "${1:-run}" = "test" ]; then
-    "$VENV/bin/python" -m pip install -q -e ".[dev]"
+    # Editable, so the tests' tools see the working tree. Every editable mode of setuptools
+    # ends with a notice about same-named folders shadowing the package; here the folders
+    # are the package, so that one notice (and only it) is kept out of the terminal.
+    PYTHONWARNINGS="ignore:Editable installation" \
+      "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[dev]"
   else
-    "$VENV/bin/python" -m pip install -q -e .
+    # A plain install, which setuptools builds without a notice. manage.py runs from the
+    # working tree, which comes first on sys.path, so edits need no reinstall.
+    "$VENV/bin/python" -m pip install -q --disable-pip-version-check .
   fi
-  unset PYTHONWARNINGS
   echo "$want" > "$stamp"
 fi
 export PATH="$VENV/bin:$PATH"

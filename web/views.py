@@ -17,8 +17,8 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
-from django.views.static import serve
 
+from core.small_files import small_file_response
 from core.throttling import scope_refusal
 from games.catalog import web_drawings
 from web.forms import LockedLoginForm, PasswordResetForm, SignUpForm
@@ -123,23 +123,20 @@ def series_page(request: HttpRequest, series_id: str) -> HttpResponse:
 
 
 def asset(request: HttpRequest, path: str) -> HttpResponseBase:
-    """The client's CSS and JavaScript, served by Django itself in every run mode (no
-    collectstatic, no DEBUG): a handful of small files, revalidated with Last-Modified."""
-    response = serve(request, path, document_root=str(ASSETS))
-    response["Cache-Control"] = "no-cache"
-    return response
+    """The client's CSS, JavaScript, icons and manifest, served by Django itself in every run
+    mode (no collectstatic, no DEBUG): small files, revalidated with Last-Modified."""
+    return small_file_response(request, ASSETS, path, cache_control="no-cache")
 
 
 def service_worker(request: HttpRequest) -> HttpResponseBase:
     """The Web Push service worker, at the site's root so its scope is every page."""
-    response = serve(request, "sw.js", document_root=str(ASSETS))
-    response["Cache-Control"] = "no-cache"
+    response = small_file_response(request, ASSETS, "sw.js", cache_control="no-cache")
     response["Service-Worker-Allowed"] = "/"
     return response
 
 
 def favicon(request: HttpRequest) -> HttpResponseBase:
     """/favicon.ico, which browsers ask for on every site: a small face-down card."""
-    response = serve(request, "favicon.ico", document_root=str(ASSETS))
-    response["Cache-Control"] = "public, max-age=86400"
-    return response
+    return small_file_response(
+        request, ASSETS, "favicon.ico", cache_control="public, max-age=86400"
+    )

@@ -14,7 +14,7 @@ def test_the_service_worker_is_served_at_the_root(client: Client) -> None:
     assert answer.status_code == 200
     assert answer["Content-Type"].split(";")[0] in ("text/javascript", "application/javascript")
     assert answer["Service-Worker-Allowed"] == "/"
-    assert b'addEventListener("push"' in b"".join(answer.streaming_content)
+    assert b'addEventListener("push"' in answer.content
 
 
 def test_signed_in_pages_carry_the_notify_button(

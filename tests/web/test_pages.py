@@ -101,7 +101,7 @@ def test_favicon_is_a_small_icon(db):
 
     answer = Client().get("/favicon.ico")
     assert answer.status_code == 200
-    body = b"".join(answer.streaming_content)
+    body = answer.content
     assert body[:4] == b"\x00\x00\x01\x00"  # an ICO file
     assert 0 < len(body) < 4096
     assert "max-age" in answer["Cache-Control"]
