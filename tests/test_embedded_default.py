@@ -108,7 +108,7 @@ def test_embedded_default_plays_a_bot_match(tmp_path: Path) -> None:
         # A logout ends the user's open stream through the in-process bus too.
         mine = Stream(port, "/api/v1/accounts/me/stream", {"Authorization": f"Token {token}"})
         assert mine.events(1)[0].type == "snapshot"
-        _call(f"{api}/accounts/token/rotate", token, {})
+        _call(f"{api}/accounts/token/rotate", token, {"current_password": "long-enough-pw"})
         with pytest.raises(EOFError):
             mine.quiet(5.0)
         # The operator console is styled: static files are served with DEBUG off.

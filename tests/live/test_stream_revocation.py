@@ -70,7 +70,7 @@ def _reset_confirm(player: Player) -> None:
 
 PATHS: dict[str, Callable[[Player], None]] = {
     "logout": _api("post", "/accounts/logout", status=204),
-    "token-rotation": _api("post", "/accounts/token/rotate"),
+    "token-rotation": _api("post", "/accounts/token/rotate", {"current_password": PASSWORD}),
     "password-change": _api(
         "post",
         "/accounts/password",
@@ -206,7 +206,7 @@ def test_a_new_token_opens_streams_the_old_ones_notice_leaves_open(
     match_id = start_match("gops", [alice, bob])
     path = f"/api/v1/matches/{match_id}/stream"
     old = _opened(asgi, path, {"Authorization": f"Token {alice.token}"})
-    rotated = alice.post("/accounts/token/rotate")
+    rotated = alice.post("/accounts/token/rotate", {"current_password": PASSWORD})
     assert rotated.status_code == 200
     renewed = Player(alice.user, rotated.json()["token"])
     new = _opened(asgi, path, {"Authorization": f"Token {renewed.token}"})
@@ -223,6 +223,7 @@ def test_an_unused_ticket_dies_with_the_token_that_asked_for_it(
 ) -> None:
     match_id = start_match("gops", [alice, bob])
     ticket = _ticket(alice, f"match:{match_id}", "me")
-    assert alice.post("/accounts/token/rotate").status_code == 200
+    rotate = alice.post("/accounts/token/rotate", {"current_password": PASSWORD})
+    assert rotate.status_code == 200
     for path in (f"/api/v1/matches/{match_id}/stream", "/api/v1/accounts/me/stream"):
         _refused(asgi, f"{path}?ticket={ticket}")
