@@ -22,7 +22,7 @@ OPTION_WORDS = {
         "Three of each player's cards and three point cards are put aside unseen; 12 turns. "
         "Automatic: on with 2 players, off with more.",
         (
-            Choice(None, "Automatic", "On with 2 players, off with more."),
+            Choice(None, "Automatic"),
             Choice(True, "On (2 players only)"),
             Choice(False, "Off"),
         ),
