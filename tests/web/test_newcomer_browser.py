@@ -97,7 +97,7 @@ def test_the_match_page_puts_the_decision_first_for_every_game(
         assert_accessible(page, f"the {game} match page")
 
 
-def test_the_lobby_balances_and_speaks_plain_words(
+def test_the_lobby_columns_balance_at_desktop_width(
     new_page: NewPage, user: Callable[[str], User]
 ) -> None:
     user("newcomer")
@@ -120,8 +120,16 @@ def test_the_lobby_balances_and_speaks_plain_words(
                 f"{panel['id']} ends {panel['bottom'] - reach:.0f} px below its neighbour: {boxes}"
             )
     assert_accessible(page, "the lobby")
+    page.emulate_media(color_scheme="dark")
+    assert_accessible(page, "the lobby in dark mode")
 
-    page.set_viewport_size(PHONE)
+
+def test_the_lobby_speaks_plain_words_and_cuts_no_select_on_a_phone(
+    new_page: NewPage, user: Callable[[str], User]
+) -> None:
+    user("newcomer")
+    page = new_page(**PHONE)
+    log_in(page, "newcomer")
     for game in MATCHES:
         page.locator("#game").select_option(game)
         page.locator("#options .field").first.wait_for()
