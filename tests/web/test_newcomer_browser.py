@@ -95,6 +95,9 @@ def test_the_match_page_puts_the_decision_first_for_every_game(
             shot(page, f"decision-first-{game}-{name}")
             assert_in_view(page, needed, f"{game} at {size['width']} x {size['height']}")
         assert_accessible(page, f"the {game} match page")
+        page.emulate_media(color_scheme="dark")
+        assert_accessible(page, f"the {game} match page in dark mode")
+        page.emulate_media(color_scheme="light")
 
 
 def test_the_lobby_columns_balance_at_desktop_width(
