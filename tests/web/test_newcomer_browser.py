@@ -131,8 +131,14 @@ def test_the_lobby_speaks_plain_words_and_cuts_no_select_on_a_phone(
     new_page: NewPage, user: Callable[[str], User]
 ) -> None:
     user("newcomer")
+    seek = {"game": "gops", "players": 2, "options": {"num_cards": 3, "tie_rule": "discard"}}
+    assert make_player("seeker").post("/seeks", seek).status_code == 201
     page = new_page(**PHONE)
     log_in(page, "newcomer")
+    waiting = page.locator("#seeks li", has_text="seeker")
+    expect(waiting).to_contain_text("Cards in each hand: 3")
+    expect(waiting).to_contain_text("When the highest bids tie: Pot is thrown away")
+    assert "_" not in waiting.inner_text()
     for game in MATCHES:
         page.locator("#game").select_option(game)
         page.locator("#options .field").first.wait_for()

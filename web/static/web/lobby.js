@@ -186,6 +186,17 @@
     return { per_step_seconds: Number($("tc-seconds").value), on_timeout: $("tc-timeout").value };
   }
 
+  /** "When the highest bids tie: Penguin rule": an option and its value in the catalogue's words. */
+  function optionText(slug, name, value) {
+    const game = games.find((g) => g.slug === slug);
+    const prop = (game && game.options && game.options.properties && game.options.properties[name]) || {};
+    const types = [].concat(prop.type || []);
+    const choice = (choicesOf(prop, types.includes("null") || prop.default === null) || [])
+      .find((c) => JSON.stringify(c.value) === JSON.stringify(value));
+    const shown = choice ? choice.title : value === null ? "automatic" : Facedown.valueLabel(value);
+    return `${prop.title || Facedown.words(name)}: ${shown}`;
+  }
+
   // What the seek form (seeks.js) reuses of this form.
   Facedown.lobbyForm = {
     game: () => $("game").value,
@@ -193,6 +204,7 @@
     options: readOptions,
     timeControl: readTimeControl,
     gameName: (slug) => gameNames[slug] || slug,
+    optionText,
   };
 
   async function createMatch(event) {
@@ -324,6 +336,8 @@
     const answer = await api("GET", "/games");
     games = answer.ok ? answer.data : [];
     for (const game of games) gameNames[game.slug] = game.name;
+    // the seeks' options are worded from the catalogue: draw them again now it is here
+    document.dispatchEvent(new Event("facedown:games"));
     $("game").replaceChildren(...games.map((g) => el("option", { value: g.slug }, g.name)));
     $("game").addEventListener("change", renderOptions);
     $("add-seat").addEventListener("click", () => {
