@@ -210,7 +210,12 @@ def test_a_card_plays_from_the_keyboard_and_the_turn_and_reveal_are_announced(
             break
     else:
         raise AssertionError("no card of the hand takes the focus with Tab")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")  # the third card: one in the middle of the hand
     focused = page.evaluate("document.activeElement.dataset.card")
+    hand = page.eval_on_selector_all("#hand button", "cards => cards.map((c) => c.dataset.card)")
+    place = hand.index(focused)
+    rest = [card for card in hand if card != focused]
     page.keyboard.press("Enter")
     expect(announcer).to_contain_text(f"Step 1 revealed: you played {focused}")
     page.locator(f"#hand button[data-card='{focused}']").wait_for(state="detached")
@@ -220,6 +225,7 @@ def test_a_card_plays_from_the_keyboard_and_the_turn_and_reveal_are_announced(
         "document.activeElement.matches('#hand button.playable:not([disabled])')"
     )
     card = page.evaluate("document.activeElement.dataset.card")
+    assert card == rest[min(place, len(rest) - 1)]  # the card that took the played one's place
     page.keyboard.press(" ")
     expect(announcer).to_contain_text(f"Step 2 revealed: you played {card}")
 

@@ -455,12 +455,15 @@
     return !key.includes("|") && legal.every((m) => hand.includes(m[key])) ? key : null;
   }
 
-  /** Where the focus sits in the hand before it is drawn again: the index of its card. */
+  /** Where the focus sits in the hand before it is drawn again: the index of its card (the
+      hand itself holds it while no card can be played: then the card it last stood on). */
+  let handFocusAt = 0;
   function handFocus() {
     const hand = $("hand");
     const active = document.activeElement;
     if (!active || !hand.contains(active)) return null;
-    return Math.max(0, [...hand.querySelectorAll("button")].indexOf(active));
+    if (active !== hand) handFocusAt = Math.max(0, [...hand.querySelectorAll("button")].indexOf(active));
+    return handFocusAt;
   }
 
   /** A keyboard player keeps the focus in the hand across redraws: on the same place's card if
