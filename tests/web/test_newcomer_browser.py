@@ -75,6 +75,14 @@ def _my_turn_match(game: str, players: int, me: User) -> str:
     return str(match_create(creator=me, game=game, seats=[SeatSpec("me"), *bots]).id)
 
 
+def _check_both_sizes(page: Page, name: str, needed: list[str]) -> None:
+    for size, label in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page.set_viewport_size(size)
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, f"decision-first-{name}-{label}")
+        assert_in_view(page, needed, f"{name} at {size['width']} x {size['height']}")
+
+
 def test_the_match_page_puts_the_decision_first_for_every_game(
     new_page: NewPage, embedded_worker: None, user: Callable[[str], User]
 ) -> None:
@@ -89,11 +97,12 @@ def test_the_match_page_puts_the_decision_first_for_every_game(
         needed = [CHOICES, "#status-line"]
         if game in SEALED_BID:
             needed += ["#prize .pot", "#table .slots"]
-        for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
-            page.set_viewport_size(size)
-            page.evaluate("window.scrollTo(0, 0)")
-            shot(page, f"decision-first-{game}-{name}")
-            assert_in_view(page, needed, f"{game} at {size['width']} x {size['height']}")
+        _check_both_sizes(page, game, needed)
+        if game in SEALED_BID:  # and on the next turn, with the revealed row under the sealed one
+            page.locator(CHOICES).first.click()
+            page.locator("#table .revealed-row").wait_for()
+            page.locator(CHOICES).first.wait_for()
+            _check_both_sizes(page, f"{game}-step-2", [*needed, "#table .revealed-row"])
         assert_accessible(page, f"the {game} match page")
         page.emulate_media(color_scheme="dark")
         assert_accessible(page, f"the {game} match page in dark mode")
@@ -246,6 +255,11 @@ def test_profile_leaderboard_and_login_pages_pass_the_audit(
     page.locator("#profile-status:not(:has-text('Loading'))").wait_for()
     page.locator("#recent li").first.wait_for()
     assert_accessible(page, "a profile page")
+    page.set_viewport_size(PHONE)
+    assert_accessible(page, "a profile page on a phone")
+    page.set_viewport_size(DESKTOP)
     page.goto("/leaderboard")
     page.locator("table tbody tr").first.wait_for()
     assert_accessible(page, "the leaderboard")
+    page.set_viewport_size(PHONE)
+    assert_accessible(page, "the leaderboard on a phone")

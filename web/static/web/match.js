@@ -384,11 +384,6 @@
         el("h3", {}, potLabel),
         el("div", { class: "cards" }, (v.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))));
     }
-    if (v.remaining_prizes && match.status === "active") {
-      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
-      prize.append(el("p", { class: "muted remaining" },
-        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
-    }
     // Per seat: this step's card (face down until the step resolves) and the last revealed bid.
     const phase = match.phase || {};
     const last = lastResolution();
@@ -426,6 +421,12 @@
       table.append(el("p", { class: "outcome" }, `Step ${last.step}: ${outcomeText(last)}`));
     }
     if (animate) flipAll(slots);
+    // What is still to come, after the decision's pot and sealed row.
+    if (v.remaining_prizes && match.status === "active") {
+      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
+      table.append(el("p", { class: "muted remaining" },
+        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
+    }
     if (v.won || v.taken) {
       const piles = v.won || v.taken;
       table.append(el("div", { class: "won" }, el("h3", {}, "Cards taken"),
@@ -757,7 +758,8 @@
     const v = view();
     if (isCardGame() && v.history && v.history.length) {
       const multiDeal = v.deals > 1;
-      put(box, el("div", { class: "table-scroll" }, el("table", { class: "history" },
+      // focusable, so a keyboard can scroll it sideways on a phone
+      put(box, el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Steps played" }, el("table", { class: "history" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Step"),
           multiDeal ? el("th", { scope: "col" }, "Deal") : null,
           el("th", { scope: "col" }, "Pot"),
