@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
+from django.test import Client
 
 from games.catalog import RECORDS
 from games.catalog.option_words import choice_values
@@ -45,10 +46,7 @@ def test_the_words_change_no_constraint(record: GameRecord) -> None:
             assert engine_schema.is_valid(options) == in_words.is_valid(options), options
 
 
-def test_get_games_shows_titles_and_choices(client: object) -> None:
-    from django.test import Client
-
-    assert isinstance(client, Client)
+def test_get_games_shows_titles_and_choices(client: Client) -> None:
     games = {g["slug"]: g for g in client.get("/api/v1/games").json()}
     tie = games["gops"]["options"]["properties"]["tie_rule"]
     assert tie["title"] == "When the highest bids tie"
