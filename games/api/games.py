@@ -33,7 +33,7 @@ def game_resource(engine: Engine) -> dict[str, Any]:
         "slug": engine.slug,
         "name": engine.name,
         "players": {"min": engine.min_players, "max": engine.max_players},
-        "options": engine.options_schema,
+        "options": record.options_schema(),
         "bots": bots,
     }
 

@@ -4,8 +4,48 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.memory import ExpertMemoryBot, GreedyMemoryBot
+from games.catalog.option_words import Choice, OptionWords
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.memory import ENGINE
+
+OPTION_WORDS = {
+    "pairs": OptionWords("Pairs", "How many pairs of cards lie on the grid (6 to 26)."),
+    "flips_visible_to": OptionWords(
+        "Who sees a flipped card",
+        "Whether everyone sees a flipped card, or only the player who flips it.",
+        (
+            Choice("all", "Everyone"),
+            Choice(
+                "flipper",
+                "Only the player who flips",
+                "The others see which tile was turned, not its card.",
+            ),
+        ),
+    ),
+    "another_turn_on_pair": OptionWords(
+        "Another turn after a pair", "A player who takes a pair flips again."
+    ),
+    "scoring": OptionWords(
+        "Scoring",
+        "What a pair is worth.",
+        (
+            Choice("pairs", "One point per pair"),
+            Choice("ranks", "The pair's rank", "Ace 1 point, 2 two points, … King 13."),
+        ),
+    ),
+    "history": OptionWords(
+        "Earlier flips",
+        "Whether earlier flips stay on view.",
+        (
+            Choice(
+                "table_only",
+                "Remember them yourself",
+                "Only the grid now and the pairs taken show.",
+            ),
+            Choice("full", "Always on view"),
+        ),
+    ),
+}
 
 RECORD = GameRecord(
     engine=ENGINE,
@@ -31,4 +71,5 @@ RECORD = GameRecord(
             Strength(against="greedy", margin=6.22, win_rate=0.86, players=2, deals=100),
         ),
     },
+    option_words=OPTION_WORDS,
 )

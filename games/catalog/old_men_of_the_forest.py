@@ -4,8 +4,28 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.old_men_of_the_forest import ExpertOldMenBot, GreedyOldMenBot
+from games.catalog.option_words import Choice, OptionWords
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.old_men_of_the_forest import ENGINE
+
+OPTION_WORDS = {
+    "allow_five": OptionWords(
+        "Allow 5 players", "An unofficial fifth seat (the game is made for 3 or 4)."
+    ),
+    "deforestation_penalty": OptionWords(
+        "Deforestation cards at the end",
+        "What each deforestation card a player still owns costs at the end.",
+        (
+            Choice("additional", "Costs 3 points each", "2 more than an ordinary card."),
+            Choice("replace", "Costs 2 points each"),
+        ),
+    ),
+    "games": OptionWords(
+        "Games",
+        "How many games to play (the publisher suggests 2); totals add up and everything "
+        "is dealt again.",
+    ),
+}
 
 RECORD = GameRecord(
     engine=ENGINE,
@@ -26,4 +46,5 @@ RECORD = GameRecord(
             Strength(against="greedy", margin=8.25, win_rate=0.733, players=3, deals=40),
         ),
     },
+    option_words=OPTION_WORDS,
 )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from games.bots.base import Bot
+from games.catalog.option_words import OptionWords, options_schema_in_words
 from games.engine.protocol import Engine, State
 
 #: ``cards``: the sealed-bid card table (pot, hands of numbered cards, bids revealed per step);
@@ -88,10 +89,16 @@ class GameRecord:
     web: WebDrawing = field(default_factory=WebDrawing)
     #: Per bot name: its description and measured strength (``GET /games``).
     bot_notes: Mapping[str, BotNote] = field(default_factory=dict)
+    #: Per option: its plain title, description and choices (``GET /games``, the lobby).
+    option_words: Mapping[str, OptionWords] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:
         return self.engine.slug
+
+    def options_schema(self) -> dict[str, Any]:
+        """The engine's option schema with every option in plain words, as clients get it."""
+        return options_schema_in_words(self.engine.options_schema, self.option_words)
 
     def bot_note(self, name: str) -> BotNote:
         """The bot's note; a bot without one is described by its class docstring's first

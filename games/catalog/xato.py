@@ -3,8 +3,44 @@
 from __future__ import annotations
 
 from games.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
+from games.catalog.option_words import Choice, OptionWords
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.xato import ENGINE
+
+OPTION_WORDS = {
+    "life_cards": OptionWords(
+        "Life cards", "How many life cards each player chooses after the draft."
+    ),
+    "turn_direction": OptionWords(
+        "Direction of play",
+        "Which way the draft and the hunt go round the table.",
+        (Choice("clockwise", "Clockwise"), Choice("counterclockwise", "Counter-clockwise")),
+    ),
+    "strict_memory": OptionWords(
+        "Claim forgotten life cards",
+        "When a called card is in nobody's hand, everyone says whether it is their life "
+        "card; a wrong answer either way costs 10 points.",
+    ),
+    "history": OptionWords(
+        "Earlier turns",
+        "Whether past picks and calls stay on view.",
+        (
+            Choice(
+                "table_only",
+                "Remember them yourself",
+                "Only what is on the table now shows, as at a real table.",
+            ),
+            Choice("full", "Always on view"),
+        ),
+    ),
+    "max_calls": OptionWords(
+        "Most calls per deal",
+        "The deal ends after this many calls; empty: three times the number of cards.",
+    ),
+    "deals": OptionWords(
+        "Deals", "How many deals to play; scores add up and the first player moves on."
+    ),
+}
 
 RECORD = GameRecord(
     engine=ENGINE,
@@ -34,4 +70,5 @@ RECORD = GameRecord(
             Strength(against="greedy", margin=0.32, win_rate=0.290, players=4, deals=100),
         ),
     },
+    option_words=OPTION_WORDS,
 )

@@ -14,35 +14,59 @@
     return games.find((g) => g.slug === $("game").value);
   }
 
+  // An option as the catalogue words it (GET /games): its title, what it changes, and a short
+  // title per choice in the select, the chosen one's longer description written below it, so
+  // nothing is cut on a phone.
+  function choicesOf(prop, nullable) {
+    if (Array.isArray(prop.oneOf) && prop.oneOf.every((c) => "const" in c)) {
+      return prop.oneOf.map((c) => ({ value: c.const, title: c.title || Facedown.valueLabel(c.const),
+        description: c.description || "" }));
+    }
+    const types = [].concat(prop.type || []);
+    if (!prop.enum && !(types.includes("boolean") && nullable)) return null;
+    let values = prop.enum ? [...prop.enum] : [true, false];
+    if (nullable && !values.includes(null)) values = [null, ...values];
+    return values.map((v) => ({ value: v, title: v === null ? "automatic" : Facedown.words(Facedown.valueLabel(v)),
+      description: "" }));
+  }
+
   function optionControl(name, prop) {
     const types = [].concat(prop.type || []);
     const nullable = types.includes("null") || prop.default === null;
     const id = `opt-${name}`;
-    const label = el("label", { for: id }, Facedown.words(name));
-    const help = prop.description ? el("small", { class: "help", id: `${id}-help` }, prop.description) : null;
-    const described = help ? `${id}-help` : undefined;
+    const label = el("label", { for: id }, prop.title || Facedown.words(name));
+    const help = el("small", { class: "help", id: `${id}-help` }, prop.description || "");
+    const choice = el("small", { class: "help choice-help", id: `${id}-choice`, "aria-live": "polite" });
+    const choices = choicesOf(prop, nullable);
     let control;
-    if (prop.enum || (types.includes("boolean") && nullable)) {
-      let values = prop.enum ? [...prop.enum] : [true, false];
-      if (nullable && !values.includes(null)) values = [null, ...values];
-      control = el("select", { id, "aria-describedby": described, dataset: { opt: name, kind: "json" } },
-        values.map((v) => el("option", { value: JSON.stringify(v), selected: v === prop.default },
-          v === null ? "automatic" : Facedown.valueLabel(v))));
-    } else if (types.includes("boolean")) {
+    if (choices) {
+      control = el("select", { id, "aria-describedby": `${id}-help ${id}-choice`, dataset: { opt: name, kind: "json" } },
+        choices.map((c) => el("option", { value: JSON.stringify(c.value), selected: c.value === prop.default }, c.title)));
+      const explain = () => {
+        const picked = choices.find((c) => JSON.stringify(c.value) === control.value);
+        choice.textContent = picked && picked.description ? `${picked.title}: ${picked.description}` : "";
+        choice.hidden = !choice.textContent;
+      };
+      control.addEventListener("change", explain);
+      explain();
+      return el("div", { class: "field" }, label, control, help, choice);
+    }
+    if (types.includes("boolean")) {
       control = el("input", { id, type: "checkbox", checked: prop.default === true,
-        "aria-describedby": described, dataset: { opt: name, kind: "bool" } });
-      return el("div", { class: "field check" }, control, label, help);
-    } else if (types.includes("integer") || types.includes("number")) {
+        "aria-describedby": `${id}-help`, dataset: { opt: name, kind: "bool" } });
+      return el("div", { class: "field check" }, control, el("div", {}, label, help));
+    }
+    if (types.includes("integer") || types.includes("number")) {
       control = el("input", {
         id, type: "number", inputmode: "numeric", min: prop.minimum, max: prop.maximum,
         step: types.includes("integer") ? 1 : "any",
         value: prop.default === null || prop.default === undefined ? "" : prop.default,
-        placeholder: nullable ? "automatic" : "", "aria-describedby": described,
+        placeholder: nullable ? "automatic" : "", "aria-describedby": `${id}-help`,
         dataset: { opt: name, kind: "number", nullable: nullable ? "1" : "" },
       });
     } else if (types.includes("string")) {
       control = el("input", { id, type: "text", value: prop.default ?? "",
-        "aria-describedby": described, dataset: { opt: name, kind: "string" } });
+        "aria-describedby": `${id}-help`, dataset: { opt: name, kind: "string" } });
     } else {
       return null; // objects and arrays keep their defaults
     }
@@ -91,12 +115,8 @@
       ` (${st.players} players)`;
   }
 
-  function botLabel(b) {
-    return `${b.name}: ${botStrength(b)}`;
-  }
-
   function botAbout(b) {
-    return `${b.description || b.name} (${botStrength(b)})`;
+    return `${b.description || b.name} Strength: ${botStrength(b)}.`;
   }
 
   function seatRow(kind, detail) {
@@ -112,16 +132,17 @@
     const user = el("input", { type: "text", class: "seat-user", placeholder: "username",
       "aria-label": `Seat ${index}: username to invite`, autocomplete: "off" });
     const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${index}: bot strategy` },
-      bots.map((b) => el("option", { value: b.name, title: botAbout(b) }, botLabel(b))));
+      bots.map((b) => el("option", { value: b.name }, b.name)));
     if (kind === "user" && detail) user.value = detail;
     if (kind === "bot" && detail) bot.value = detail;
-    const about = el("small", { class: "seat-bot-about" });
+    const about = el("small", { class: "seat-bot-about help", id: `seat-${index}-bot-about`, "aria-live": "polite" });
+    bot.setAttribute("aria-describedby", about.id);
     const sync = () => {
       user.hidden = kindSelect.value !== "user";
       bot.hidden = kindSelect.value !== "bot";
       const chosen = bots.find((b) => b.name === bot.value);
       about.hidden = bot.hidden || !chosen;
-      about.textContent = chosen ? chosen.description || "" : "";
+      about.textContent = chosen ? botAbout(chosen) : "";
     };
     kindSelect.addEventListener("change", sync);
     bot.addEventListener("change", sync);
@@ -165,6 +186,17 @@
     return { per_step_seconds: Number($("tc-seconds").value), on_timeout: $("tc-timeout").value };
   }
 
+  /** "When the highest bids tie: Penguin rule": an option and its value in the catalogue's words. */
+  function optionText(slug, name, value) {
+    const game = games.find((g) => g.slug === slug);
+    const prop = (game && game.options && game.options.properties && game.options.properties[name]) || {};
+    const types = [].concat(prop.type || []);
+    const choice = (choicesOf(prop, types.includes("null") || prop.default === null) || [])
+      .find((c) => JSON.stringify(c.value) === JSON.stringify(value));
+    const shown = choice ? choice.title : value === null ? "automatic" : Facedown.valueLabel(value);
+    return `${prop.title || Facedown.words(name)}: ${shown}`;
+  }
+
   // What the seek form (seeks.js) reuses of this form.
   Facedown.lobbyForm = {
     game: () => $("game").value,
@@ -172,6 +204,7 @@
     options: readOptions,
     timeControl: readTimeControl,
     gameName: (slug) => gameNames[slug] || slug,
+    optionText,
   };
 
   async function createMatch(event) {
@@ -303,6 +336,8 @@
     const answer = await api("GET", "/games");
     games = answer.ok ? answer.data : [];
     for (const game of games) gameNames[game.slug] = game.name;
+    // the seeks' options are worded from the catalogue: draw them again now it is here
+    document.dispatchEvent(new Event("facedown:games"));
     $("game").replaceChildren(...games.map((g) => el("option", { value: g.slug }, g.name)));
     $("game").addEventListener("change", renderOptions);
     $("add-seat").addEventListener("click", () => {

@@ -225,6 +225,7 @@
     renderSeats();
     renderTable(resolvedNow);
     renderHand();
+    announce(previous, resolvedNow);
     renderHistory();
     renderResult();
     renderReplay();
@@ -247,6 +248,33 @@
     $("status-line").textContent = statusText();
     $("status-line").className = `status-line${awaitingMe(match) ? " your-move" : ""}`;
     tickDeadline();
+  }
+
+  /** The live region (#announce) speaks what a sighted player sees change: a step's reveal,
+      "your move" when the turn comes, the end of the match. Only what the page already shows:
+      revealed cards and the reader's own view. */
+  function announce(previous, resolvedNow) {
+    const parts = [];
+    if (resolvedNow) parts.push(revealText());
+    const phase = match.phase || {};
+    const before = previous && previous.phase ? previous.phase : {};
+    const stillMine = previous && awaitingMe(previous) && previous.step === match.step && before.kind === phase.kind;
+    const ended = match.status === "finished" && (!previous || previous.status !== "finished");
+    if (ended || (awaitingMe(match) && (!stillMine || resolvedNow))) parts.push(statusText());
+    const text = parts.filter(Boolean).join(" ");
+    if (text) $("announce").textContent = text;
+  }
+
+  function revealText() {
+    if (isCardGame()) {
+      const last = lastResolution();
+      if (!last || !last.bids) return "";
+      const bids = last.bids.map((bid, i) => (i === match.you ? `you played ${bid}` : `${seatName(match.seats[i])} played ${bid}`));
+      const outcome = last.pile ? "" : ` ${outcomeText(last)}.`;
+      return `Step ${last.step} revealed: ${bids.join(", ")}.${outcome}`;
+    }
+    const last = resolvedEvents().filter((e) => e.data).pop();
+    return last ? `Step ${last.step}: ${summary(last.data).textContent}.` : "";
   }
 
   function statusText() {
@@ -356,11 +384,6 @@
         el("h3", {}, potLabel),
         el("div", { class: "cards" }, (v.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))));
     }
-    if (v.remaining_prizes && match.status === "active") {
-      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
-      prize.append(el("p", { class: "muted remaining" },
-        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
-    }
     // Per seat: this step's card (face down until the step resolves) and the last revealed bid.
     const phase = match.phase || {};
     const last = lastResolution();
@@ -395,9 +418,15 @@
           last.pile ? "Last played" : `Revealed (step ${last.step})`), lastCells) : null));
     table.append(slots);
     if (last && !last.pile) {
-      table.append(el("p", { class: "outcome", "aria-live": "polite" }, `Step ${last.step}: ${outcomeText(last)}`));
+      table.append(el("p", { class: "outcome" }, `Step ${last.step}: ${outcomeText(last)}`));
     }
     if (animate) flipAll(slots);
+    // What is still to come, after the decision's pot and sealed row.
+    if (v.remaining_prizes && match.status === "active") {
+      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
+      table.append(el("p", { class: "muted remaining" },
+        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
+    }
     if (v.won || v.taken) {
       const piles = v.won || v.taken;
       table.append(el("div", { class: "won" }, el("h3", {}, "Cards taken"),
@@ -415,33 +444,73 @@
     return saved ? saved.move : null;
   }
 
+  /** The key of the moves the hand's cards play ("card" at the card table; in another game the
+      one key every legal move has when all its values are cards of the hand), or null. */
+  function handKey(legal) {
+    const hand = view().hand;
+    if (isCardGame()) return "card";
+    if (!Array.isArray(hand) || !legal.length) return null;
+    const keys = new Set(legal.map((m) => Object.keys(m).join("|")));
+    if (keys.size !== 1) return null;
+    const [key] = keys;
+    return !key.includes("|") && legal.every((m) => hand.includes(m[key])) ? key : null;
+  }
+
+  /** Where the focus sits in the hand before it is drawn again: the index of its card (the
+      hand itself holds it while no card can be played: then the card it last stood on). */
+  let handFocusAt = 0;
+  function handFocus() {
+    const hand = $("hand");
+    const active = document.activeElement;
+    if (!active || !hand.contains(active)) return null;
+    if (active !== hand) handFocusAt = Math.max(0, [...hand.querySelectorAll("button")].indexOf(active));
+    return handFocusAt;
+  }
+
+  /** A keyboard player keeps the focus in the hand across redraws: on the same place's card if
+      it can be played, else the nearest playable one, else the hand itself. */
+  function restoreHandFocus(index) {
+    if (index === null) return;
+    const hand = $("hand");
+    const cards = [...hand.querySelectorAll("button")];
+    const playable = cards.filter((c) => !c.disabled);
+    const near = playable.sort((a, b) => Math.abs(cards.indexOf(a) - index) - Math.abs(cards.indexOf(b) - index))[0];
+    (near || hand).focus({ preventScroll: true });
+  }
+
   function renderHand() {
     const panel = $("hand-panel");
     const hand = $("hand");
     const moves = $("moves");
     const note = $("hand-note");
+    const focusAt = handFocus();
     put(hand);
     put(moves);
     note.textContent = "";
     const v = view();
     const legal = match.legal_moves || [];
-    $("hand-title").textContent = isCardGame() ? "Your hand" : "Your moves";
+    const key = handKey(legal);
+    // Moves drawn elsewhere: the hand's cards, and the tiles of a grid board.
+    const onGrid = (m) => Array.isArray(v.grid) && Object.keys(m).length === 1 && "flip" in m;
+    const listed = legal.filter((m) => !(key && key in m && Object.keys(m).length === 1) && !onGrid(m));
+    $("hand-title").textContent = isCardGame() || key ? "Your hand" : "Your moves";
     if (!seated() || match.status !== "active" || (!v.hand && !legal.length && isCardGame())) {
       panel.hidden = !(seated() && v.hand && v.hand.length && match.status === "active");
     } else panel.hidden = false;
     const mine = ownMove();
     if (v.hand) {
-      const legalCards = new Set(legal.filter((m) => "card" in m).map((m) => m.card));
+      const legalCards = new Set(key ? legal.filter((m) => key in m).map((m) => m[key]) : []);
+      const verb = isCardGame() ? "Play card" : F.words(key || "play");
       for (const card of v.hand) {
         const playable = legalCards.has(card) && !pending;
-        const picked = mine && mine.card === card;
-        const selected = armed && armed.card === card;
+        const picked = mine && mine[key || "card"] === card;
+        const selected = armed && armed[key || "card"] === card;
         hand.append(el("button", {
           type: "button", class: `card face bid playable${picked ? " picked" : ""}${selected ? " armed" : ""}`,
           disabled: !playable, "aria-pressed": picked ? "true" : "false",
-          "aria-label": playable ? `Play card ${card}` : `Card ${card}${picked ? ", your choice" : ""}`,
+          "aria-label": playable ? `${verb} ${card}` : `Card ${card}${picked ? ", your choice" : ""}`,
           dataset: { card },
-          onclick: () => play({ card }),
+          onclick: () => play({ [key || "card"]: card }),
         }, el("span", { class: "value" }, String(card))));
       }
       if (v.removed_bids && v.removed_bids.length) {
@@ -451,12 +520,8 @@
     if (armed && (match.status !== "active" || !awaitingMe(match))) armed = null;
     const bar = confirmBar();
     if (bar) moves.append(bar);
-    if (!isCardGame() || legal.some((m) => !("card" in m))) {
-      for (const move of legal) {
-        if (isCardGame() && "card" in move) continue;
-        moves.append(moveControl(move));
-      }
-    }
+    moves.append(...moveControls(listed));
+    restoreHandFocus(focusAt);
     if (match.status !== "active" || !seated()) return;
     const phase = match.phase || {};
     if (phase.kind === "reveal" && (phase.to_act || []).includes(match.you)) {
@@ -468,10 +533,31 @@
     } else if (mine) {
       note.textContent += `You played ${F.shownMove(mine)}. It stays face down until every card is in.`;
     } else if (awaitingMe(match)) {
-      note.textContent += isCardGame() ? "Pick a card: click or tap it, or Tab to it and press Enter." : "Choose a move.";
+      if (isCardGame()) note.textContent += "Pick a card: click or tap it, or Tab to it and press Enter.";
+      else if (legal.some(onGrid)) note.textContent += "Flip a face-down tile of the grid.";
+      else note.textContent += key ? "Pick a card of your hand." : "Choose a move.";
     } else if ((phase.to_act || []).includes(match.you) && (phase.submitted || []).includes(match.you)) {
       note.textContent += "Submitted.";
     }
+  }
+
+  /** The moves as controls: moves of one key with a plain value in one group that names the
+      key once ("Take: AS 2S …"), anything else one button (or chooser) each. */
+  function moveControls(legal) {
+    const simple = (m) => Object.keys(m).length === 1 && (typeof Object.values(m)[0] !== "object" || Object.values(m)[0] === null);
+    const keys = new Set(legal.map((m) => Object.keys(m)[0]));
+    if (legal.length > 1 && keys.size === 1 && legal.every(simple)) {
+      const [key] = keys;
+      const name = F.words(key);
+      return [el("div", { class: "move-group", role: "group", "aria-label": name },
+        el("span", { class: "move-key", "aria-hidden": "true" }, `${name[0].toUpperCase()}${name.slice(1)}:`),
+        legal.map((move) => {
+          const selected = armed && F.canonical(armed) === F.canonical(move);
+          return el("button", { type: "button", class: `move short${selected ? " armed" : ""}`, disabled: pending,
+            "aria-label": `${name} ${F.valueLabel(move[key])}`, onclick: () => play(move) }, F.valueLabel(move[key]));
+        }))];
+    }
+    return legal.map(moveControl);
   }
 
   /** A button for a move, or a multi-select for a choose-k template. */
@@ -672,7 +758,8 @@
     const v = view();
     if (isCardGame() && v.history && v.history.length) {
       const multiDeal = v.deals > 1;
-      put(box, el("div", { class: "table-scroll" }, el("table", { class: "history" },
+      // focusable, so a keyboard can scroll it sideways on a phone
+      put(box, el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Steps played" }, el("table", { class: "history" },
         el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Step"),
           multiDeal ? el("th", { scope: "col" }, "Deal") : null,
           el("th", { scope: "col" }, "Pot"),

@@ -17,7 +17,9 @@
   }
 
   function options(seek) {
-    const shown = Object.entries(seek.options || {}).map(([k, v]) => `${Facedown.words(k)}: ${Facedown.valueLabel(v)}`);
+    const form = Facedown.lobbyForm;
+    const shown = Object.entries(seek.options || {}).map(([k, v]) =>
+      (form ? form.optionText(seek.game, k, v) : `${Facedown.words(k)}: ${Facedown.valueLabel(v)}`));
     return shown.join(" · ");
   }
 
@@ -79,6 +81,7 @@
   }
 
   $("seek-button").addEventListener("click", seekFromForm);
+  document.addEventListener("facedown:games", refresh);
   refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, POLL_MS);
 })();
