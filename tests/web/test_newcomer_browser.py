@@ -8,6 +8,7 @@ Screenshots go to artifacts/screenshots/."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -240,8 +241,10 @@ def test_a_card_plays_from_the_keyboard_and_the_turn_and_reveal_are_announced(
 
 
 def test_profile_leaderboard_and_login_pages_pass_the_audit(
-    new_page: NewPage, user: Callable[[str], User]
+    new_page: NewPage, user: Callable[[str], User], settings: Any
 ) -> None:
+    # One match puts its players on the leaderboard (docs/api.md, "Leaderboard").
+    settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 1
     user("auditor")
     one, two = make_player("ann"), make_player("bob")
     play_to_end(start_match("gops", [one, two], options={"num_cards": 3}), [one, two])
