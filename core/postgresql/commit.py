@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from psycopg import generators, pq
-from psycopg.adapt import Transformer
+from psycopg.adapt import PyFormat, Transformer
 
 from core.postgresql import named
-from core.postgresql.prepared import RegisteredQuery
 
 
 @dataclass(frozen=True)
@@ -56,9 +55,10 @@ def hold(connection: Any, sql: str, params: list[Any]) -> bool:
 
 def send_with_commit(connection: Any, raw: Any, write: HeldWrite) -> None:
     """Send ``write`` and ``COMMIT`` in one round trip; raise the first error."""
-    query = RegisteredQuery(Transformer(raw))  # converted once per text
-    query.convert(write.sql, write.params)
-    name = named.name_of(write.sql, query.types)
+    dumper = Transformer(raw)
+    params = dumper.dump_sequence(write.params, [PyFormat.AUTO] * len(write.params))
+    types, formats = dumper.types or (), dumper.formats
+    name = named.name_of(write.sql, types)
     names = named.prepared_names(raw)
     preparing = name not in names
     pgconn = raw.pgconn
@@ -67,8 +67,9 @@ def send_with_commit(connection: Any, raw: Any, write: HeldWrite) -> None:
         pgconn.enter_pipeline_mode()
         try:
             if preparing:
-                pgconn.send_prepare(name.encode(), query.query, param_types=query.types)
-            pgconn.send_query_prepared(name.encode(), query.params, param_formats=query.formats)
+                sql = named.numbered(write.sql).encode(raw.info.encoding)  # converted once per text
+                pgconn.send_prepare(name.encode(), sql, param_types=types)
+            pgconn.send_query_prepared(name.encode(), params, param_formats=formats)
             pgconn.send_query_params(b"COMMIT", None)
             pgconn.pipeline_sync()
             raw.wait(generators.send(pgconn))

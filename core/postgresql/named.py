@@ -45,7 +45,7 @@ def usable(connection: Any) -> Any:
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw = connection.connection
-    if getattr(raw, "_pipeline", None) is not None:
+    if raw.pgconn.pipeline_status != pq.PipelineStatus.OFF:  # a psycopg pipeline is open
         return None
     return raw
 

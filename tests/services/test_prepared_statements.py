@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from core.postgresql.base import DatabaseWrapper
-from core.postgresql.prepared import PreparingCursor, _converted, prepare_statement, prepared
+from core.postgresql.prepared import PreparingCursor, prepare_statement, prepared
 from games.locks import _LOCK
 from tests.players import make_player, start_match
 from tests.roundtrips import count_round_trips
@@ -88,23 +88,47 @@ def test_a_statement_is_prepared_once_per_connection(settings: Any) -> None:
     assert preparations[3:] == [0, 0, 0], preparations
 
 
-def test_a_registered_text_is_converted_once_whatever_its_size() -> None:
-    """psycopg remembers its conversion of ``%s`` to ``$n`` only for texts of at most 50
-    parameters; a registered one (a match's creation writes more) is converted once."""
+def test_a_registered_text_of_any_size_is_prepared_once_and_nothing_else_is() -> None:
+    """A registered text is prepared by psycopg on its first run, whatever its number of
+    parameters (a match's creation writes more than 50); an unregistered one never is."""
     values = list(range(60))
     sql = prepare_statement(
-        "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- converted once"
+        "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- prepared once"
     )
-    before = _converted.cache_info()
+    other = "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- not prepared"
     for _ in range(3):
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             assert cursor.fetchone() == (sum(values),)
-    after = _converted.cache_info()
-    assert (after.misses - before.misses, after.hits - before.hits) == (1, 2)
+            cursor.execute(other, values)
+            assert cursor.fetchone() == (sum(values),)
+    texts = _prepared()
+    assert sum("-- prepared once" in text for text in texts) == 1, texts
+    assert not any("-- not prepared" in text for text in texts), texts
 
-    # Any other text takes psycopg's own path, and is not kept here.
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT " + " + ".join(["%s::int"] * len(values)), values)
-        assert cursor.fetchone() == (sum(values),)
-    assert _converted.cache_info().currsize == after.currsize
+
+def test_the_prepared_statements_use_psycopgs_public_api_only() -> None:
+    """Preparing goes through psycopg's documented ``execute(…, prepare=True)``: no module
+    ``psycopg._…`` (its private query conversion) and no underscore attribute of psycopg's."""
+    import ast
+    from pathlib import Path
+
+    found = []
+    for name in ("prepared.py", "commit.py"):
+        tree = ast.parse((Path("core/postgresql") / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                modules = []
+            found += [
+                f"{name}: {module}"
+                for module in modules
+                if module.startswith("psycopg")
+                and any(part.startswith("_") for part in module.split(".")[1:])
+            ]
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+                found.append(f"{name}:{node.lineno}: .{node.attr}")
+    assert found == []
