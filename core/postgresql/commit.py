@@ -22,10 +22,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from psycopg import generators, pq
+from psycopg import pq
 from psycopg.adapt import PyFormat, Transformer
 
-from core.postgresql import named
+from core.postgresql import named, wire
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def send_with_commit(connection: Any, raw: Any, write: HeldWrite) -> None:
     dumper = Transformer(raw)
     params = dumper.dump_sequence(write.params, [PyFormat.AUTO] * len(write.params))
     types, formats = dumper.types or (), dumper.formats
-    name = named.name_of(write.sql, types)
+    name = named.name_of(raw, write.sql, types)
     names = named.prepared_names(raw)
     preparing = name not in names
     pgconn = raw.pgconn
@@ -72,10 +72,10 @@ def send_with_commit(connection: Any, raw: Any, write: HeldWrite) -> None:
             pgconn.send_query_prepared(name.encode(), params, param_formats=formats)
             pgconn.send_query_params(b"COMMIT", None)
             pgconn.pipeline_sync()
-            raw.wait(generators.send(pgconn))
+            wire.send(pgconn)
             results = []
             for _ in range(3 + preparing):  # (the preparation,) the write, COMMIT, the sync
-                results.extend(raw.wait(generators.fetch_many(pgconn)))
+                results.extend(wire.fetch_many(pgconn))
         finally:
             if pgconn.pipeline_status != pq.PipelineStatus.OFF:
                 pgconn.exit_pipeline_mode()

@@ -107,14 +107,16 @@ def test_a_registered_text_of_any_size_is_prepared_once_and_nothing_else_is() ->
     assert not any("-- not prepared" in text for text in texts), texts
 
 
-def test_the_prepared_statements_use_psycopgs_public_api_only() -> None:
-    """Preparing goes through psycopg's documented ``execute(…, prepare=True)``: no module
-    ``psycopg._…`` (its private query conversion) and no underscore attribute of psycopg's."""
+def test_the_statements_reach_psycopg_through_its_public_api_only() -> None:
+    """Preparing, the BEGIN sent with the lock and the write sent with the COMMIT go through
+    psycopg's documented API (``execute(…, prepare=True)``, ``psycopg.pq``): no module
+    ``psycopg._…`` (its private query conversion), no ``psycopg.generators``, and no
+    underscore attribute of psycopg's objects, read directly or by ``getattr``."""
     import ast
     from pathlib import Path
 
     found = []
-    for name in ("prepared.py", "commit.py"):
+    for name in ("prepared.py", "named.py", "begin.py", "commit.py", "wire.py"):
         tree = ast.parse((Path("core/postgresql") / name).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
@@ -126,9 +128,15 @@ def test_the_prepared_statements_use_psycopgs_public_api_only() -> None:
             found += [
                 f"{name}: {module}"
                 for module in modules
-                if module.startswith("psycopg")
-                and any(part.startswith("_") for part in module.split(".")[1:])
+                if module.split(".")[0] == "psycopg"
+                and any(p.startswith("_") or p == "generators" for p in module.split(".")[1:])
             ]
             if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
                 found.append(f"{name}:{node.lineno}: .{node.attr}")
+            if (
+                isinstance(node, ast.Constant)
+                and str(node.value).startswith("_")
+                and node.value != "_"
+            ):
+                found.append(f"{name}:{node.lineno}: {node.value!r}")
     assert found == []
