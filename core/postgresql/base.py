@@ -32,14 +32,12 @@ from django.conf import settings
 from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
-from django.db.backends.utils import debug_transaction
 from psycopg import pq
 from psycopg.pq import Format
 from psycopg.types.json import Jsonb
 
 from core import json_codec
 from core.commit_hooks import commit_hooks_context
-from core.postgresql.commit import HeldWrite, send_with_commit
 from core.postgresql.named import rollback_coming
 from core.postgresql.prepared import PreparingCursor
 
@@ -81,33 +79,9 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
             return bool(super().is_usable())  # something arrived unasked: let the server say
         return True
 
-    #: A change's last write, held back to leave with the COMMIT (core/postgresql/commit.py).
-    held_write: HeldWrite | None = None
-
-    def held_write_send(self) -> None:
-        """Send the held write now, alone, as it would have been sent without holding it."""
-        write, self.held_write = self.held_write, None
-        if write is not None:
-            with self.cursor() as cursor:
-                cursor.execute(write.sql, write.params)
-
-    def _cursor(self, name: str | None = None) -> Any:
-        if self.held_write is not None:  # every statement after the write follows it
-            self.held_write_send()
-        return super()._cursor(name)  # type: ignore[misc]
-
-    def _commit(self) -> None:
-        write, self.held_write = self.held_write, None
-        if write is None or self.connection is None:
-            super()._commit()  # type: ignore[misc]
-            return
-        with debug_transaction(self, "COMMIT"), self.wrap_database_errors:
-            send_with_commit(self, self.connection, write)
-
     # psycopg answers a rollback (and a rollback to a savepoint) with ``DEALLOCATE ALL`` when it
     # has prepared statements: the statements of core/postgresql/named.py are gone with them.
     def _rollback(self) -> None:
-        self.held_write = None
         if self.connection is not None:
             rollback_coming(self.connection)
         super()._rollback()  # type: ignore[misc]
@@ -116,10 +90,6 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         if self.connection is not None:
             rollback_coming(self.connection)
         super()._savepoint_rollback(sid)  # type: ignore[misc]
-
-    def _close(self) -> None:
-        self.held_write = None
-        super()._close()  # type: ignore[misc]
 
     def run_and_clear_commit_hooks(self) -> None:
         # Only after a real commit (Django runs none after a rollback): core/commit_hooks.py.
