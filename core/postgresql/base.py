@@ -34,6 +34,7 @@ from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDataba
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
 from psycopg import pq
 from psycopg.pq import Format
+from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import Jsonb
 
 from core import json_codec
@@ -80,16 +81,17 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         return True
 
     # psycopg answers a rollback (and a rollback to a savepoint) with ``DEALLOCATE ALL`` when it
-    # has prepared statements: the statements of core/postgresql/named.py are gone with them.
-    def _rollback(self) -> None:
+    # has prepared statements: the statements of core/postgresql/named.py may be gone with them.
+    # Django's public entry points, through which ``atomic`` rolls back.
+    def rollback(self) -> None:
         if self.connection is not None:
             rollback_coming(self.connection)
-        super()._rollback()  # type: ignore[misc]
+        super().rollback()
 
-    def _savepoint_rollback(self, sid: str) -> None:
+    def savepoint_rollback(self, sid: str) -> None:
         if self.connection is not None:
             rollback_coming(self.connection)
-        super()._savepoint_rollback(sid)  # type: ignore[misc]
+        super().savepoint_rollback(sid)
 
     def run_and_clear_commit_hooks(self) -> None:
         # Only after a real commit (Django runs none after a rollback): core/commit_hooks.py.
@@ -100,8 +102,9 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         connection = super().get_new_connection(conn_params)
-        if _CTimestamptzLoader is not None and settings.USE_TZ and self.timezone_name == "UTC":
-            connection.adapters.register_loader("timestamptz", _CTimestamptzLoader)
+        if _C_LOADERS and settings.USE_TZ and self.timezone_name == "UTC":
+            # psycopg registers its C version of its own loader class (its adapters' rule).
+            connection.adapters.register_loader("timestamptz", TimestamptzLoader)
         return connection
 
     def create_cursor(self, name: str | None = None) -> Any:
@@ -109,16 +112,13 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         # registers one per cursor when they differ; the C loader has no such attribute, and is
         # only installed when both are UTC (above), so there is nothing to compare.
         raw = self.connection
-        if raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT) is not _CTimestamptzLoader:
-            return super().create_cursor(name)
+        if hasattr(raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT), "timezone"):
+            return super().create_cursor(name)  # Django's loader
         if name:
             return raw.cursor(name, scrollable=False, withhold=raw.autocommit)
         return raw.cursor()
 
 
-try:  # psycopg's C implementation (psycopg[binary] or psycopg[c])
-    from psycopg_binary._psycopg import (  # type: ignore[attr-defined]
-        TimestamptzLoader as _CTimestamptzLoader,
-    )
-except ImportError:  # pragma: no cover - the pure Python psycopg: Django's loader stays
-    _CTimestamptzLoader = None
+#: psycopg's C implementation is installed (psycopg[binary] or psycopg[c]): registering one
+#: of psycopg's own loader classes then registers its C version. Without it Django's loader stays.
+_C_LOADERS = pq.__impl__ in ("binary", "c")

@@ -149,13 +149,14 @@ def test_a_write_of_many_parameters_with_its_commit_is_prepared_once(
     assert preparations[0] >= 1 and preparations[1] == 0, preparations
 
 
-def test_the_backend_overrides_none_of_djangos_commit_or_cursor_internals() -> None:
+def test_the_backend_overrides_none_of_djangos_private_methods() -> None:
     """The write travels with the COMMIT by an explicit call of the unit of work, not by a
-    backend that holds it back in Django's private ``_cursor``, ``_commit`` or ``_close``."""
+    backend that holds it back in Django's private ``_cursor``, ``_commit`` or ``_close``;
+    rollbacks are seen through Django's public ``rollback`` and ``savepoint_rollback``."""
     from django.db.backends.postgresql.base import DatabaseWrapper as Django
 
     from core.postgresql.base import DatabaseWrapper
 
-    for name in ("_cursor", "_commit", "_close"):
+    for name in ("_cursor", "_commit", "_close", "_rollback", "_savepoint_rollback"):
         assert getattr(DatabaseWrapper, name) is getattr(Django, name), name
     assert not hasattr(DatabaseWrapper, "held_write")

@@ -108,15 +108,16 @@ def test_a_registered_text_of_any_size_is_prepared_once_and_nothing_else_is() ->
 
 
 def test_the_statements_reach_psycopg_through_its_public_api_only() -> None:
-    """Preparing, the BEGIN sent with the lock and the write sent with the COMMIT go through
-    psycopg's documented API (``execute(…, prepare=True)``, ``psycopg.pq``): no module
-    ``psycopg._…`` (its private query conversion), no ``psycopg.generators``, and no
-    underscore attribute of psycopg's objects, read directly or by ``getattr``."""
+    """The backend, preparing, the BEGIN sent with the lock and the write sent with the COMMIT
+    go through psycopg's and Django's documented API (``execute(…, prepare=True)``,
+    ``psycopg.pq``): no module ``psycopg._…`` (its private query conversion, its C module), no
+    ``psycopg.generators``, no underscore attribute (``super()._commit()``, ``raw._pipeline``),
+    read directly or by ``getattr``."""
     import ast
     from pathlib import Path
 
     found = []
-    for name in ("prepared.py", "named.py", "begin.py", "commit.py", "wire.py"):
+    for name in ("base.py", "prepared.py", "named.py", "begin.py", "commit.py", "wire.py"):
         tree = ast.parse((Path("core/postgresql") / name).read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module:
@@ -128,10 +129,11 @@ def test_the_statements_reach_psycopg_through_its_public_api_only() -> None:
             found += [
                 f"{name}: {module}"
                 for module in modules
-                if module.split(".")[0] == "psycopg"
+                if module.split(".")[0] in ("psycopg", "psycopg_binary", "psycopg_c")
                 and any(p.startswith("_") or p == "generators" for p in module.split(".")[1:])
             ]
-            if isinstance(node, ast.Attribute) and node.attr.startswith("_"):
+            dunder = node.attr.endswith("__") if isinstance(node, ast.Attribute) else False
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not dunder:
                 found.append(f"{name}:{node.lineno}: .{node.attr}")
             if (
                 isinstance(node, ast.Constant)
