@@ -41,7 +41,7 @@ from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule
-from games.services.statements import insert_sql, update_sql
+from games.services.statements import NotPlain, insert_sql, update_sql
 
 FollowUp = Callable[["MatchChange"], None]
 
@@ -240,7 +240,7 @@ class MatchChange:
         statement = None
         if default.vendor == "postgresql":
             statement = _one_statement(writes, default)
-        else:
+        if statement is None:  # SQLite (the embedded default), or a value only the ORM writes
             _write_in_steps(writes)
         self._match_before = _MATCH_FIELDS.read(self.match)
         self._seats_before = [_SEAT_FIELDS.read(seat) for seat in self.seats]
@@ -286,11 +286,19 @@ class Statement(NamedTuple):
     params: list[Any]
 
 
-def _one_statement(writes: Writes, default: Any) -> Statement:
+def _one_statement(writes: Writes, default: Any) -> Statement | None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
     them (``games/services/statements.py``). New rows' ids are not fetched: a change's
-    moves and events are never used again after the write."""
+    moves and events are never used again after the write. None when a value is one only
+    the ORM writes (an expression: ``statements.NotPlain``)."""
+    try:
+        return _statement(writes, default)
+    except NotPlain:
+        return None
+
+
+def _statement(writes: Writes, default: Any) -> Statement:
     parts: list[tuple[str, Any]] = []
     match, match_fields = writes.match, writes.match_fields
     if writes.match_insert:
