@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from psycopg import pq
+from psycopg import RawCursor, pq
 from psycopg.adapt import PyFormat, Transformer
 
 from core.postgresql import named, wire
@@ -41,6 +41,23 @@ def write_with_commit(connection: Any, sql: str, params: list[Any]) -> bool:
     with connection.wrap_database_errors:
         _send_with_commit(connection, raw, sql, params)
     return True
+
+
+def write_alone(connection: Any, sql: str, params: list[Any]) -> None:
+    """Run the write ``sql`` now, alone (inside another ``atomic`` block: that block commits).
+    With prepared statements on and no execute wrapper, through psycopg's documented
+    ``RawCursor`` with the text's ``$n`` form converted once per process (``named.numbered``):
+    psycopg's own cursor would scan a text of more than 50 parameters (a match's creation)
+    again on every run."""
+    raw = named.usable(connection)
+    if raw is None:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+        return
+    started = time.monotonic()
+    with connection.wrap_database_errors, RawCursor(raw) as cursor:
+        cursor.execute(named.numbered(sql), params, prepare=True)
+    named.log(connection, sql, started)
 
 
 def _send_with_commit(connection: Any, raw: Any, sql: str, values: list[Any]) -> None:

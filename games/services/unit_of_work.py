@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
-from core.postgresql.commit import write_with_commit
+from core.postgresql.commit import write_alone, write_with_commit
 from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
 from games.compiled import new_row
@@ -346,8 +346,7 @@ def _write_with_commit(statement: Statement | None) -> None:
         return
     default = connections[DEFAULT_DB_ALIAS]
     if not write_with_commit(default, statement.sql, statement.params):
-        with default.cursor() as cursor:
-            cursor.execute(statement.sql, statement.params)
+        write_alone(default, statement.sql, statement.params)
 
 
 # The match update is the last clause (write_N): anything but one row updated fails the cast,

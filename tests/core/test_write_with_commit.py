@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from core.postgresql.commit import write_with_commit
+from core.postgresql.commit import write_alone, write_with_commit
 from core.postgresql.prepared import prepare_statement
 from games.models import Match
 from games.services.unit_of_work import match_change
@@ -160,3 +160,23 @@ def test_the_backend_overrides_none_of_djangos_private_methods() -> None:
     for name in ("_cursor", "_commit", "_close", "_rollback", "_savepoint_rollback"):
         assert getattr(DatabaseWrapper, name) is getattr(Django, name), name
     assert not hasattr(DatabaseWrapper, "held_write")
+
+
+def test_a_write_inside_another_block_runs_alone_prepared_once(match_id: uuid.UUID) -> None:
+    """Inside another ``atomic`` block (a match created by a request's own transaction) the
+    write runs alone, prepared on its first run only, however many parameters it has."""
+    adds = " + ".join(["%s"] * 60)
+    sql = prepare_statement(
+        f'UPDATE "games_match" SET "version" = "version" + {adds} WHERE "id" = %s'
+    )
+    before = _version(match_id)
+    prepares = []
+    for _ in range(2):
+        with count_round_trips() as trips, transaction.atomic():
+            with transaction.atomic():
+                assert not write_with_commit(connection, sql, [0] * 59 + [1, match_id])
+                write_alone(connection, sql, [0] * 59 + [1, match_id])
+            assert _version(match_id) == before + 1 + len(prepares)  # seen in the transaction
+        prepares.append(sum("+ $60" in line for line in trips.trace.splitlines()))
+    assert _version(match_id) == before + 2
+    assert prepares[0] >= 1 and prepares[1] == 0, prepares
