@@ -10,7 +10,8 @@ The scan reports, as ``path:line: what``:
   method, attribute or module-level name) and that is not a documented underscore API;
 - an assignment to an attribute of another package's module (a monkeypatch);
 - a method ``_name`` of a subclass of another package's class that the base class defines (an
-  override of a private method);
+  override of a private method), and ``self._name`` in such a subclass where the base class
+  defines or sets ``_name`` (its private state);
 - the undocumented modules and ORM/handler internals named in ``INTERNALS``.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import inspect
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -86,6 +88,10 @@ REMAINING: frozenset[tuple[str, str]] = frozenset({
     ('core/postgresql/prepared.py', 'imports psycopg._queries._query2pg_nocache'),
     ('core/postgresql/prepared.py', 'uses PostgresQuery'),
     ('core/postgresql/prepared.py', 'uses ._tx (not defined by the project)'),
+    ('core/postgresql/prepared.py', "uses psycopg's PostgresQuery._order"),
+    ('core/postgresql/prepared.py', "uses psycopg's PostgresQuery._parts"),
+    ('core/postgresql/prepared.py', "uses psycopg's PostgresQuery._want_formats"),
+    ('core/postgresql/prepared.py', "uses psycopg's PostgresQuery._tx"),
     ('games/compiled.py', 'imports django.db.models.query.get_related_populators'),
     ('games/compiled.py', 'uses klass_info'),
     ('games/compiled.py', 'uses .fields_cache'),
@@ -205,15 +211,27 @@ def _resolve(dotted: str) -> Any:
     return None
 
 
-def _base_private_methods(node: ast.ClassDef, table: dict[str, str]) -> Iterator[tuple[int, str]]:
-    """The methods ``_name`` of this class that a class of another package among its bases
-    defines."""
-    mine = {
+def _base_private_names(node: ast.ClassDef, table: dict[str, str]) -> Iterator[tuple[int, str]]:
+    """What this class takes from a class of another package among its bases: the methods
+    ``_name`` it overrides, and the private attributes ``self._name`` it reads or sets that
+    the base defines or sets itself (a name the project defines elsewhere does not hide it)."""
+    methods = {
         item.name: item.lineno
         for item in node.body
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef) and _private(item.name)
     }
-    if not mine:
+    attributes: dict[str, int] = {}
+    for item in ast.walk(node):
+        if (
+            isinstance(item, ast.Attribute)
+            and _private(item.attr)
+            and isinstance(item.value, ast.Name)
+            and item.value.id == "self"
+            and item.attr not in methods
+            and item.attr not in DOCUMENTED
+        ):
+            attributes.setdefault(item.attr, item.lineno)
+    if not methods and not attributes:
         return
     for base in node.bases:
         dotted = _dotted(base)
@@ -222,17 +240,29 @@ def _base_private_methods(node: ast.ClassDef, table: dict[str, str]) -> Iterator
         head, _, rest = dotted.partition(".")
         if head not in table or _is_project(table[head]):
             continue  # a class of the project: its own bases are checked where it is defined
-        target = table[head] + (f".{rest}" if rest else "")
-        resolved = _resolve(target)
+        resolved = _resolve(table[head] + (f".{rest}" if rest else ""))
         if not isinstance(resolved, type):
             continue
         for cls in resolved.__mro__:
             owner = getattr(cls, "__module__", "") or ""
             if _is_project(owner) or cls is object:
                 continue
-            for name, line in mine.items():
+            package = owner.split(".")[0]
+            for name, line in methods.items():
                 if name in vars(cls):
-                    yield line, f"overrides {owner.split('.')[0]}'s {cls.__qualname__}.{name}"
+                    yield line, f"overrides {package}'s {cls.__qualname__}.{name}"
+            source = _source(cls)
+            for name, line in attributes.items():
+                if name in vars(cls) or f"self.{name}" in source:
+                    yield line, f"uses {package}'s {cls.__qualname__}.{name}"
+
+
+@cache
+def _source(cls: type) -> str:
+    try:
+        return inspect.getsource(cls)
+    except (OSError, TypeError):  # a class built in C
+        return ""
 
 
 def findings_in(path: str, tree: ast.Module, defined: set[str]) -> Iterator[tuple[int, str]]:
@@ -268,7 +298,7 @@ def findings_in(path: str, tree: ast.Module, defined: set[str]) -> Iterator[tupl
         elif isinstance(node, ast.Name) and node.id in INTERNALS - {"generators"}:
             yield node.lineno, f"uses {node.id}"
         elif isinstance(node, ast.ClassDef):
-            yield from _base_private_methods(node, table)
+            yield from _base_private_names(node, table)
 
 
 def scan() -> list[tuple[str, int, str]]:
@@ -300,6 +330,7 @@ from psycopg import generators
 import granian.server.mp
 from django.core.handlers.exception import response_for_exception
 from django.db.backends.postgresql.base import DatabaseWrapper
+from django.core.cache.backends.redis import RedisCache
 
 granian.server.mp.helper = None
 
@@ -309,11 +340,16 @@ class Wrapper(DatabaseWrapper):
     def _my_own(self):
         return self._meta, response._resource_closers, row.klass_info
 
+class Cache(RedisCache):
+    def client(self):
+        self._mine = 1
+        return self._class, self._mine
+
 def f(qs):
     return qs.query.get_compiler("default").results_iter()
 """
     tree = ast.parse(source)
-    found = sorted(set(findings_in("core/x.py", tree, {"_my_own"})))
+    found = sorted(set(findings_in("core/x.py", tree, {"_my_own", "_mine", "_class"})))
     whats = [what for _, what in found]
     assert "imports from psycopg._queries" in whats
     assert "imports psycopg._queries.PostgresQuery" in whats
@@ -323,6 +359,8 @@ def f(qs):
     assert "assigns granian.server.mp.helper (another package's module)" in whats
     assert "overrides django's BaseDatabaseWrapper._cursor" in whats
     assert "uses ._resource_closers (not defined by the project)" in whats
+    assert "uses django's RedisCache._class" in whats
+    assert not any("._mine" in w for w in whats)
     assert "uses .klass_info" in whats
     assert "uses .get_compiler" in whats and "uses .results_iter" in whats
     assert not any("_meta" in w or "_my_own" in w for w in whats)
