@@ -283,12 +283,14 @@ def findings_in(path: str, tree: ast.Module, defined: set[str]) -> Iterator[tupl
                 "psycopg.generators"
             ):
                 yield node.lineno, f"imports from {node.module}"
+            psycopg = node.module.split(".")[0] == "psycopg"
             for alias in node.names:
-                if _private(alias.name) or alias.name in INTERNALS:
+                internal = alias.name in INTERNALS and (alias.name != "generators" or psycopg)
+                if _private(alias.name) or internal:
                     yield node.lineno, f"imports {node.module}.{alias.name}"
         elif isinstance(node, ast.Attribute):
             if _private(node.attr) and node.attr not in defined and node.attr not in DOCUMENTED:
-                yield node.lineno, f"uses ._{node.attr.lstrip('_')} (not defined by the project)"
+                yield node.lineno, f"uses .{node.attr} (not defined by the project)"
             elif node.attr in INTERNALS and node.attr != "generators":
                 yield node.lineno, f"uses .{node.attr}"
             elif node.attr == "generators" and _dotted(node) == "psycopg.generators":
