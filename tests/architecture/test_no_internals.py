@@ -8,7 +8,8 @@ The scan reports, as ``path:line: what``:
   import …``, ``import granian._internal``);
 - an attribute ``x._name`` the project does not define itself anywhere (as a class, function,
   method, attribute or module-level name) and that is not a documented underscore API;
-- an assignment to an attribute of another package's module (a monkeypatch);
+- an assignment (or ``setattr``) to an attribute of another package's module or class (a
+  monkeypatch);
 - a method ``_name`` of a subclass of another package's class that the base class defines (an
   override of a private method), and ``self._name`` in such a subclass where the base class
   defines or sets ``_name`` (its private state);
@@ -161,7 +162,8 @@ def project_names(trees: list[tuple[str, ast.Module]]) -> set[str]:
 
 def _imported(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
     """What each imported name stands for (``name -> module.attr``), and the names bound to
-    another package's module by ``import x`` / ``import x.y as z``."""
+    another package's module or object (``import x``, ``from x import y``): setting an
+    attribute on one of those is a monkeypatch."""
     table: dict[str, str] = {}
     modules: set[str] = set()
     for node in ast.walk(tree):
@@ -178,6 +180,8 @@ def _imported(tree: ast.Module) -> tuple[dict[str, str], set[str]]:
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 table[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                if not _is_project(node.module):
+                    modules.add(alias.asname or alias.name)
     return table, modules
 
 
@@ -296,7 +300,15 @@ def findings_in(path: str, tree: ast.Module, defined: set[str]) -> Iterator[tupl
             elif node.attr == "generators" and _dotted(node) == "psycopg.generators":
                 yield node.lineno, "uses psycopg.generators"
             if isinstance(node.ctx, ast.Store) and _root(node) in modules:
-                yield node.lineno, f"assigns {_dotted(node)} (another package's module)"
+                yield node.lineno, f"assigns {_dotted(node)} (another package's)"
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+            and node.args
+            and _root(node.args[0]) in modules
+        ):
+            yield node.lineno, f"sets an attribute of {_dotted(node.args[0])} (another package's)"
         elif isinstance(node, ast.Name) and node.id in INTERNALS - {"generators"}:
             yield node.lineno, f"uses {node.id}"
         elif isinstance(node, ast.ClassDef):
@@ -335,6 +347,8 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from django.core.cache.backends.redis import RedisCache
 
 granian.server.mp.helper = None
+DatabaseWrapper.vendor = "x"
+setattr(granian.server, "Server", None)
 
 class Wrapper(DatabaseWrapper):
     def _cursor(self, name=None):
@@ -358,7 +372,9 @@ def f(qs):
     assert "imports granian._internal" in whats
     assert "imports psycopg.generators" in whats
     assert "imports django.core.handlers.exception.response_for_exception" in whats
-    assert "assigns granian.server.mp.helper (another package's module)" in whats
+    assert "assigns granian.server.mp.helper (another package's)" in whats
+    assert "assigns DatabaseWrapper.vendor (another package's)" in whats
+    assert "sets an attribute of granian.server (another package's)" in whats
     assert "overrides django's BaseDatabaseWrapper._cursor" in whats
     assert "uses ._resource_closers (not defined by the project)" in whats
     assert "uses django's RedisCache._class" in whats
