@@ -17,7 +17,7 @@ be for a request without a session.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.contrib import auth
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthentication
@@ -55,7 +55,7 @@ class AuthenticationMiddleware(DjangoAuthentication):
             request.user = AnonymousUser()
             return
         super().process_request(request)
-        request.user = SimpleLazyObject(partial(_session_user, request))
+        request.user = cast(Any, SimpleLazyObject(partial(_session_user, request)))
 
 
 def _session_user(request: HttpRequest) -> Any:

@@ -24,6 +24,7 @@ from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
@@ -249,9 +250,9 @@ class MatchListApi(APIView):
 #: The default throttles but the anonymous one, for a view only a signed-in user may call:
 #: DRF checks the permissions before the throttles, so such a view refuses an anonymous
 #: request before any throttle counts it, and the anonymous throttle would only be asked.
-SIGNED_IN_THROTTLES = [
+SIGNED_IN_THROTTLES: list[type[BaseThrottle]] = [
     throttle
-    for throttle in api_settings.DEFAULT_THROTTLE_CLASSES
+    for throttle in cast(list[type[BaseThrottle]], api_settings.DEFAULT_THROTTLE_CLASSES)
     if not issubclass(throttle, AnonRateThrottle)
 ]
 
