@@ -46,7 +46,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signals
-from django.core.handlers.wsgi import WSGIRequest, get_script_name
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse
 from django.urls import set_script_prefix, set_urlconf
 from django.utils.log import log_response
@@ -106,6 +106,10 @@ def plain_api_request(environ: dict[str, Any]) -> bool:
     return not (
         # ?format= picks a renderer in DRF's negotiation; neither route takes a parameter.
         environ.get("QUERY_STRING")
+        # A script prefix (SCRIPT_NAME, or Apache's SCRIPT_URL / REDIRECT_URL): the root only.
+        or environ.get("SCRIPT_NAME")
+        or "SCRIPT_URL" in environ
+        or "REDIRECT_URL" in environ
         # A cookie may be CSRF's, which the CSRF middleware would renew.
         or "HTTP_COOKIE" in environ
         or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
@@ -189,7 +193,7 @@ class FastMoves:
         match_id = environ.pop(_MATCH_ID)
         start = time.perf_counter()
         # What Django's WSGIHandler and BaseHandler do before a request.
-        set_script_prefix(get_script_name(environ))
+        set_script_prefix("/")  # a request with a script prefix is not taken
         set_urlconf(settings.ROOT_URLCONF)
         signals.request_started.send(sender=self.handler_class, environ=environ)
         # WSGIRequest rewrites both in ``environ`` (decoded): Django must get them as sent.
@@ -232,7 +236,7 @@ class FastMoves:
 
     def _taken(self, environ: dict[str, Any]) -> str | None:
         """The match id of a request this path answers; None for anything else."""
-        if environ.get("REQUEST_METHOD") != "POST" or environ.get("SCRIPT_NAME"):
+        if environ.get("REQUEST_METHOD") != "POST":
             return None
         found = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if found is None:

@@ -174,14 +174,15 @@ def test_a_session_post_without_its_csrf_header_is_refused_on_every_route(alice,
 
 def test_the_hot_routes_use_no_other_packages_internals():
     """The fast paths and the access log use public APIs only: no private attribute of a
-    response or a lazy object, no private hook of Sentry's integration, no private handler
-    function of Django's."""
+    response or a lazy object, no private hook of Sentry's integration, no undocumented
+    function of Django's handlers."""
     root = Path(__file__).resolve().parents[2]
     internals = (
         "_resource_closers",
         "_handler_class",
         "_before_get_response",
         "response_for_exception",
+        "get_script_name",
         "._wrapped",
     )
     for module in ("config/fast_moves.py", "config/fast_polls.py", "observability/middleware.py"):
