@@ -161,6 +161,8 @@ class FastMoves:
         stands in for, and no setting changes what Django's handler would do around it."""
         return (
             bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
+            # DEBUG's technical error pages are Django's to render.
+            and not settings.DEBUG
             and view.renderer_classes == [JSONRenderer]
             and view.content_negotiation_class is ContentNegotiation
             and view.permission_classes == [IsAuthenticated]
@@ -312,10 +314,10 @@ class FastMoves:
 
     @staticmethod
     def _crash(request: WSGIRequest, exc: Exception) -> HttpResponse:
-        """What Django's handler answers an exception no view handled, outside ``DEBUG``: the
-        ``got_request_exception`` signal (Sentry's report), the project's ``handler500`` and
-        the ``django.request`` log line with the traceback. DRF's handler has already
-        answered every exception with a status of its own (404, 403, a throttle)."""
+        """What Django's handler answers an exception no view handled, ``DEBUG`` off (see
+        ``_stands_in_for``): the ``got_request_exception`` signal (Sentry's report), the
+        project's ``handler500`` and the ``django.request`` log line with the traceback.
+        DRF's handler has already answered every exception with a status of its own."""
         signals.got_request_exception.send(sender=None, request=request)
         # Called in the ``except`` block: ``handler500`` reads ``sys.exc_info()``.
         response: HttpResponse = server_error_view(request)

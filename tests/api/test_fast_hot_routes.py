@@ -188,3 +188,16 @@ def test_the_hot_routes_use_no_other_packages_internals():
     for module in ("config/fast_moves.py", "config/fast_polls.py", "observability/middleware.py"):
         text = (root / module).read_text()
         assert [name for name in internals if name in text] == [], module
+
+
+def test_with_debug_on_every_request_is_djangos(settings):
+    """DEBUG's technical error pages are rendered by Django's handler only."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    from config.fast_moves import FastMoves
+    from config.fast_polls import FastPolls
+
+    settings.DEBUG = True
+    assert not FastMoves(WSGIHandler()).enabled and not FastPolls(WSGIHandler()).enabled
+    settings.DEBUG = False
+    assert FastMoves(WSGIHandler()).enabled and FastPolls(WSGIHandler()).enabled
