@@ -458,6 +458,7 @@ class MatchRevealsApi(APIView):
 
 class MatchEventsApi(APIView):
     throttle_scope = "reads"
+    throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
         parameters=[
