@@ -71,8 +71,8 @@ def _revocations_apply(now: float, ttl: float) -> None:
 class CachedTokenAuthentication(TokenAuthentication):
     def authenticate(self, request: Any) -> tuple[Any, Any] | None:
         """DRF's, reading the header from ``META``: DRF reads it through ``request.headers``,
-        which builds a dictionary of every header on first use (≈ 20,000 instructions, 1% of
-        a 304: docs/benchmarks.md, eleventh round). Only the plain form ``Token <letters and
+        which builds a dictionary of every header on first use (measured in
+        docs/benchmarks-history.md, eleventh round). Only the plain form ``Token <letters and
         digits>`` is taken here, where both readings agree; any other header is DRF's."""
         header = request.META.get("HTTP_AUTHORIZATION")
         if isinstance(header, str):

@@ -10,7 +10,7 @@ there when ``node_modules`` is missing, and the database ``bgio`` is created whe
 One run: wait until the machine is quiet, run the peer (``run.sh PAIRS``), wait again, run
 ``bench/load.py --pairs PAIRS --duration D --users-via-db`` (same number of players, closed
 loop, no polling, no read phase, no pgbench), then print both rows and the ratios against the
-targets of docs/benchmarks.md ("Against the peer"). ``--rounds N`` repeats that N times, the
+targets of docs/benchmarks.md ("The targets"). ``--rounds N`` repeats that N times, the
 peer first in odd rounds and Facedown first in even ones, and ends with the median of the
 rounds' ratios: a single round's ratio moves with the host by ±25% (docs/benchmarks.md), so a
 small change needs several.
@@ -26,7 +26,7 @@ the peer = one sealed move of Facedown):
 Facedown's stack (``bench/load.py``, its web server and Celery worker) runs on the interpreter
 that runs this tool, printed first: run it with a virtual environment of the CPython build you
 deploy: the same code spent 6-31% less web CPU per move on Debian's optimised ``python3.11``
-(PGO, LTO) than on pyenv's plain build (docs/benchmarks.md, eighth round).
+(PGO, LTO) than on pyenv's plain build (docs/benchmarks-history.md, eighth round).
 
 Both sides also report the CPU of *all* postgres processes, which on a busy machine includes
 other databases' work. "Quiet" means: the whole machine busy at most ``--max-busy`` of its cores
@@ -56,7 +56,7 @@ from bench.load import interpreter_build  # noqa: E402
 
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
-#: docs/benchmarks.md, "Against the peer".
+#: docs/benchmarks.md, "The targets".
 TARGET_THROUGHPUT_RATIO = 1.7
 TARGET_CPU_RATIO = 0.7
 

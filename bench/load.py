@@ -1028,7 +1028,7 @@ def interpreter_description(executable: str, configure: str, maps: str) -> str:
 
 def interpreter_build() -> str:
     """Which CPython build runs the stack (the server and worker run this interpreter): it
-    moves the CPU per move (docs/benchmarks.md, eighth round)."""
+    moves the CPU per move (docs/benchmarks-history.md, eighth round)."""
     with open("/proc/self/maps") as maps:
         return interpreter_description(
             os.path.realpath(sys.executable),
@@ -1300,7 +1300,7 @@ def main(argv: list[str] | None = None) -> int:
         "--concurrent-joins",
         action="store_true",
         help="guests of a 3+ seat match join at once (today this can leave the "
-        "match unstarted: docs/benchmarks.md, 'Findings')",
+        "match unstarted: docs/benchmarks-history.md, 'Findings')",
     )
     parser.add_argument(
         "--users-via-db",

@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 app = Celery("facedown")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 # Celery's Django fix-up closes every database connection before and after each task unless
-# this is set: a new PostgreSQL backend per task (a fork and its catalogue warm-up, about 4 ms
-# of server CPU per move under load, docs/benchmarks.md). It then closes them only every
+# this is set: a new PostgreSQL backend per task (a fork and its catalogue warm-up: a large share
+# of the server CPU per move under load, docs/benchmarks-history.md). It then closes them only every
 # 2 x this many tasks; ``connections_tidy`` below closes the broken and the aged ones instead,
 # as Django does between requests (CONN_MAX_AGE, CONN_HEALTH_CHECKS).
 app.conf.CELERY_DB_REUSE_MAX = 1_000_000

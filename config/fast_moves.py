@@ -23,7 +23,7 @@ the move service, DRF's JSON renderer, the response hooks of the security, CORS,
 clickjacking middleware, and Django's ``request_started`` / ``request_finished`` signals (the
 connection's health and age). An error after authentication (a throttle, a rule, the database)
 is answered by DRF's own ``handle_exception`` and ``finalize_response`` on the view, and a crash
-by Django's ``response_for_exception`` (its log line, ``got_request_exception``, the 500 view);
+as Django's handler answers it (its log line, ``got_request_exception``, the 500 view);
 with Sentry on, each taken request gets its own scope, as Sentry's Django integration gives
 Django's handler.
 ``tests/api/test_fast_moves.py`` compares both paths' status, headers and body for every
@@ -46,8 +46,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signals
-from django.core.handlers.exception import response_for_exception
-from django.core.handlers.wsgi import WSGIRequest, get_script_name
+from django.core.handlers.wsgi import WSGIRequest
 from django.http import HttpResponse
 from django.urls import set_script_prefix, set_urlconf
 from django.utils.log import log_response
@@ -59,6 +58,7 @@ from rest_framework.views import APIView
 
 from core.input import JSONParser, max_body_bytes
 from core.negotiation import ContentNegotiation
+from core.problems import server_error_view
 from games.api import serializers as s
 from games.api.matches import MatchMovesApi, match_id_or_404
 from games.services.moves import move_submit
@@ -106,6 +106,10 @@ def plain_api_request(environ: dict[str, Any]) -> bool:
     return not (
         # ?format= picks a renderer in DRF's negotiation; neither route takes a parameter.
         environ.get("QUERY_STRING")
+        # A script prefix (SCRIPT_NAME, or Apache's SCRIPT_URL / REDIRECT_URL): the root only.
+        or environ.get("SCRIPT_NAME")
+        or "SCRIPT_URL" in environ
+        or "REDIRECT_URL" in environ
         # A cookie may be CSRF's, which the CSRF middleware would renew.
         or "HTTP_COOKIE" in environ
         or environ.get("HTTP_ACCEPT", "") not in _ACCEPTS
@@ -117,12 +121,12 @@ def _no_response(request: Any) -> Any:
     raise AssertionError("only the middleware's response hooks are called")
 
 
-def _sentry_names(request: WSGIRequest) -> None:
-    """What Sentry's Django integration does when Django's handler starts a request: the
-    transaction named after the route (``/api/v1/matches/{match_id}/moves``)."""
-    from sentry_sdk.integrations.django import _before_get_response
+def _sentry_names(route: str) -> None:
+    """The transaction named after the route, as Sentry's Django integration names it when
+    Django's handler resolves a request (its default ``transaction_style="url"``)."""
+    import sentry_sdk
 
-    _before_get_response(request)
+    sentry_sdk.get_current_scope().set_transaction_name(route, source="route")
 
 
 class FastMoves:
@@ -130,11 +134,13 @@ class FastMoves:
 
     #: The route's name, as the access log and the request metric name it.
     route = ROUTE
+    #: The route's pattern, as Sentry's Django integration names the transaction.
+    sentry_route = "/api/v1/matches/{match_id}/moves"
 
     def __init__(self, app: WsgiApp) -> None:
         self.app = app
         # Django's handler, also when ``app`` is another fast path in front of it.
-        self._handler_class = getattr(app, "_handler_class", type(app))
+        self.handler_class: type = getattr(app, "handler_class", type(app))
         self._parser = JSONParser()
         self._renderer = JSONRenderer()
         view = MatchMovesApi()
@@ -155,6 +161,8 @@ class FastMoves:
         stands in for, and no setting changes what Django's handler would do around it."""
         return (
             bool(getattr(settings, "FACEDOWN_FAST_MOVES", True))
+            # DEBUG's technical error pages are Django's to render.
+            and not settings.DEBUG
             and view.renderer_classes == [JSONRenderer]
             and view.content_negotiation_class is ContentNegotiation
             and view.permission_classes == [IsAuthenticated]
@@ -187,20 +195,20 @@ class FastMoves:
         match_id = environ.pop(_MATCH_ID)
         start = time.perf_counter()
         # What Django's WSGIHandler and BaseHandler do before a request.
-        set_script_prefix(get_script_name(environ))
+        set_script_prefix("/")  # a request with a script prefix is not taken
         set_urlconf(settings.ROOT_URLCONF)
-        signals.request_started.send(sender=self._handler_class, environ=environ)
+        signals.request_started.send(sender=self.handler_class, environ=environ)
         # WSGIRequest rewrites both in ``environ`` (decoded): Django must get them as sent.
         sent: dict[str, Any] = {k: environ[k] for k in ("PATH_INFO", "SCRIPT_NAME") if k in environ}
         request = WSGIRequest(environ)
         if environ.pop(_SENTRY, False):
-            _sentry_names(request)
+            _sentry_names(self.sentry_route)
         token = request_id.activate(request_id.from_request(environ))
         try:
             try:
                 response = self._answer(request, match_id)
-            except Exception as exc:  # as Django's convert_exception_to_response
-                response = response_for_exception(request, exc)
+            except Exception as exc:  # as Django's handler answers an uncaught exception
+                response = self._crash(request, exc)
             if response is not None:
                 for hook in self._hooks:
                     response = hook(request, response)
@@ -213,13 +221,14 @@ class FastMoves:
             environ.pop("SCRIPT_NAME", None)
             environ.update(sent)
             return self.app(environ, start_response)
-        # What Django's handlers do with every answer (BaseHandler.get_response, WSGIHandler).
-        response._resource_closers.append(request.close)
+        # What Django's handlers do with every answer (BaseHandler.get_response): close the
+        # request's uploads (a JSON body has none) and log an error answer. The server's
+        # ``close()`` of the response sends ``request_finished``.
+        request.close()
         if response.status_code >= 400:
             log_response(
                 "%s: %s", response.reason_phrase, request.path, response=response, request=request
             )
-        response._handler_class = self._handler_class
         headers = [
             *response.items(),
             *(("Set-Cookie", c.output(header="")) for c in response.cookies.values()),
@@ -229,7 +238,7 @@ class FastMoves:
 
     def _taken(self, environ: dict[str, Any]) -> str | None:
         """The match id of a request this path answers; None for anything else."""
-        if environ.get("REQUEST_METHOD") != "POST" or environ.get("SCRIPT_NAME"):
+        if environ.get("REQUEST_METHOD") != "POST":
             return None
         found = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if found is None:
@@ -303,6 +312,25 @@ class FastMoves:
         response["Allow"] = self._allow
         return response
 
+    @staticmethod
+    def _crash(request: WSGIRequest, exc: Exception) -> HttpResponse:
+        """What Django's handler answers an exception no view handled, ``DEBUG`` off (see
+        ``_stands_in_for``): the ``got_request_exception`` signal (Sentry's report), the
+        project's ``handler500`` and the ``django.request`` log line with the traceback.
+        DRF's handler has already answered every exception with a status of its own."""
+        signals.got_request_exception.send(sender=None, request=request)
+        # Called in the ``except`` block: ``handler500`` reads ``sys.exc_info()``.
+        response: HttpResponse = server_error_view(request)
+        log_response(
+            "%s: %s",
+            response.reason_phrase,
+            request.path,
+            response=response,
+            request=request,
+            exception=exc,
+        )
+        return response
+
     def _error(self, request: WSGIRequest, view: MatchMovesApi, exc: Exception) -> Any:
         """The answer the full stack gives ``exc``: DRF's handling on the view, else Django's."""
         drf_request = Request(request, authenticators=[self._authenticator])
@@ -314,7 +342,7 @@ class FastMoves:
         try:
             response = view.handle_exception(exc)
         except Exception as unhandled:
-            return response_for_exception(request, unhandled)
+            return self._crash(request, unhandled)
         response = view.finalize_response(drf_request, response)
         response.render()
         return response

@@ -52,7 +52,7 @@ class FastPolls(FastMoves):
 
     def _taken(self, environ: dict[str, Any]) -> str | None:
         """The match id of a poll this path answers; None for anything else."""
-        if environ.get("REQUEST_METHOD") != "GET" or environ.get("SCRIPT_NAME"):
+        if environ.get("REQUEST_METHOD") != "GET":
             return None
         found = PATH.fullmatch(environ.get("PATH_INFO", ""))
         if (

@@ -9,7 +9,7 @@ free, ``config/gunicorn_worker.py``; gunicorn's ``gthread`` and ``sync`` also wo
 keep-alive connection is kept, 5), ``GUNICORN_MAX_REQUESTS`` (recycle a worker after this many
 requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
 
-Why these defaults (docs/benchmarks.md has the measurements): the request path is CPU-bound
+Why these defaults (docs/benchmarks-history.md has the measurements): the request path is CPU-bound
 Python plus a few short PostgreSQL round trips (the throttles no longer add one per request), so
 one single-threaded process per core keeps the cores busy: two per core spent more CPU per move
 (5.1-5.4 against 3.7-4.2 ms) for fewer moves (281-293 against 329-379 moves/s, 16 players on 2
@@ -88,7 +88,7 @@ def pre_fork(server: Any, worker: Any) -> None:
     patterns, the engines, every module) moves to the garbage collector's permanent generation
     before the fork (``gc.freeze``, Python's advice for a forking server). Those objects live
     as long as the process, yet each full collection in a worker visited all of them, about
-    175,000: 70-100 ms during some request (docs/benchmarks.md). Frozen, a worker's
+    175,000: 70-100 ms during some request (docs/benchmarks-history.md). Frozen, a worker's
     collections visit only what it allocated itself, and they no longer write to the
     inherited pages, which stay shared with the master."""
     import gc

@@ -3,9 +3,9 @@
 A ``gthread`` worker accepts in its main thread even while every request thread is busy, so a
 busy worker keeps taking connections, and each keep-alive connection stays with the worker
 that accepted it: 16 players' connections were measured spread 536 / 39 / 39 / 0 (CPU ticks)
-over four workers, one worker doing all the work while three idled (docs/benchmarks.md). This
-worker stops listening while all its threads are busy; an idle worker then accepts instead,
-as ``sync`` workers do, while keep-alive still works.
+over four workers, one worker doing all the work while three idled
+(docs/benchmarks-history.md). This worker stops listening while all its threads are busy; an
+idle worker then accepts instead, as ``sync`` workers do, while keep-alive still works.
 
 It also tells the arbiter it is alive at most once a second: gunicorn's loop does it on every
 turn (a ``utime`` system call per request at load, ≈ 0.6% of a loaded worker's samples), for

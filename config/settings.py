@@ -181,7 +181,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
-        # core.cache: Django's backend with one client per pool and a one-round-trip counter.
+        # core.cache: Django's cache API on one redis-py client, and a one-round-trip counter.
         "default": {"BACKEND": "core.cache.RedisCache", "LOCATION": REDIS_URL}
     }
 else:

@@ -1,9 +1,9 @@
 """The production web server: ``python -m config.web`` (granian serving ``config.wsgi``).
 
 granian parses HTTP and manages connections in Rust; Python runs only the application. Against
-gunicorn (``config/gunicorn.conf.py``, still supported) on the same host, one process per core
-each: ≈ 25% less web CPU per move and ≈ 20-35% more moves per second (docs/benchmarks.md, "The
-web server"). Every setting can be changed from the environment:
+gunicorn (``config/gunicorn.conf.py``, still supported) it costs less web CPU per move and
+serves more moves per second (docs/benchmarks-history.md, "The web server"). Every setting can
+be changed from the environment:
 
 ``WEB_BIND`` (``0.0.0.0:8000``, or ``unix:PATH``), ``WEB_CONCURRENCY`` (worker processes;
 default one per core, at least 2), ``WEB_THREADS`` (Python threads per worker, 1),
@@ -46,8 +46,6 @@ from typing import Any
 from config.web_balance import Balance
 
 APPLICATION = "config.wsgi:application"
-#: The workers' shared request counts (config/web_balance.py), made before the fork.
-_balance: Balance | None = None
 
 
 def _int(name: str, default: int) -> int:
@@ -90,67 +88,65 @@ def settings_from_environment() -> WebSettings:
     )
 
 
-def wsgi_callback(
-    callback: Callable[..., Any], scope_opts: dict[str, Any], access_log_fmt: str | None = None
-) -> Callable[[Any, dict[str, Any]], int]:
-    """granian's WSGI glue without one thing: granian starts every request's ``environ`` from a
-    copy of the process's environment, which would put ``DATABASE_URL``, the secret key's
-    variables and the rest into ``request.META`` (and from there into error reports). Here the
-    ``environ`` holds the WSGI and CGI keys and the request's own, as under gunicorn. granian's
-    access log is not offered: Django's (``facedown.access``) logs every request."""
-    from granian.wsgi import Response, ResponseIterWrap
+class Served:
+    """The application as the workers serve it: a WSGI middleware, so granian's own glue runs
+    unchanged. granian starts every request's ``environ`` from a copy of the process's
+    environment, which would put ``DATABASE_URL``, the secret key's variables and the rest into
+    ``request.META`` (and from there into error reports), and a variable such as ``HTTP_PROXY``
+    would read as a request header: each variable of the process is taken out again unless the
+    request set that key to a value of its own. A Django response that holds its whole body is
+    sent in one piece, closed first (Django's ``request_finished``): granian's iterator path
+    hands the body back and forth between its thread and Python. granian's access log is not
+    offered: Django's (``facedown.access``) logs every request."""
 
-    base: dict[str, Any] = {
-        "GATEWAY_INTERFACE": "CGI/1.1",
-        "SCRIPT_NAME": "",
-        "SERVER_SOFTWARE": "Granian",
-        "wsgi.errors": sys.stderr,
-        "wsgi.input_terminated": True,
-        "wsgi.multiprocess": True,
-        "wsgi.multithread": True,
-        "wsgi.run_once": False,
-        "wsgi.version": (1, 0),
-    }
+    def __init__(
+        self, application: Callable[..., Any], process: dict[str, str], balance: Balance | None
+    ) -> None:
+        self.application = application
+        self.process = process
+        self.balance = balance
 
-    balance = _balance
-    if balance is not None:
-        balance.claim()  # here: once per worker, before its threads serve
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        for key, value in self.process.items():
+            if environ.get(key) == value:
+                del environ[key]
+        balance = self.balance
+        if balance is not None:
+            started = time.perf_counter()
+            answer = start_response
 
-    def run(proto: Any, scope: dict[str, Any]) -> int:
-        response = Response()  # type: ignore[no-untyped-call]
-        started = time.perf_counter()
-        body = callback(base | scope, response)
-        if balance is not None and balance.answered(time.perf_counter() - started):
-            response.headers.append(("Connection", "close"))
-        if isinstance(body, list):
-            proto.response_bytes(response.status, response.headers, b"".join(body))
-        elif getattr(body, "streaming", True) is False:
-            # A Django response that holds its whole body: sent in one piece, closed first
-            # (Django's request_finished). granian's iterator path hands the body back and
-            # forth between its thread and Python: ≈ 8 µs more per request.
+            def start_response(
+                status: str, headers: list[tuple[str, str]], exc_info: Any = None
+            ) -> Any:
+                if balance.answered(time.perf_counter() - started):
+                    headers = [*headers, ("Connection", "close")]
+                return answer(status, headers, exc_info)
+
+        body = self.application(environ, start_response)
+        if getattr(body, "streaming", True) is False:
             try:
                 content = b"".join(body)
             finally:
                 body.close()
-            proto.response_bytes(response.status, response.headers, content)
-        else:
-            rows = ResponseIterWrap(body)  # type: ignore[no-untyped-call]
-            proto.response_iter(response.status, response.headers, rows)
-        return response.status
-
-    return run
+            return [content]
+        return body
 
 
-def _use_own_wsgi_glue() -> None:
-    # The worker (forked from this process) looks the glue up in this module's globals when it
-    # starts; tests/deployment/test_web_server.py checks no process variable reaches a request.
-    import granian.server
-    import granian.server.mp
+#: What ``served`` builds in each worker: the application's path and the workers' shared request
+#: counts (config/web_balance.py); set by ``main`` before the fork.
+_serving: tuple[str, Balance | None] = (APPLICATION, None)
 
-    if granian.server.Server is not granian.server.mp.MPServer:  # a free-threaded build
-        raise RuntimeError("config/web.py serves with granian's worker processes only")
 
-    granian.server.mp._wsgi_call_wrap = wsgi_callback  # type: ignore[attr-defined]
+def served() -> Served:
+    """granian's application factory (its documented ``factory`` option), called in each worker
+    before its threads serve."""
+    application, balance = _serving
+    module, _, name = application.partition(":")
+    if balance is not None:
+        balance.claim()  # once per worker, before its threads serve
+    # The variables granian copies into every environ: the worker's, as it starts.
+    process = dict(os.environ)
+    return Served(getattr(importlib.import_module(module), name or "app"), process, balance)
 
 
 def _metrics_directory() -> str:
@@ -167,14 +163,16 @@ def _empty(directory: str) -> None:
     os.makedirs(directory, exist_ok=True)
 
 
-def build_server(settings: WebSettings, application: str = APPLICATION) -> Any:
+def build_server(settings: WebSettings) -> Any:
+    """granian serving ``served()``, the application ``main`` chose, in each worker."""
     from granian.constants import HTTPModes, Interfaces
     from granian.http import HTTP1Settings
     from granian.log import LogLevels
     from granian.server import Server
 
     return Server(
-        application,
+        "config.web:served",
+        factory=True,
         address=settings.host,
         port=settings.port,
         uds=Path(settings.uds) if settings.uds else None,
@@ -212,17 +210,22 @@ def main(argv: list[str] | None = None) -> None:
     importlib.import_module(application.partition(":")[0])
 
     # The workers must be forked from this process (granian forks by default on Linux): they
-    # inherit the loaded application, the shared counts and the WSGI glue installed here.
+    # inherit the loaded application and the shared counts made here.
     multiprocessing.set_start_method("fork", force=True)
-    global _balance
+    balance = None
     if settings.workers > 1 and os.environ.get("WEB_BALANCE", "1") != "0":
-        _balance = Balance(settings.workers)
-    _use_own_wsgi_glue()
+        balance = Balance(settings.workers)
+    global _serving
+    _serving = (application, balance)
     switch_ms = _int("WEB_SWITCH_INTERVAL_MS", _int("GUNICORN_SWITCH_INTERVAL_MS", 1))
     sys.setswitchinterval(switch_ms / 1000)
     gc.freeze()
-    build_server(settings, application).serve()
+    build_server(settings).serve()
 
 
 if __name__ == "__main__":
-    main()
+    # Run as ``config.web``, not ``__main__``: the workers' factory (``config.web:served``)
+    # reads what ``main`` prepared in that module.
+    from config.web import main as main_of_the_module
+
+    main_of_the_module()

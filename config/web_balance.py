@@ -4,7 +4,7 @@ connections.
 On Linux each granian worker listens on a socket of its own (``SO_REUSEPORT``) and the kernel
 hands each new connection to one of them by a hash of its addresses, whether that worker is
 busy or not; a keep-alive connection then stays with it. With a few busy connections per
-machine one worker can hold most of them while another idles (docs/benchmarks.md, "The web
+machine one worker can hold most of them while another idles (docs/benchmarks-history.md, "The web
 server"). Here every worker counts its requests, and the time its thread spent on them, in
 memory the workers share (made by the master before the fork); four times a second each
 compares its count with the others'. When it was busy nearly all the time (``SATURATED``: its
@@ -14,7 +14,7 @@ picks a worker again, so connections flow from saturated workers, one at a time,
 counts even out. Nothing is closed while they are even or while no worker is saturated (one
 client alone is never bounced between idle workers). Closing more at once was measured
 churning: every connection of the busy worker closed within a look and the split drawn again
-at random (docs/benchmarks.md).
+at random (docs/benchmarks-history.md).
 """
 
 from __future__ import annotations

@@ -146,9 +146,9 @@ class Leases:
     """A window's counts, handed out by this process from ranges it reserves in the counter.
 
     Counting every request in the shared cache cost a round trip per request, the largest
-    single cost of a move outside its own work (docs/benchmarks.md). Instead a process reserves
-    a range of counts with one increment by the range's size and hands them out itself, one per
-    request, until the range is used up. Every count is still unique across processes (while
+    single cost of a move outside its own work (docs/benchmarks-history.md). Instead a process
+    reserves a range of counts with one increment by the range's size and hands them out itself,
+    one per request, until the range is used up. Every count is still unique across processes (while
     the shared counter lives), so a window never admits more requests than its limit. What a
     process reserved and has not yet handed out is already counted, so a client can be refused
     before its limit by what the other processes hold unused: at most ``LEASE_LARGEST - 1``

@@ -16,12 +16,19 @@ be for a request without a session.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, cast
 
+from django.contrib import auth
 from django.contrib.auth.middleware import AuthenticationMiddleware as DjangoAuthentication
 from django.contrib.messages.middleware import MessageMiddleware as DjangoMessages
 from django.contrib.sessions.middleware import SessionMiddleware as DjangoSessions
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+#: The request attribute that holds the session's user once something has loaded it: what the
+#: access log names, without loading the user (a query) itself.
+SESSION_USER = "session_user"
 
 
 def is_token_api_request(request: HttpRequest) -> bool:
@@ -48,6 +55,14 @@ class AuthenticationMiddleware(DjangoAuthentication):
             request.user = AnonymousUser()
             return
         super().process_request(request)
+        request.user = cast(Any, SimpleLazyObject(partial(_session_user, request)))
+
+
+def _session_user(request: HttpRequest) -> Any:
+    """The session's user (Django's public ``auth.get_user``), noted on the request."""
+    user = auth.get_user(request)
+    setattr(request, SESSION_USER, user)
+    return user
 
 
 class MessageMiddleware(DjangoMessages):

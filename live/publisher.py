@@ -1,8 +1,8 @@
 """Publications sent to Redis without waiting for their replies.
 
 A commit's publications are one pipeline of ``PUBLISH`` commands. Waiting for its replies cost
-a move a blocking round trip to Redis and redis-py's pipeline machinery (≈ 100 µs of the web
-process's CPU, docs/benchmarks.md) for an answer that only says how many listeners there were.
+a move a blocking round trip to Redis and redis-py's pipeline machinery (measured in
+docs/benchmarks-history.md) for an answer that only says how many listeners there were.
 So the publisher writes the commands on a connection of its own and reads the replies later:
 before each send it reads whatever replies have arrived (without waiting), which also finds a
 connection that Redis closed before anything is written into it. A reply that is an error is

@@ -18,8 +18,9 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
-from django.utils.functional import SimpleLazyObject, empty
+from django.utils.functional import SimpleLazyObject
 
+from core.token_requests import SESSION_USER
 from observability import request_id, views
 from observability.metrics import request_observe
 
@@ -47,7 +48,10 @@ def route_name(request: HttpRequest) -> str:
 def user_id(request: HttpRequest) -> int | None:
     """The authenticated user's id, if the request already knows it; never a query for it."""
     user = request.__dict__.get("user")
-    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+    if isinstance(user, SimpleLazyObject):
+        # The session's user, not loaded until a view asks (core/token_requests.py notes it).
+        user = request.__dict__.get(SESSION_USER)
+    if user is None:
         return None
     pk = getattr(user, "pk", None)
     return pk if isinstance(pk, int) else None

@@ -23,10 +23,13 @@ from rest_framework.exceptions import NotFound as PageNotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
+from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound
+from core.throttling import AnonRateThrottle
 from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.api.params import param_choice, param_flag, param_int
@@ -244,8 +247,19 @@ class MatchListApi(APIView):
         return response
 
 
+#: The default throttles but the anonymous one, for a view only a signed-in user may call:
+#: DRF checks the permissions before the throttles, so such a view refuses an anonymous
+#: request before any throttle counts it, and the anonymous throttle would only be asked.
+SIGNED_IN_THROTTLES: list[type[BaseThrottle]] = [
+    throttle
+    for throttle in cast(list[type[BaseThrottle]], api_settings.DEFAULT_THROTTLE_CLASSES)
+    if not issubclass(throttle, AnonRateThrottle)
+]
+
+
 class MatchDetailApi(APIView):
     throttle_scope = "reads"
+    throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
@@ -376,6 +390,7 @@ class MatchResignApi(APIView):
 
 class MatchMovesApi(APIView):
     throttle_scope = "moves"
+    throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
         request=s.MoveInput,
@@ -443,6 +458,7 @@ class MatchRevealsApi(APIView):
 
 class MatchEventsApi(APIView):
     throttle_scope = "reads"
+    throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
         parameters=[

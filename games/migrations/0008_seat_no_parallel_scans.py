@@ -2,7 +2,7 @@
 
 With ~1M seat rows the planner chose a parallel bitmap scan for the stalled-bots sweep (200
 rows, 1.3 ms of work) and spent ~25 ms starting its workers on a busy 2-core machine
-(docs/benchmarks.md, "Hot queries"). ``parallel_workers = 0`` keeps every plan over this table
+(docs/benchmarks-history.md, "Queries at 200k matches"). ``parallel_workers = 0`` keeps every plan over this table
 serial. PostgreSQL only: SQLite has no such setting.
 """
 

@@ -97,7 +97,7 @@ def wsgi(
     environ["wsgi.url_scheme"] = headers.pop("SCHEME", "http")
     for name, value in headers.items():
         key = name.upper()
-        plain = key in ("CONTENT_TYPE", "CONTENT_LENGTH", "QUERY_STRING")
+        plain = key in ("CONTENT_TYPE", "CONTENT_LENGTH", "QUERY_STRING", "SCRIPT_URL")
         environ[key if plain else f"HTTP_{key}"] = value
     status: list[str] = []
     sent: list[tuple[str, str]] = []
@@ -382,6 +382,8 @@ def test_what_is_not_a_plain_move_is_djangos(apps, alice, match, settings):
     # A cookie (CSRF's would be renewed, with a new random value each time): Django's.
     wsgi(apps.fast, moves(match), token=alice.token, body=b"{}", COOKIE="csrftoken=bad")
     apps.both(moves(match), token=alice.token, body=card, CONTENT_LENGTH="")
+    # Behind Apache's rewrite rules: the script prefix is Django's to work out.
+    apps.both(moves(match), token=alice.token, body=card, SCRIPT_URL="/game" + moves(match))
     assert not apps.answered and not apps.handed_on
     # A path that is not ASCII, as a server hands it on (Latin-1): Django gets it as sent.
     euro = "€".encode().decode("latin-1")

@@ -224,8 +224,8 @@ def test_the_deployed_application_has_both_fast_paths():
     from config.wsgi import application
 
     assert isinstance(application, FastPolls) and isinstance(application.app, FastMoves)
-    assert application.app._handler_class is WSGIHandler
-    assert application._handler_class is WSGIHandler
+    assert application.app.handler_class is WSGIHandler
+    assert application.handler_class is WSGIHandler
 
 
 def test_within_a_transaction_nothing_is_left_behind(apps, alice, match):

@@ -1,6 +1,6 @@
 """The production worker class (config/gunicorn_worker.py) leaves a connection to an idle
 worker while its own thread is busy, so keep-alive connections opened at the same moment are
-spread over the workers instead of queueing behind one (docs/benchmarks.md: one worker was
+spread over the workers instead of queueing behind one (docs/benchmarks-history.md: one worker was
 measured doing all the work of 16 players while three idled).
 
 Real gunicorn with config/gunicorn.conf.py, two single-threaded workers, a WSGI application that
