@@ -32,14 +32,13 @@ from django.conf import settings
 from django.db.backends.postgresql.base import TIMESTAMPTZ_OID
 from django.db.backends.postgresql.base import DatabaseWrapper as PostgresDatabaseWrapper
 from django.db.backends.postgresql.operations import DatabaseOperations as PostgresOperations
-from django.db.backends.utils import debug_transaction
 from psycopg import pq
 from psycopg.pq import Format
+from psycopg.types.datetime import TimestamptzLoader
 from psycopg.types.json import Jsonb
 
 from core import json_codec
 from core.commit_hooks import commit_hooks_context
-from core.postgresql.commit import HeldWrite, send_with_commit
 from core.postgresql.named import rollback_coming
 from core.postgresql.prepared import PreparingCursor
 
@@ -81,45 +80,18 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
             return bool(super().is_usable())  # something arrived unasked: let the server say
         return True
 
-    #: A change's last write, held back to leave with the COMMIT (core/postgresql/commit.py).
-    held_write: HeldWrite | None = None
-
-    def held_write_send(self) -> None:
-        """Send the held write now, alone, as it would have been sent without holding it."""
-        write, self.held_write = self.held_write, None
-        if write is not None:
-            with self.cursor() as cursor:
-                cursor.execute(write.sql, write.params)
-
-    def _cursor(self, name: str | None = None) -> Any:
-        if self.held_write is not None:  # every statement after the write follows it
-            self.held_write_send()
-        return super()._cursor(name)  # type: ignore[misc]
-
-    def _commit(self) -> None:
-        write, self.held_write = self.held_write, None
-        if write is None or self.connection is None:
-            super()._commit()  # type: ignore[misc]
-            return
-        with debug_transaction(self, "COMMIT"), self.wrap_database_errors:
-            send_with_commit(self, self.connection, write)
-
     # psycopg answers a rollback (and a rollback to a savepoint) with ``DEALLOCATE ALL`` when it
-    # has prepared statements: the statements of core/postgresql/named.py are gone with them.
-    def _rollback(self) -> None:
-        self.held_write = None
+    # has prepared statements: the statements of core/postgresql/named.py may be gone with them.
+    # Django's public entry points, through which ``atomic`` rolls back.
+    def rollback(self) -> None:
         if self.connection is not None:
             rollback_coming(self.connection)
-        super()._rollback()  # type: ignore[misc]
+        super().rollback()
 
-    def _savepoint_rollback(self, sid: str) -> None:
+    def savepoint_rollback(self, sid: str) -> None:
         if self.connection is not None:
             rollback_coming(self.connection)
-        super()._savepoint_rollback(sid)  # type: ignore[misc]
-
-    def _close(self) -> None:
-        self.held_write = None
-        super()._close()  # type: ignore[misc]
+        super().savepoint_rollback(sid)
 
     def run_and_clear_commit_hooks(self) -> None:
         # Only after a real commit (Django runs none after a rollback): core/commit_hooks.py.
@@ -130,8 +102,9 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
 
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         connection = super().get_new_connection(conn_params)
-        if _CTimestamptzLoader is not None and settings.USE_TZ and self.timezone_name == "UTC":
-            connection.adapters.register_loader("timestamptz", _CTimestamptzLoader)
+        if _C_LOADERS and settings.USE_TZ and self.timezone_name == "UTC":
+            # psycopg registers its C version of its own loader class (its adapters' rule).
+            connection.adapters.register_loader("timestamptz", TimestamptzLoader)
         return connection
 
     def create_cursor(self, name: str | None = None) -> Any:
@@ -139,16 +112,13 @@ class DatabaseWrapper(PostgresDatabaseWrapper):
         # registers one per cursor when they differ; the C loader has no such attribute, and is
         # only installed when both are UTC (above), so there is nothing to compare.
         raw = self.connection
-        if raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT) is not _CTimestamptzLoader:
-            return super().create_cursor(name)
+        if hasattr(raw.adapters.get_loader(TIMESTAMPTZ_OID, Format.TEXT), "timezone"):
+            return super().create_cursor(name)  # Django's loader
         if name:
             return raw.cursor(name, scrollable=False, withhold=raw.autocommit)
         return raw.cursor()
 
 
-try:  # psycopg's C implementation (psycopg[binary] or psycopg[c])
-    from psycopg_binary._psycopg import (  # type: ignore[attr-defined]
-        TimestamptzLoader as _CTimestamptzLoader,
-    )
-except ImportError:  # pragma: no cover - the pure Python psycopg: Django's loader stays
-    _CTimestamptzLoader = None
+#: psycopg's C implementation is installed (psycopg[binary] or psycopg[c]): registering one
+#: of psycopg's own loader classes then registers its C version. Without it Django's loader stays.
+_C_LOADERS = pq.__impl__ in ("binary", "c")

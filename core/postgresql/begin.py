@@ -51,7 +51,7 @@ def rows_beginning(
         return None
     if raw.pgconn.transaction_status != pq.TransactionStatus.IDLE:
         return None
-    name = named.name_of(sql)
+    name = named.name_of(raw, sql)
     begin = f"BEGIN; EXECUTE {name}({', '.join(literals)})"  # type: ignore[arg-type]
     with connection.wrap_database_errors:
         if name not in named.prepared_names(raw):

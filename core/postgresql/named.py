@@ -7,9 +7,13 @@ each instead of two. Both run statements prepared once per connection under name
 server then neither parses nor plans them again), which this module keeps track of.
 
 psycopg forgets its own prepared statements with ``DEALLOCATE ALL`` after a rollback (or a
-rollback to a savepoint) once it has prepared any: ours go with them. The backend tells this
-module before every rollback (``rollback_coming``); if psycopg is about to deallocate, our
-statements are forgotten too and prepared again when next needed.
+rollback to a savepoint) once it has prepared any: ours may go with them, and psycopg's
+documented API does not say whether it will. So the backend tells this module before every
+rollback (``rollback_coming``) and ours are taken as gone: they are prepared again when next
+needed, under new names (the connection's generation is part of the name), so a statement
+that in fact survived never clashes with its successor. A survivor lingers until psycopg's
+next ``DEALLOCATE ALL`` or the connection's end: only a rollback on a connection where psycopg
+has prepared nothing yet leaves one.
 """
 
 from __future__ import annotations
@@ -18,9 +22,12 @@ import hashlib
 import re
 import time
 import weakref
+from dataclasses import dataclass, field
 from typing import Any
 
-from psycopg import errors, generators, pq
+from psycopg import errors, pq
+
+from core.postgresql import wire
 
 #: SQLSTATE invalid_sql_statement_name: ``EXECUTE`` of a statement this session lacks.
 NOT_PREPARED = b"26000"
@@ -28,8 +35,24 @@ _PLACEHOLDER = re.compile(r"%(%|s)")
 _numbered: dict[str, str] = {}
 _names: dict[tuple[str, tuple[int, ...]], str] = {}
 
-# The names each psycopg connection has prepared (a new connection starts with none).
-_prepared: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+@dataclass
+class _Prepared:
+    """What one psycopg connection has prepared under our names (a new one: nothing)."""
+
+    names: set[str] = field(default_factory=set)
+    #: How many times its statements were taken as gone (``rollback_coming``).
+    generation: int = 0
+
+
+_prepared: weakref.WeakKeyDictionary[Any, _Prepared] = weakref.WeakKeyDictionary()
+
+
+def _session(raw: Any) -> _Prepared:
+    found = _prepared.get(raw)
+    if found is None:
+        found = _prepared[raw] = _Prepared()
+    return found
 
 
 def usable(connection: Any) -> Any:
@@ -45,36 +68,32 @@ def usable(connection: Any) -> Any:
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     raw = connection.connection
-    if getattr(raw, "_pipeline", None) is not None:
+    if raw.pgconn.pipeline_status != pq.PipelineStatus.OFF:  # a psycopg pipeline is open
         return None
     return raw
 
 
 def prepared_names(raw: Any) -> set[str]:
-    names = _prepared.get(raw)
-    if names is None:
-        names = _prepared[raw] = set()
-    return names
+    return _session(raw).names
 
 
 def rollback_coming(raw: Any) -> None:
-    """A rollback is about to run on ``raw``: if psycopg will answer it with ``DEALLOCATE
-    ALL`` (it has prepared statements of its own), ours are gone with it."""
-    names = _prepared.get(raw)
-    if not names:
-        return
-    psycopgs = getattr(getattr(raw, "_prepared", None), "_names", None)
-    if psycopgs is None or psycopgs:  # unknown (another psycopg): assume the worst
-        names.clear()
+    """A rollback is about to run on ``raw``: psycopg may answer it with ``DEALLOCATE ALL``,
+    so ours are taken as gone (module docstring)."""
+    session = _prepared.get(raw)
+    if session is not None and session.names:
+        session.names.clear()
+        session.generation += 1
 
 
-def name_of(sql: str, types: tuple[int, ...] = ()) -> str:
-    """Our name for ``sql`` prepared with parameter ``types`` (none: inferred)."""
+def name_of(raw: Any, sql: str, types: tuple[int, ...] = ()) -> str:
+    """Our name on ``raw`` for ``sql`` prepared with parameter ``types`` (none: inferred)."""
     name = _names.get((sql, types))
     if name is None:
         digest = hashlib.sha1(repr((sql, types)).encode()).hexdigest()[:16]
         name = _names[(sql, types)] = f"facedown_{digest}"
-    return name
+    generation = _session(raw).generation
+    return f"{name}_{generation}" if generation else name
 
 
 def numbered(sql: str) -> str:
@@ -98,7 +117,7 @@ def prepare(raw: Any, name: str, sql: str) -> None:
     """Prepare ``sql`` (``$n`` placeholders, types inferred) as ``name``: one round trip."""
     with raw.lock:
         raw.pgconn.send_prepare(name.encode(), sql.encode())
-        (result,) = raw.wait(generators.execute(raw.pgconn))
+        (result,) = wire.execute(raw.pgconn)
     check(raw, result)
     prepared_names(raw).add(name)
 
@@ -109,7 +128,7 @@ def run(connection: Any, raw: Any, text: str) -> Any:
     started = time.monotonic()
     with raw.lock:
         raw.pgconn.send_query(text.encode())
-        results = raw.wait(generators.execute(raw.pgconn))
+        results = wire.execute(raw.pgconn)
     log(connection, text, started)
     return results[-1]
 

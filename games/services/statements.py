@@ -3,10 +3,11 @@
 Building an ``InsertQuery`` or ``UpdateQuery`` and compiling it costs more CPU than the rest
 of a move's write (about a third of a move's work in the web process, docs/benchmarks.md).
 The SQL depends only on the table and the columns, so it is assembled from cached field
-lists; each value is prepared as Django's compilers prepare it (``pre_save`` then
-``get_db_prep_save`` for an insert, ``get_db_prep_save`` for an update). A value Django would
-treat specially (an expression, a model instance, a field with its own placeholder) goes
-through Django's compiler instead. ``tests/services/test_statements.py`` compares both.
+lists; each value is prepared as Django's compilers prepare it, with the fields' documented methods
+(``pre_save`` then ``get_db_prep_save`` for an insert, ``get_db_prep_save`` for an update). A
+value Django would treat specially (an expression, a model instance, a field with its own
+placeholder) raises ``NotPlain``: the unit of work then writes that change with the ORM.
+``tests/services/test_statements.py`` compares what both write.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from functools import cache
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, models
-from django.db.models import Field, Model, Q
-from django.db.models.sql import InsertQuery, UpdateQuery
+from django.db.models import Field, Model
 
 
 def _connection() -> Any:
@@ -109,12 +109,13 @@ def _save_value(field: Field[Any, Any], kind: type[Any] | None, row: Any, connec
             return value
     value = field.pre_save(row, True)
     if not _plain(field, value):
-        raise _NotPlain
+        raise NotPlain(field.name)
     return field.get_db_prep_save(value, connection)
 
 
-class _NotPlain(Exception):
-    """A value Django's compiler treats specially: the statement is Django's own."""
+class NotPlain(Exception):
+    """A value Django's compiler treats specially (an expression, a model instance, a field
+    with its own placeholder): not written by these statements."""
 
 
 def insert_sql(
@@ -122,15 +123,13 @@ def insert_sql(
 ) -> tuple[str, list[Any]]:
     """One multi-row INSERT of ``rows``: every concrete column but the primary key, which the
     database assigns, or with it (``with_pk``: a key made in Python, a match's UUID).
-    ``connection``: the default database's, when the caller has it already."""
+    ``connection``: the default database's, when the caller has it already. ``NotPlain``:
+    module docstring."""
     connection = connection or _connection()
     plan = _insert_plan(
         model, with_pk, connection.vendor, connection.features.has_native_uuid_field
     )
-    try:
-        params = [_save_value(field, kind, row, connection) for row in rows for field, kind in plan]
-    except _NotPlain:
-        return _django_insert(model, rows, with_pk)
+    params = [_save_value(field, kind, row, connection) for row in rows for field, kind in plan]
     head, one = _insert_head(model, with_pk)
     return head + ", ".join([one] * len(rows)), params
 
@@ -145,7 +144,7 @@ def update_sql(
     for name, value in values.items():
         field = _field(model, name)
         if not _plain(field, value):
-            return _django_update(model, pk, values)
+            raise NotPlain(name)
         sets.append(f"{_quote(str(field.column))} = %s")
         params.append(field.get_db_prep_save(value, connection))
     meta = model._meta
@@ -154,20 +153,3 @@ def update_sql(
     table = _quote(meta.db_table)
     sql = f"UPDATE {table} SET {', '.join(sets)} WHERE {table}.{_quote(str(meta.pk.column))} = %s"
     return sql, params
-
-
-def _django_insert(
-    model: type[Model], rows: list[Any], with_pk: bool = False
-) -> tuple[str, list[Any]]:
-    insert = InsertQuery(model)
-    insert.insert_values(list(_insert_fields(model, with_pk)), rows)
-    ((sql, values),) = insert.get_compiler(connection=_connection()).as_sql()
-    return sql, list(values)
-
-
-def _django_update(model: type[Model], pk: Any, values: dict[str, Any]) -> tuple[str, list[Any]]:
-    update = UpdateQuery(model)
-    update.add_update_values(values)
-    update.add_q(Q(pk=pk))
-    sql, params = update.get_compiler(connection=_connection()).as_sql()
-    return sql, list(params)

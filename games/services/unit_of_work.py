@@ -4,15 +4,16 @@
         ...check, then change tx.match, tx.seats, tx.add_move(…), tx.emit(…)
 
 Entering opens the transaction and locks the match row with its seat rows
-(``locks.match_lock_for_change``: the documented lock order). The body checks and changes
-things in memory only: match and seat fields are assigned directly (the unit of work compares
-them with what it read), new moves are added, recorded moves updated, events emitted. On a
-clean exit everything is written in one statement on PostgreSQL (data-modifying ``WITH``
+(``locks.match_lock_for_change``: the documented lock order; ``BEGIN`` travels with the lock).
+The body checks and changes things in memory only: match and seat fields are assigned directly
+(the unit of work compares them with what it read), new moves are added, recorded moves
+updated, events emitted. On a clean exit the follow-ups registered with ``follow_ups`` (bot
+moves, the deadline watch) and ``follow_up_register`` schedule their work on commit (one, the
+next match of a series, may query and write: it runs before the change's write, under the same
+lock), and then everything is written in one statement on PostgreSQL (data-modifying ``WITH``
 clauses: new moves, new events, move and seat updates, and the match update; for a new match,
-its row and its seats' rows too), so a change costs one round trip however many steps it
-resolves; then the follow-ups registered with ``follow_ups`` (bot moves, the deadline watch)
-and any registered with ``follow_up_register`` schedule their work on commit. An exception
-rolls everything back and schedules nothing.
+its row and its seats' rows too), sent with the ``COMMIT``: a change costs one round trip
+however many steps it resolves. An exception rolls everything back and schedules nothing.
 
 JSON values (state, scores, memories) are replaced, never mutated in place: the engine never
 mutates, and an in-place change would not be seen as a change.
@@ -25,13 +26,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
-from core.postgresql.commit import hold
+from core.postgresql.commit import write_alone, write_with_commit
 from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
 from games.compiled import new_row
@@ -40,7 +41,7 @@ from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule
-from games.services.statements import insert_sql, update_sql
+from games.services.statements import NotPlain, insert_sql, update_sql
 
 FollowUp = Callable[["MatchChange"], None]
 
@@ -205,8 +206,11 @@ class MatchChange:
 
     # --- the write ------------------------------------------------------------------------
 
-    def save(self) -> None:
-        """Write everything collected; then schedule the follow-ups on commit."""
+    def save(self) -> Statement | None:
+        """Collect everything into one write and schedule the follow-ups on commit. On
+        PostgreSQL the write is returned, not sent: the caller, the last to touch the
+        transaction, sends it with the ``COMMIT`` (``match_change``); elsewhere it is written
+        here. None when there is nothing to write."""
         if self.events and not self._created:
             self.match.version += 1
         for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
@@ -231,11 +235,12 @@ class MatchChange:
             row_updates=self._row_updates,
         )
         if writes.empty:
-            return
+            return None
         default = connections[DEFAULT_DB_ALIAS]
+        statement = None
         if default.vendor == "postgresql":
-            _write_in_one_statement(writes, default)
-        else:
+            statement = _one_statement(writes, default)
+        if statement is None:  # SQLite (the embedded default), or a value only the ORM writes
             _write_in_steps(writes)
         self._match_before = _MATCH_FIELDS.read(self.match)
         self._seats_before = [_SEAT_FIELDS.read(seat) for seat in self.seats]
@@ -250,6 +255,7 @@ class MatchChange:
         )
         for follow_up in _follow_ups:
             follow_up(self)
+        return statement
 
 
 @dataclass
@@ -275,13 +281,24 @@ class Writes:
         return not (self.match_fields or new or updates)
 
 
-def _write_in_one_statement(writes: Writes, default: Any) -> None:
+class Statement(NamedTuple):
+    sql: str
+    params: list[Any]
+
+
+def _one_statement(writes: Writes, default: Any) -> Statement | None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
     them (``games/services/statements.py``). New rows' ids are not fetched: a change's
-    moves and events are never used again after the write. Outside any other ``atomic`` block
-    the statement is held back and sent with the transaction's COMMIT, one round trip for both
-    (core/postgresql/commit.py)."""
+    moves and events are never used again after the write. None when a value is one only
+    the ORM writes (an expression: ``statements.NotPlain``)."""
+    try:
+        return _statement(writes, default)
+    except NotPlain:
+        return None
+
+
+def _statement(writes: Writes, default: Any) -> Statement:
     parts: list[tuple[str, Any]] = []
     match, match_fields = writes.match, writes.match_fields
     if writes.match_insert:
@@ -318,11 +335,18 @@ def _write_in_one_statement(writes: Writes, default: Any) -> None:
     statement = f"WITH {with_sql} {last[0]}" if parts else last[0]
     values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
-    prepare_statement(statement)
-    if hold(default, statement, values):
-        return  # sent with the COMMIT
-    with default.cursor() as cursor:
-        cursor.execute(statement, values)
+    return Statement(prepare_statement(statement), values)
+
+
+def _write_with_commit(statement: Statement | None) -> None:
+    """Send the change's write with the transaction's ``COMMIT``, one round trip for both
+    (core/postgresql/commit.py); inside another ``atomic`` block, the write alone (that block
+    commits). Django's ``atomic`` then finds the transaction committed and runs the hooks."""
+    if statement is None:
+        return
+    default = connections[DEFAULT_DB_ALIAS]
+    if not write_with_commit(default, statement.sql, statement.params):
+        write_alone(default, statement.sql, statement.params)
 
 
 # The match update is the last clause (write_N): anything but one row updated fails the cast,
@@ -359,19 +383,21 @@ def match_change(match_id: Any) -> Iterator[MatchChange]:
     """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
     Raises ``NotFound`` for an unknown id."""
     with transaction.atomic():
+        # BEGIN travels with the lock (core/postgresql/begin.py) …
         match, seats, step_moves = match_lock_for_change(match_id)
         tx = MatchChange(match, seats, step_moves=step_moves)
         yield tx
-        tx.save()
+        # … and the write with the COMMIT.
+        _write_with_commit(tx.save())
 
 
 @contextmanager
 def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
     """Collect the change that opens a new match; its write inserts the match and its seats
     with the change's events, as the change leaves them: on PostgreSQL one statement, sent with
-    the ``COMMIT`` (``_write_in_one_statement``). The seats' ids are not read back (nothing
+    the ``COMMIT`` (``_write_with_commit``). The seats' ids are not read back (nothing
     after a creation uses them; a change to the match later locks and reads its seats)."""
     with transaction.atomic():
         tx = MatchChange(match, seats, created=True, insert=True)
         yield tx
-        tx.save()
+        _write_with_commit(tx.save())

@@ -10,8 +10,7 @@ from django.db import connection
 from django.db.backends.postgresql.psycopg_any import BaseTzLoader
 from psycopg.adapt import Transformer
 from psycopg.types import TypeInfo
-
-from core.postgresql.base import _CTimestamptzLoader
+from psycopg.types.datetime import TimestamptzLoader
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +28,7 @@ def test_the_connection_loads_timestamps_with_the_c_loader() -> None:
     connection.ensure_connection()
     oid = TypeInfo.fetch(connection.connection, "timestamptz").oid  # type: ignore[union-attr]
     loader = connection.connection.adapters.get_loader(oid, 0)
-    assert loader is _CTimestamptzLoader
+    assert loader.__name__ == "TimestamptzLoader" and loader is not TimestamptzLoader  # C
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_setting('TimeZone')")
         assert cursor.fetchone()[0] == "UTC"
@@ -40,7 +39,7 @@ def test_it_loads_what_djangos_loader_loads() -> None:
     raw = connection.connection
     django_loader = type("DjangoUtc", (BaseTzLoader,), {"timezone": datetime.UTC})
     oid = TypeInfo.fetch(raw, "timestamptz").oid  # type: ignore[union-attr]
-    ours = _CTimestamptzLoader(oid, Transformer(raw))
+    ours = raw.adapters.get_loader(oid, 0)(oid, Transformer(raw))
     theirs = django_loader(oid, Transformer(raw))
     for text in VALUES:
         got, expected = ours.load(text.encode()), theirs.load(text.encode())

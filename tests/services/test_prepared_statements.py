@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import connection
 
 from core.postgresql.base import DatabaseWrapper
-from core.postgresql.prepared import PreparingCursor, _converted, prepare_statement, prepared
+from core.postgresql.prepared import PreparingCursor, prepare_statement, prepared
 from games.locks import _LOCK
 from tests.players import make_player, start_match
 from tests.roundtrips import count_round_trips
@@ -88,23 +88,57 @@ def test_a_statement_is_prepared_once_per_connection(settings: Any) -> None:
     assert preparations[3:] == [0, 0, 0], preparations
 
 
-def test_a_registered_text_is_converted_once_whatever_its_size() -> None:
-    """psycopg remembers its conversion of ``%s`` to ``$n`` only for texts of at most 50
-    parameters; a registered one (a match's creation writes more) is converted once."""
+def test_a_registered_text_of_any_size_is_prepared_once_and_nothing_else_is() -> None:
+    """A registered text is prepared by psycopg on its first run, whatever its number of
+    parameters (a match's creation writes more than 50); an unregistered one never is."""
     values = list(range(60))
     sql = prepare_statement(
-        "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- converted once"
+        "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- prepared once"
     )
-    before = _converted.cache_info()
+    other = "SELECT " + " + ".join(["%s::int"] * len(values)) + " AS total -- not prepared"
     for _ in range(3):
         with connection.cursor() as cursor:
             cursor.execute(sql, values)
             assert cursor.fetchone() == (sum(values),)
-    after = _converted.cache_info()
-    assert (after.misses - before.misses, after.hits - before.hits) == (1, 2)
+            cursor.execute(other, values)
+            assert cursor.fetchone() == (sum(values),)
+    texts = _prepared()
+    assert sum("-- prepared once" in text for text in texts) == 1, texts
+    assert not any("-- not prepared" in text for text in texts), texts
 
-    # Any other text takes psycopg's own path, and is not kept here.
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT " + " + ".join(["%s::int"] * len(values)), values)
-        assert cursor.fetchone() == (sum(values),)
-    assert _converted.cache_info().currsize == after.currsize
+
+def test_the_statements_reach_psycopg_through_its_public_api_only() -> None:
+    """The backend, preparing, the BEGIN sent with the lock and the write sent with the COMMIT
+    go through psycopg's and Django's documented API (``execute(…, prepare=True)``,
+    ``psycopg.pq``): no module ``psycopg._…`` (its private query conversion, its C module), no
+    ``psycopg.generators``, no underscore attribute (``super()._commit()``, ``raw._pipeline``),
+    read directly or by ``getattr``."""
+    import ast
+    from pathlib import Path
+
+    found = []
+    for name in ("base.py", "prepared.py", "named.py", "begin.py", "commit.py", "wire.py"):
+        tree = ast.parse((Path("core/postgresql") / name).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                modules = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            else:
+                modules = []
+            found += [
+                f"{name}: {module}"
+                for module in modules
+                if module.split(".")[0] in ("psycopg", "psycopg_binary", "psycopg_c")
+                and any(p.startswith("_") or p == "generators" for p in module.split(".")[1:])
+            ]
+            dunder = node.attr.endswith("__") if isinstance(node, ast.Attribute) else False
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_") and not dunder:
+                found.append(f"{name}:{node.lineno}: .{node.attr}")
+            if (
+                isinstance(node, ast.Constant)
+                and str(node.value).startswith("_")
+                and node.value != "_"
+            ):
+                found.append(f"{name}:{node.lineno}: {node.value!r}")
+    assert found == []
