@@ -4,6 +4,7 @@ clock: limits across processes, freeing, renewal, and the leases of a process th
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 import uuid
 
@@ -91,6 +92,8 @@ def test_with_redis_unreachable_the_slots_are_counted_in_the_process(
 ) -> None:
     from tests.faults.processes import free_port
 
+    # Another test (a worker's set-up) may have raised the root logger's level.
+    caplog.set_level(logging.WARNING, logger="live.slots")
     slots = Slots(f"redis://127.0.0.1:{free_port()}/0", Clock())  # nothing listens there
     limits = _limits(1)
 
