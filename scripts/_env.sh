@@ -51,17 +51,19 @@ if [ -f "$stamp" ] && grep -qxF "${want/-run-/-test-}" "$stamp"; then
 fi
 if [ ! -f "$stamp" ] || ! grep -qxF "$want" "$stamp"; then
   echo "==> installing dependencies"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip
+  # -qq: pip's errors only. Its warnings on a first install are about the machine's own pip
+  # configuration (an index folder it names that is not there, say), which read like a fault.
+  "$VENV/bin/python" -m pip install -qq --disable-pip-version-check --upgrade pip
   if [ "${1:-run}" = "test" ]; then
     # Editable, so the tests' tools see the working tree. Every editable mode of setuptools
     # ends with a notice about same-named folders shadowing the package; here the folders
     # are the package, so that one notice (and only it) is kept out of the terminal.
     PYTHONWARNINGS="ignore:Editable installation" \
-      "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e ".[dev]"
+      "$VENV/bin/python" -m pip install -qq --disable-pip-version-check -e ".[dev]"
   else
     # A plain install, which setuptools builds without a notice. manage.py runs from the
     # working tree, which comes first on sys.path, so edits need no reinstall.
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check .
+    "$VENV/bin/python" -m pip install -qq --disable-pip-version-check .
   fi
   echo "$want" > "$stamp"
 fi
