@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.views import View
 
@@ -64,13 +63,6 @@ logger = logging.getLogger(__name__)
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
 MAX_SEQ = 2**31 - 1
-
-
-def _release_connection() -> None:
-    """Give the database connection back after a stream's reads: an idle stream holds none.
-    (Inside a test's transaction the connection is the test's and stays.)"""
-    if not connection.in_atomic_block:
-        connection.close()
 
 
 def _json(value: Any) -> str:
@@ -161,12 +153,9 @@ def _seat_read(
 ) -> tuple[Credential, int | None, frozenset[str]]:
     """The viewer's credential, their seat and the players whose chat they muted (as of
     opening)."""
-    try:
-        credential = stream_credential(request, f"match:{match_id}")
-        seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
-        return credential, seat, frozenset(mutes_of(credential.user))
-    finally:
-        _release_connection()
+    credential = stream_credential(request, f"match:{match_id}")
+    seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+    return credential, seat, frozenset(mutes_of(credential.user))
 
 
 def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[dict[str, Any]]:
@@ -180,37 +169,28 @@ def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[dict[str, A
 
 
 def _match_open(match_id: str, user: User, last: int | None) -> MatchOpening:
-    try:
-        snapshot = reads.match_snapshot(match_id=match_id, user=user)
-        if last is None:
-            resource = reads.match_resource(snapshot)  # may renew the snapshot
-            return MatchOpening(
-                seat=snapshot.you,
-                items=[("snapshot", None, resource)],
-                last_seq=snapshot.match.last_seq,
-            )
-        events = _events_after(snapshot, last)
+    snapshot = reads.match_snapshot(match_id=match_id, user=user)
+    if last is None:
+        resource = reads.match_resource(snapshot)  # may renew the snapshot
         return MatchOpening(
             seat=snapshot.you,
-            items=[(e["type"], e["seq"], e) for e in events],
-            last_seq=events[-1]["seq"] if events else last,
+            items=[("snapshot", None, resource)],
+            last_seq=snapshot.match.last_seq,
         )
-    finally:
-        _release_connection()
+    events = _events_after(snapshot, last)
+    return MatchOpening(
+        seat=snapshot.you,
+        items=[(e["type"], e["seq"], e) for e in events],
+        last_seq=events[-1]["seq"] if events else last,
+    )
 
 
 def _match_catch_up(match_id: str, user: User, after: int) -> list[dict[str, Any]]:
-    try:
-        return _events_after(reads.match_snapshot(match_id=match_id, user=user), after)
-    finally:
-        _release_connection()
+    return _events_after(reads.match_snapshot(match_id=match_id, user=user), after)
 
 
 def _seat_now(match_id: str, user: User) -> int | None:
-    try:
-        return reads.match_snapshot(match_id=match_id, user=user).you
-    finally:
-        _release_connection()
+    return reads.match_snapshot(match_id=match_id, user=user).you
 
 
 def _still_valid(credential: Credential) -> bool:
@@ -221,8 +201,6 @@ def _still_valid(credential: Credential) -> bool:
     except Exception:
         logger.warning("live: a stream's credential could not be checked", exc_info=True)
         return False
-    finally:
-        _release_connection()
 
 
 def _match_channels(match_id: str, seat: int | None, user_id: int) -> tuple[str, ...]:
@@ -388,18 +366,12 @@ async def _match_items(
 
 
 def _user_check(request: HttpRequest) -> Credential:
-    try:
-        return stream_credential(request, ME)
-    finally:
-        _release_connection()
+    return stream_credential(request, ME)
 
 
 def _awaiting(user: User) -> list[str]:
-    try:
-        matches = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
-        return [str(match_id) for match_id in matches.values_list("id", flat=True)]
-    finally:
-        _release_connection()
+    matches = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
+    return [str(match_id) for match_id in matches.values_list("id", flat=True)]
 
 
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
