@@ -44,9 +44,8 @@ class SigningKey:
     #: Raw 32-byte public key, lowercase hex.
     public_key: str
     key_id: str
-    #: The private key as libsodium holds it (seed and public key): libsodium signs in ≈ 19 µs
-    #: where OpenSSL (through ``cryptography``, which verifies) takes ≈ 33, and every move
-    #: signs a receipt. Ed25519 signatures are deterministic (RFC 8032): both write the same
+    #: The private key as libsodium holds it (seed and public key): every move signs a receipt,
+    #: and libsodium signs faster than OpenSSL (through ``cryptography``, which verifies). Ed25519 signatures are deterministic (RFC 8032): both write the same
     #: bytes (tests/fairness/test_signing.py).
     secret: bytes = field(repr=False)
 
