@@ -260,8 +260,9 @@ def _cases() -> list[Case]:
     from rest_framework.test import APIRequestFactory
 
     from accounts.models import User
+    from games import match_store
     from games.api.matches import MatchPagination
-    from games.locks import _LOCK, overdue_claim_query
+    from games.locks import match_lock_for_change, overdue_claim_query
     from games.models import Match, MatchEvent, Move
     from games.services import reads
     from games.services.audit import audit_transcript
@@ -301,7 +302,7 @@ def _cases() -> list[Case]:
 
     def lock() -> Any:
         with transaction.atomic():
-            return _LOCK.fetch(active.pk)
+            return match_lock_for_change(active.pk)
 
     return [
         Case("list default, heavy user", page(heavy), page_sql(heavy)),
@@ -332,8 +333,13 @@ def _cases() -> list[Case]:
             lambda: overdue_claim_query(now=timezone.now())[:1],
             atomic=True,
         ),
-        Case("match lock (move path)", lock, lambda: _LOCK._build(str(active.pk)), atomic=True),
-        Case("match detail read", detail, lambda: reads._SNAPSHOT._build(str(active.pk))),
+        Case(
+            "match lock (move path)",
+            lock,
+            lambda: match_store.lock_queryset(active.pk),
+            atomic=True,
+        ),
+        Case("match detail read", detail, lambda: match_store.snapshot_queryset(active.pk, False)),
         Case(
             "events page (200)",
             events_page,

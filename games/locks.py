@@ -1,4 +1,5 @@
-"""Every row lock of the project lives here.
+"""Every row lock of the project is taken here (the match lock's statement is written with the
+hot paths' other SQL in games/match_store.py).
 
 Lock order:
 
@@ -31,43 +32,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, transaction
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db import connection, transaction
+from django.db.models import QuerySet
 
 from accounts.models import User
 from core.errors import NotFound
-from games.compiled import CompiledSelect, instance
-from games.models import Match, Move, Rating, Seat
-
-_LOCK: CompiledSelect[Seat] = CompiledSelect(
-    lambda match_id: (
-        Seat.objects.select_related("match")
-        .select_for_update(of=("self", "match"))
-        # Read, not locked: whether the seat's player has destinations outside the site
-        # (notify/offsite.py), so a change decides without a query whether to enqueue them;
-        # and the player's name, which events and answers show (no query per seat for it).
-        .annotate(
-            user_offsite=F("user__offsite_channels"),
-            user_name=F("user__username"),
-            # The seat's move in the open step, if recorded and not sealed by a commitment:
-            # what completing the step needs (steps.step_moves), in the same round trip. Read
-            # from the statement's snapshot, which a wait for the lock leaves behind: the
-            # caller checks it against the locked match row (``StepMoves``).
-            step_payload=Subquery(
-                Move.objects.filter(
-                    match_id=OuterRef("match_id"),
-                    step=OuterRef("match__step"),
-                    seat=OuterRef("index"),
-                    payload__isnull=False,
-                ).values("payload")[:1]
-            ),
-        )
-        .filter(match_id=match_id)
-        .order_by("index")
-    ),
-    for_write=True,
-    prepare=True,
-)
+from games import match_store
+from games.models import Match, Rating, Seat
 
 
 def _uuid(value: uuid.UUID | str) -> uuid.UUID:
@@ -103,34 +74,25 @@ def match_lock_for_change(match_id: uuid.UUID | str) -> tuple[Match, list[Seat],
     read from its snapshot, so a waiter would see the seats as they were before the holder
     committed. Call inside ``transaction.atomic``.
     """
-    seats = _LOCK.fetch(_uuid(match_id))
-    if not seats:
+    match, locked = match_store.lock_match_with_seats(_uuid(match_id))
+    if match is None:
         raise NotFound("No match with this id.")
-    match = seats[0].match
     payloads: dict[int, Any] = {}
-    for seat in seats:
-        payload = seat.__dict__.pop("step_payload", None)
-        if payload is not None:
-            payloads[seat.index] = payload
-        # The same match object for every seat. Cached as the descriptor would cache it on
-        # assignment, without its checks: the seat's match_id is this match's id already.
-        _SEAT_MATCH.set_cached_value(seat, match)
-        name = seat.__dict__.pop("user_name", None)
-        if seat.user_id is not None and name is not None:
-            # ``seat.user`` is then this row with its name loaded and every other field
-            # deferred (read on first use, as Django reads any deferred field). Changing
-            # ``seat.user`` or ``seat.user_id`` later drops it, as Django does.
-            using = seat._state.db or DEFAULT_DB_ALIAS
-            _SEAT_USER.set_cached_value(seat, _user_named(using, seat.user_id, name))
+    seats = []
+    for row in locked:
+        seat = row.seat
+        if row.step_payload is not None:
+            payloads[seat.index] = row.step_payload
+        # Read, not locked: whether the seat's player has destinations outside the site
+        # (notify/offsite.py), so a change decides without a query whether to enqueue them,
+        # and the player's name, which events and answers show (no query per seat for it).
+        # ``seat.user`` is then that row with only its name loaded, any other field read on
+        # first use, as Django reads a deferred field.
+        seat.user_offsite = row.offsite  # type: ignore[attr-defined]
+        if seat.user_id is not None and row.name is not None:
+            seat.user = User.from_db(seat._state.db, ["id", "username"], [seat.user_id, row.name])
+        seats.append(seat)
     return match, seats, StepMoves(match.step, payloads)
-
-
-_SEAT_MATCH = Seat._meta.get_field("match")
-_SEAT_USER = Seat._meta.get_field("user")
-
-
-def _user_named(using: str, user_id: int, name: str) -> User:
-    return instance(User, using, ["id", "username"], [user_id, name])
 
 
 @contextmanager

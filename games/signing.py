@@ -45,7 +45,8 @@ class SigningKey:
     public_key: str
     key_id: str
     #: The private key as libsodium holds it (seed and public key): every move signs a receipt,
-    #: and libsodium signs faster than OpenSSL (through ``cryptography``, which verifies). Ed25519 signatures are deterministic (RFC 8032): both write the same
+    #: and libsodium signs faster than OpenSSL (through ``cryptography``, which verifies).
+    #: Ed25519 signatures are deterministic (RFC 8032): both write the same
     #: bytes (tests/fairness/test_signing.py).
     secret: bytes = field(repr=False)
 

@@ -19,7 +19,6 @@ from core.errors import (
 )
 from games import events
 from games.catalog import get_engine
-from games.compiled import instance
 from games.engine.protocol import InvalidOptions
 from games.models import Match, Seat
 from games.services.bots import bot_options_validate
@@ -114,7 +113,7 @@ def _users_named(names: list[str]) -> dict[str, User]:
         rows = cursor.fetchall()
     columns = ["id", "username", "offsite_channels"]
     return {  # bool(): SQLite hands a boolean back as 0 or 1
-        name.lower(): instance(User, connection.alias, columns, [pk, name, bool(offsite)])
+        name.lower(): User.from_db(connection.alias, columns, [pk, name, bool(offsite)])
         for pk, name, offsite in rows
     }
 

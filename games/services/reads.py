@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, NamedTuple, cast
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.db import connection, connections, router, transaction
 from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, When
 
 from accounts.models import User
 from core.errors import NotFound
-from core.postgresql.prepared import prepare_statement
+from games import match_store
 from games.catalog import get_engine
-from games.compiled import CompiledSelect, CompiledValues, Fetched, Parameter, json_column
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
@@ -63,57 +61,21 @@ def _etag(match_id: uuid.UUID, version: int, you: int | None, submitted_mask: in
     return '"' + hashlib.sha256(basis.encode()).hexdigest()[:32] + '"'
 
 
-# A snapshot shows players by name only: their other columns are not read (each costs the
-# driver a conversion on every read, a 304's included).
-_NAME_ONLY = [f.name for f in User._meta.concrete_fields if f.name not in ("id", "username")]
-
-
-def _snapshot_query(*, state: bool) -> CompiledSelect[Seat]:
-    deferred = [f"user__{name}" for name in _NAME_ONLY]
-    deferred += [f"match__created_by__{name}" for name in _NAME_ONLY]
-    if not state:
-        deferred.append("match__state")
-    return CompiledSelect(
-        lambda match_id: (
-            Seat.objects.select_related("match", "match__created_by", "user")
-            .defer(*deferred)
-            .filter(match_id=match_id)
-            .order_by("index")
-        ),
-        prepare=True,
-    )
-
-
-_SNAPSHOT = _snapshot_query(state=False)
-# The match detail's: the engine state comes in the same row as the version and submissions
-# the ETag is made of, so body and ETag agree without a second query.
-_SNAPSHOT_WITH_STATE = _snapshot_query(state=True)
-
-
 @dataclass
 class SnapshotRead:
     """The snapshot's rows as read, before they become model instances: enough for the ETag,
     so a conditional read that is answered 304 never builds them."""
 
-    fetched: Fetched[Seat]
+    rows: match_store.SnapshotRows
     viewer: int | None
 
     def etag(self) -> str:
-        value, rows = self.fetched.value, self.fetched.rows
-        first = rows[0]
-        you = next(
-            (value(row, "", "index") for row in rows if value(row, "", "user_id") == self.viewer),
-            None,
-        )
-        return _etag(
-            value(first, "match", "id"),
-            value(first, "match", "version"),
-            you,
-            value(first, "match", "submitted_mask"),
-        )
+        match_id, version, submitted, seats = self.rows.etag_columns()
+        you = next((index for index, user in seats if user == self.viewer), None)
+        return _etag(match_id, version, you, submitted)
 
     def snapshot(self) -> MatchSnapshot:
-        seats = self.fetched.build()
+        seats = self.rows.seats()
         you = next((seat.index for seat in seats if seat.user_id == self.viewer), None)
         return MatchSnapshot(match=seats[0].match, seats=seats, you=you, viewer=self.viewer)
 
@@ -121,15 +83,17 @@ class SnapshotRead:
 def match_snapshot_read(
     *, match_id: uuid.UUID | str, user: User, with_state: bool = False
 ) -> SnapshotRead:
-    """The match row and its seats, in one query; ``with_state``: the engine state too."""
+    """The match row and its seats, in one query; ``with_state``: the engine state too (the
+    match detail's: it comes in the same row as the version and submissions the ETag is made
+    of, so body and ETag agree without a second query)."""
     try:
         key = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
         raise NotFound("No match with this id.") from None
-    fetched = (_SNAPSHOT_WITH_STATE if with_state else _SNAPSHOT).rows(key)
-    if not fetched.rows:
+    rows = match_store.snapshot_rows(key, with_state=with_state)
+    if not rows:
         raise NotFound("No match with this id.")
-    return SnapshotRead(fetched, user.pk)
+    return SnapshotRead(rows, user.pk)
 
 
 def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
@@ -137,24 +101,11 @@ def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
     return match_snapshot_read(match_id=match_id, user=user).snapshot()
 
 
-_STATE_SQL = prepare_statement(
-    f"SELECT state, version, submitted_mask FROM {Match._meta.db_table} WHERE id = %s"
-)
-
-
 def _state_read(match_id: uuid.UUID) -> tuple[Any, int, int]:
-    """The engine state with the two columns the ETag is made of, in one query. Plain SQL on
-    the database the router picks for the match, as the queryset would: compiling the
-    queryset cost more CPU than the read."""
-    using = router.db_for_read(Match)
-    db = connections[using]
-    with db.cursor() as cursor:
-        cursor.execute(_STATE_SQL, [Match._meta.pk.get_db_prep_value(match_id, db)])
-        row = cursor.fetchone()
-    if row is None:
+    found = match_store.state_read(match_id)
+    if found is None:
         raise Match.DoesNotExist("No match with this id.")
-    state, version, submitted = row
-    return json_column(state), version, submitted
+    return found
 
 
 def match_state(snapshot: MatchSnapshot) -> Any:
@@ -184,7 +135,7 @@ def match_state(snapshot: MatchSnapshot) -> Any:
             if isolate:
                 with connection.cursor() as cursor:
                     cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-            seats = _SNAPSHOT.fetch(snapshot.match.pk)
+            seats = match_store.snapshot_rows(snapshot.match.pk, with_state=False).seats()
             state, version, submitted = _state_read(snapshot.match.pk)
         match = seats[0].match
         if (version, submitted) == (match.version, match.submitted_mask):
@@ -205,7 +156,7 @@ def _listed(
     game: str | None,
 ) -> QuerySet[Match]:
     """The matches of ``match_list``, filtered: the one definition of what the list holds,
-    for the queryset (``match_list``) and for the compiled page query (``match_page``)."""
+    for the queryset (``match_list``) and for the API's pages (``match_page``)."""
     # Each filter is a set of match ids from an indexed seat query, never a per-row EXISTS:
     # an OR of two EXISTS made PostgreSQL scan every match (docs/data.md, "Indexes").
     seats = Seat.objects.order_by()
@@ -322,39 +273,6 @@ _LISTED_COLUMNS = [
 ]
 
 
-def _page_query(shape: Hashable, markers: Mapping[str, Any]) -> QuerySet[Any, Any]:
-    invited, awaiting_me, mine, by_status, by_game, ordering, bound = cast(
-        tuple[bool, bool, bool, bool, bool, str, str | None], shape
-    )
-    matches = _listed(
-        user_id=markers["user"],
-        status=markers["status"] if by_status else None,
-        mine=mine,
-        awaiting_me=awaiting_me,
-        invited=invited,
-        game=markers["game"] if by_game else None,
-    ).order_by(ordering)
-    if bound is not None:
-        matches = matches.filter(**{f"created_at__{bound}": markers["position"]})
-    seed = Case(When(status__in=_OVER, then=F("seed")), default=None)
-    return matches.values_list(*_LISTED_COLUMNS, seed)
-
-
-_PAGE = CompiledValues(
-    Match,
-    _page_query,
-    {
-        "user": Parameter(Seat._meta.get_field("user"), -7_340_251_913),
-        "status": Parameter(Match._meta.get_field("status"), "\x00status\x00"),
-        "game": Parameter(Match._meta.get_field("game"), "\x00game\x00"),
-        "position": Parameter(
-            Match._meta.get_field("created_at"),
-            datetime(1901, 2, 3, 4, 5, 6, 789_012, tzinfo=UTC),
-        ),
-    },
-)
-
-
 def match_page(
     filters: ListFilters,
     *,
@@ -364,29 +282,24 @@ def match_page(
     high: int | None = None,
 ) -> list[ListedMatch]:
     """``match_list(...).order_by(ordering).filter(created_at__<lookup>=position)[low:high]``
-    as ``ListedMatch`` rows: the same SQL (compiled once per process and shape, not per
-    request), on the database the router picks. ``bound``: ("lt" or "gt", position)."""
+    as ``ListedMatch`` rows: only the columns the list shows, no model instances.
+    ``bound``: ("lt" or "gt", position)."""
     if ordering not in ("-created_at", "created_at"):
         raise ValueError(f"the match list is not ordered by {ordering!r}")
     if bound is not None and bound[0] not in ("lt", "gt"):
         raise ValueError(f"the match list is not bounded by created_at__{bound[0]}")
-    values: dict[str, Any] = {"user": filters.user_id}
-    if filters.status:
-        values["status"] = filters.status
-    if filters.game:
-        values["game"] = filters.game
+    matches = _listed(
+        user_id=filters.user_id,
+        status=filters.status,
+        mine=filters.mine,
+        awaiting_me=filters.awaiting_me,
+        invited=filters.invited,
+        game=filters.game,
+    ).order_by(ordering)
     if bound is not None:
-        values["position"] = bound[1]
-    shape = (
-        filters.invited,
-        filters.awaiting_me,
-        filters.mine,
-        bool(filters.status),
-        bool(filters.game),
-        ordering,
-        bound[0] if bound is not None else None,
-    )
-    rows = _PAGE.rows(shape, values, low=low, high=high)
+        matches = matches.filter(**{f"created_at__{bound[0]}": bound[1]})
+    seed = Case(When(status__in=_OVER, then=F("seed")), default=None)
+    rows = matches.values_list(*_LISTED_COLUMNS, seed)[low:high]
     return [ListedMatch._make(row) for row in rows]
 
 
@@ -602,7 +515,7 @@ def events_for_viewer(
 ) -> tuple[list[dict[str, Any]], bool]:
     """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
     match = snapshot.match
-    rows: list[Any] = _event_rows(match, after, limit + 1, seat=snapshot.you)
+    rows: list[Any] = match_store.event_rows(match, after, limit + 1, seat=snapshot.you)
     if not rows and match.is_over and after < match.last_seq:
         # Archived (games/services/archive.py): the same rows, rebuilt from its archive.
         rows = [row for row in archived_events(match) or [] if row.seq > after][: limit + 1]
@@ -610,54 +523,6 @@ def events_for_viewer(
     rows = rows[:limit]
     reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
     return events_shown(rows, reader, over=match.is_over), more
-
-
-@dataclass(frozen=True, slots=True)
-class _EventRow:
-    """A stored event as one viewer reads it: ``private`` holds that seat's entry only."""
-
-    seq: int
-    type: str
-    step: int | None
-    at: datetime
-    show_at: bool
-    data: Any
-    private: dict[str, Any]
-    table_only: bool
-
-
-_EVENTS_SQL = prepare_statement(
-    "SELECT seq, type, step, at, show_at, data, private -> %s::text, table_only"
-    f" FROM {MatchEvent._meta.db_table} WHERE match_id = %s AND seq > %s ORDER BY seq LIMIT %s"
-)
-
-
-def _event_rows(match: Match, after: int, limit: int, *, seat: int | None) -> list[Any]:
-    """Up to ``limit`` events after ``after``. On PostgreSQL, plain SQL that fetches only the
-    reading seat's private part (``event_for`` reads no other): no model instances, and no
-    other seat's hidden data ever decoded in this process."""
-    using = router.db_for_read(MatchEvent)
-    db = connections[using]
-    if db.vendor != "postgresql":
-        queryset = MatchEvent.objects.using(using).filter(match=match, seq__gt=after)
-        return list(queryset.order_by("seq")[:limit])
-    key = str(seat) if seat is not None else None
-    with db.cursor() as cursor:
-        cursor.execute(_EVENTS_SQL, [key, match.pk, after, limit])
-        found = cursor.fetchall()
-    return [
-        _EventRow(
-            seq=seq,
-            type=kind,
-            step=step,
-            at=at,
-            show_at=show_at,
-            data=json_column(data),
-            private={key: json_column(mine)} if key is not None and mine is not None else {},
-            table_only=table_only,
-        )
-        for seq, kind, step, at, show_at, data, mine, table_only in found
-    ]
 
 
 def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[dict[str, Any]]:

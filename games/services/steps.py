@@ -17,10 +17,10 @@ from core.postgresql.prepared import prepare_statement
 from games import events
 from games.bots.observe import observation_for
 from games.catalog import get_bot
-from games.compiled import json_column, new_row
 from games.engine.protocol import Move as EngineMove
 from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
+from games.match_store import json_column
 from games.models import Match, Move, Seat
 from games.services.ratings import ratings_on_finish
 from games.services.standins import bot_decide, stand_in_name
@@ -64,17 +64,14 @@ def move_new(
 ) -> None:
     """Add a move of the open step to the change."""
     tx.add_move(
-        new_row(
-            Move,
-            {
-                "match": tx.match,
-                "step": tx.match.step,
-                "seat": seat,
-                "payload": payload,
-                "source": source,
-                "submitted_at": tx.now,
-                **extra,
-            },
+        Move(
+            match=tx.match,
+            step=tx.match.step,
+            seat=seat,
+            payload=payload,
+            source=source,
+            submitted_at=tx.now,
+            **extra,
         )
     )
 

@@ -35,7 +35,6 @@ from django.utils import timezone
 from core.postgresql.commit import write_alone, write_with_commit
 from core.postgresql.prepared import prepare_statement
 from games.catalog import get_engine
-from games.compiled import new_row
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
@@ -188,19 +187,16 @@ class MatchChange:
             event_check(event, data, private, table_only=table_only)
         self.match.last_seq += 1
         self.events.append(
-            new_row(
-                MatchEvent,
-                {
-                    "match": self.match,
-                    "seq": self.match.last_seq,
-                    "type": event.name,
-                    "step": step,
-                    "at": self.now,
-                    "show_at": event.show_at,
-                    "data": data,
-                    "private": {str(k): v for k, v in private.items()},
-                    "table_only": table_only,
-                },
+            MatchEvent(
+                match=self.match,
+                seq=self.match.last_seq,
+                type=event.name,
+                step=step,
+                at=self.now,
+                show_at=event.show_at,
+                data=data,
+                private={str(k): v for k, v in private.items()},
+                table_only=table_only,
             )
         )
 

@@ -25,6 +25,7 @@ from django.db import connection
 from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
+from games import match_store
 from games.services import reads
 from tests.players import API, Player, make_player, start_match
 
@@ -39,15 +40,15 @@ READS_PER_VIEWER = 400
 @pytest.fixture
 def widened_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Pause after the snapshot query; count the reads that saw a change land in the gap."""
-    query = reads._SNAPSHOT.rows  # the snapshot's one query (fetch builds on it)
+    query = match_store.snapshot_rows  # the snapshot's one query
     raced: list[int] = []
 
-    def slow_rows(value: Any) -> Any:
-        rows = query(value)
+    def slow_rows(value: Any, *, with_state: bool) -> Any:
+        rows = query(value, with_state=with_state)
         time.sleep(WINDOW)
         return rows
 
-    monkeypatch.setattr(reads._SNAPSHOT, "rows", slow_rows)
+    monkeypatch.setattr(match_store, "snapshot_rows", slow_rows)
     original_state = reads.match_state
 
     def counting_match_state(snapshot: reads.MatchSnapshot) -> Any:

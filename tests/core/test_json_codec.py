@@ -1,5 +1,5 @@
 """core.json_codec: orjson where it answers as the standard library does, the standard library
-where it would not; and the PostgreSQL backend and compiled queries using it."""
+where it would not; and the PostgreSQL backend and the match store using it."""
 
 from __future__ import annotations
 
@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 from django.db import connection
-from django.db.models.fields.json import KeyTransform
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import json_codec
-from games.compiled import _converters, _json_from_db
-from games.models import Match
+from games.match_store import json_column
 
 # JSON documents as the standard library writes and reads them (finite floats: NaN is not JSON).
 _scalars = (
@@ -83,25 +81,12 @@ def test_the_backend_writes_jsonb_with_the_codec() -> None:
     assert connection.ops.adapt_json_value(value, json.JSONEncoder).dumps is not json_codec.dumps
 
 
-@pytest.mark.django_db
-def test_compiled_queries_decode_json_columns_with_the_codec() -> None:
-    compiler = Match.objects.all().query.get_compiler(using="default")
-    select, _, _ = compiler.get_select()
-    converters = _converters(compiler, [column[0] for column in select])
-    json_columns = [
-        position
-        for position, (column, _, _) in enumerate(select)
-        if column.target.get_internal_type() == "JSONField"
-    ]
-    assert json_columns  # options, state, time_control, ...
-    if connection.vendor == "postgresql":  # SQLite hands some JSON columns over decoded
-        for position in json_columns:
-            assert converters[position][0] == [_json_from_db]
-    assert _json_from_db(None, None, connection) is None
-    assert _json_from_db('{"a": 1}', None, connection) == {"a": 1}
-    assert _json_from_db({"a": 1}, None, connection) == {"a": 1}  # already decoded
-    assert _json_from_db("not json", None, connection) == "not json"  # as Django answers
-    assert KeyTransform  # key lookups keep Django's own converter (not selected here)
+def test_the_match_store_decodes_json_columns_with_the_codec() -> None:
+    assert json_column(None) is None
+    assert json_column('{"a": 1}') == {"a": 1}
+    assert json_column(b"[1, 2]") == [1, 2]
+    assert json_column({"a": 1}) == {"a": 1}  # already decoded
+    assert json_column("123456789012345678901234567890") == 123456789012345678901234567890
 
 
 @settings(max_examples=400, derandomize=True, deadline=None)

@@ -15,7 +15,7 @@ from django.db import connection
 
 from core.postgresql.base import DatabaseWrapper
 from core.postgresql.prepared import PreparingCursor, prepare_statement, prepared
-from games.locks import _LOCK
+from games import match_store
 from tests.players import make_player, start_match
 from tests.roundtrips import count_round_trips
 
@@ -55,22 +55,22 @@ def test_the_hot_statements_are_prepared_and_the_list_is_not() -> None:
     texts = _prepared()
     assert any("FOR UPDATE" in sql and "games_seat" in sql for sql in texts), texts  # the lock
     assert any(sql.startswith("WITH write_0 AS (INSERT") for sql in texts), texts  # the write
-    assert any("private ->" in sql for sql in texts), texts  # the events page
-    assert any("state, version, submitted_mask" in sql for sql in texts), texts
+    assert any('"private" ->' in sql for sql in texts), texts  # the events page
+    assert any('"state", "version", "submitted_mask"' in sql for sql in texts), texts
     # Nothing else was prepared: the lists ran five times each, and their plans depend on
     # the player (a generic plan is made without the values).
     by_key = (
         "WITH write_",
-        'WHERE "games_seat"."match_id" = $1',
-        "FROM games_matchevent WHERE match_id = $2",
-        "FROM games_match WHERE id = $1",
+        'WHERE s."match_id" = $1',
+        'FROM "games_matchevent" WHERE "match_id" = $2',
+        'FROM "games_match" WHERE "id" = $1',
         "FROM games_move WHERE match_id = $1",
     )
     assert all(any(mark in sql for mark in by_key) for sql in texts), texts
     # Parameters are bound, never written into a prepared text.
     assert not any(match_id in sql for sql in texts)
     # The registry knows the lock's text exactly as it runs.
-    assert prepared(next(iter(_LOCK._plans.values())).sql)
+    assert prepared(match_store._LOCK_SQL)
 
 
 def test_a_statement_is_prepared_once_per_connection(settings: Any) -> None:
