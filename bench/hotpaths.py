@@ -16,13 +16,11 @@ card: the step-open and the step-resolving moves mixed as in play), a full ``GET
 /matches/{id}``, a 304 ``GET /matches/{id}`` (``If-None-Match``), ``GET /matches/{id}/events``
 (the feed from the start of a match mid-play), ``GET /matches`` (a player's list), ``POST
 /matches`` (a 2-player GOPS match with a guest invited) and ``POST /matches/{id}/join`` (the
-guest's join, which starts the match); "POST moves (Django)", the same moves through Django's
-handler, middleware and DRF without the fast path of ``config/fast_moves.py``; and
-"move service", the same moves made by calling the move service directly (no HTTP, Django
-handler, middleware, DRF, authentication, throttle or idempotency wrapper): the difference
-from "POST moves" is what the framework around a move costs. Each
-figure is the median over ``--repeats`` rounds of the mean CPU per request in that round; the
-spread (min-max of the rounds) is printed beside it.
+guest's join, which starts the match); and "move service", the same moves made by calling
+the move service directly (no HTTP, Django handler, middleware, DRF, authentication, throttle
+or idempotency wrapper): the difference from "POST moves" is what the framework around a move
+costs. Each figure is the median over ``--repeats`` rounds of the mean CPU per request in that
+round; the spread (min-max of the rounds) is printed beside it.
 
 ``--callgrind`` runs it again under ``valgrind --tool=callgrind`` and counts the instructions
 of the measured requests of one path only (the instrumentation is switched on and off around
@@ -73,7 +71,6 @@ def _fresh_database(db: str) -> None:
 #: The paths measured, in order (``--only`` picks some).
 KINDS = [
     "POST moves",
-    "POST moves (Django)",
     "move service",
     "GET match",
     "GET match 304",
@@ -293,10 +290,9 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
-    from config.wsgi import application, django_application
+    from config.wsgi import application
 
     w = Wsgi(application)
-    full = Wsgi(django_application)  # "POST moves (Django)": without config/fast_moves.py
     players = _players(2 * args.moves_matches)
     pairs = [players[i : i + 2] for i in range(0, len(players), 2)]
     # Warm-up: token cache, connections, compiled queries, one whole match per pair.
@@ -349,9 +345,9 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     unjoined: list[tuple[str, tuple[str, str]]] = []  # "POST create"'s matches, for "POST join"
     for _ in range(args.repeats):
         for kind in kinds:
-            if kind in ("POST moves", "POST moves (Django)", "move service"):
+            if kind in ("POST moves", "move service"):
                 matches = [(_new_match(w, h, g), h, g) for h, g in pairs]
-                via = full if kind == "POST moves (Django)" else w
+                via = w
                 via.cpu, posted = 0.0, 0
                 play = _play_service if kind == "move service" else _play
                 if profiler:

@@ -613,10 +613,6 @@ MIDDLEWARE = [
     else entry
     for entry in MIDDLEWARE
 ]
-# A plain POST /moves and a plain poll answered before the resolver, the middleware chain and
-# DRF's dispatch, through the same doors (config/fast_moves.py, config/fast_polls.py); 0 sends
-# every request through Django.
-FACEDOWN_FAST_MOVES = _env_bool("FACEDOWN_FAST_MOVES", True)
 # Content negotiation without parsing the usual Accept headers (core/negotiation.py).
 REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"
 

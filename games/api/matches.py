@@ -8,12 +8,10 @@ import json
 import re
 import uuid
 from base64 import b64decode
-from collections.abc import Callable
 from contextlib import nullcontext
 from typing import Any, cast
 from urllib.parse import parse_qs
 
-from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.types import OpenApiTypes
@@ -267,38 +265,24 @@ class MatchDetailApi(APIView):
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
-        answer = match_detail_response(match_id, requester(request), request.META, _drf)
-        return cast(Response, answer)
-
-
-def _drf(code: int, data: dict[str, Any] | None) -> Response:
-    return Response(data, status=code)
-
-
-def match_detail_response(
-    match_id: str,
-    user: User,
-    meta: dict[str, Any],
-    respond: Callable[[int, dict[str, Any] | None], HttpResponse],
-) -> HttpResponse:
-    """The answer to ``GET /matches/{id}`` for ``user``, without the framework around it: the
-    view's, and the poll fast path's (config/fast_polls.py) with its own ``respond``."""
-    condition = meta.get("HTTP_IF_NONE_MATCH")
-    # Unconditional: the engine state in the same query. Conditional (a poll, mostly answered
-    # 304): without it, and read after the snapshot only if the ETag differs.
-    read = reads.match_snapshot_read(
-        match_id=match_id_or_404(match_id), user=user, with_state=condition is None
-    )
-    if condition is not None and _etag_matches(condition, etag := read.etag()):
-        # Decided from the rows' columns: no model instance, no engine state.
-        response = respond(status.HTTP_304_NOT_MODIFIED, None)
-    else:
-        snapshot = read.snapshot()
-        response = respond(status.HTTP_200_OK, reads.match_resource(snapshot))
-        etag = snapshot.etag  # after the body: a raced read renews it
-    response["ETag"] = etag
-    patch_vary_headers(response, ("Authorization", "Cookie"))
-    return response
+        condition = request.META.get("HTTP_IF_NONE_MATCH")
+        # Unconditional: the engine state in the same query. Conditional (a poll, mostly
+        # answered 304): without it, and read after the snapshot only if the ETag differs.
+        read = reads.match_snapshot_read(
+            match_id=match_id_or_404(match_id),
+            user=requester(request),
+            with_state=condition is None,
+        )
+        if condition is not None and _etag_matches(condition, etag := read.etag()):
+            # Decided from the rows' columns: no model instance, no engine state.
+            response = Response(status=status.HTTP_304_NOT_MODIFIED)
+        else:
+            snapshot = read.snapshot()
+            response = Response(reads.match_resource(snapshot))
+            etag = snapshot.etag  # after the body: a raced read renews it
+        response["ETag"] = etag
+        patch_vary_headers(response, ("Authorization", "Cookie"))
+        return response
 
 
 def _list_etag(request: Request, page: dict[str, Any]) -> str:

@@ -1,9 +1,10 @@
 """The hot routes (a move, a poll) get what every other route gets, whoever signs in how.
 
-Each hot route is sent through the deployed WSGI application (its fast paths in front of
-Django) with a token and with the web client's session, beside a route off the hot path
-(the match's events, a reveal), and every answer must show the same host check, body limit,
-CORS, security headers, throttles, request id, access log line and problem+json errors.
+Each hot route is sent through the deployed WSGI application (Django's own handler, the
+routes' views like any other) with a token and with the web client's session, beside a route
+off the hot path (the match's events, a reveal), and every answer must show the same host
+check, body limit, CORS, security headers, throttles, request id, access log line and
+problem+json errors.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,8 +21,8 @@ from django.test import Client
 
 from config.wsgi import application
 from core.input import max_body_bytes
-from tests.api.test_fast_moves import Answer, wsgi
 from tests.players import Player, start_match
+from tests.wsgi_calls import Answer, wsgi
 
 ORIGIN = "https://cards.example"
 CSRF = "k" * 32  # an unmasked CSRF secret: the cookie and the header agree
@@ -170,34 +170,3 @@ def test_a_session_post_without_its_csrf_header_is_refused_on_every_route(alice,
         token, headers = session.headers("GET")  # the cookies, not the header
         answer = wsgi(application, path, token=token, body=body, **headers)
         assert problem(answer)[:2] == (403, "permission_denied"), (route, answer)
-
-
-def test_the_hot_routes_use_no_other_packages_internals():
-    """The fast paths and the access log use public APIs only: no private attribute of a
-    response or a lazy object, no private hook of Sentry's integration, no undocumented
-    function of Django's handlers."""
-    root = Path(__file__).resolve().parents[2]
-    internals = (
-        "_resource_closers",
-        "_handler_class",
-        "_before_get_response",
-        "response_for_exception",
-        "get_script_name",
-        "._wrapped",
-    )
-    for module in ("config/fast_moves.py", "config/fast_polls.py", "observability/middleware.py"):
-        text = (root / module).read_text()
-        assert [name for name in internals if name in text] == [], module
-
-
-def test_with_debug_on_every_request_is_djangos(settings):
-    """DEBUG's technical error pages are rendered by Django's handler only."""
-    from django.core.handlers.wsgi import WSGIHandler
-
-    from config.fast_moves import FastMoves
-    from config.fast_polls import FastPolls
-
-    settings.DEBUG = True
-    assert not FastMoves(WSGIHandler()).enabled and not FastPolls(WSGIHandler()).enabled
-    settings.DEBUG = False
-    assert FastMoves(WSGIHandler()).enabled and FastPolls(WSGIHandler()).enabled
