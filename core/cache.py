@@ -12,8 +12,8 @@ has its own anyway. ``LOCATION`` is one Redis URL; ``OPTIONS`` go to redis-py's
 
 ``count`` / ``count_many`` create-with-expiry and increment in one round trip (one script
 command), where ``incr`` (EXISTS, INCR) and a first ``add`` took two to three (login lockouts).
-``reserve_many`` is the throttles' (``core.throttling.Leases``): a range of counts for each of a
-request's windows, sized by each window's count, in one command.
+``reserve_many`` is the throttles' (``core.throttling.ReservedCounts``): a range of counts for
+each of a request's windows, sized by each window's count, in one command.
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ return counts
 # restarted or new Redis): redis-py's Script does that on NOSCRIPT.
 _COUNT_SCRIPT = redis.Redis().register_script(_COUNT_LUA)
 
-# A throttle's range of counts (core.throttling.Leases), sized by the count it starts from.
+# A throttle's range of counts (core.throttling.ReservedCounts), sized by the count it starts from.
 _RESERVE_LUA = """
 local share = tonumber(ARGV[1])
 local ranges = {}

@@ -142,7 +142,7 @@ class _Lease:
         self.next, self.last, self.expires = first, last, expires
 
 
-class Leases:
+class ReservedCounts:
     """A window's counts, handed out by this process from ranges it reserves in the counter.
 
     Counting every request in the shared cache cost a round trip per request, the largest
@@ -164,7 +164,7 @@ class Leases:
 
     def __init__(self, counts: FailSafeCounters | None = None) -> None:
         self._counts = counts  # None: the module's ``counters`` (replaceable in tests)
-        self._leases: dict[str, _Lease] = {}
+        self._ranges: dict[str, _Lease] = {}
         self._reserving: set[str] = set()
         self._lock = threading.Lock()
         self._next_prune = 0.0
@@ -177,7 +177,7 @@ class Leases:
         with self._lock:
             for slot in slots:
                 key, _, limit, _ = slot
-                lease = self._leases.get(key)
+                lease = self._ranges.get(key)
                 if lease is not None and lease.next <= lease.last:
                     counted[key] = lease.next
                     lease.next += 1
@@ -185,7 +185,7 @@ class Leases:
                 keeps = (
                     limit > 2 * LEASE_SHARE
                     and key not in self._reserving
-                    and (lease is not None or len(self._leases) < LEASE_MAX_WINDOWS)
+                    and (lease is not None or len(self._ranges) < LEASE_MAX_WINDOWS)
                 )
                 if keeps:
                     self._reserving.add(key)
@@ -208,23 +208,23 @@ class Leases:
                 last, size = ranges[key]
                 counted[key] = last - size + 1
                 if keeps and size > 1:
-                    self._leases[key] = _Lease(last - size + 2, last, ends)
+                    self._ranges[key] = _Lease(last - size + 2, last, ends)
             if now >= self._next_prune:
                 self._prune(now)
         return counted
 
     def _prune(self, now: float) -> None:
         self._next_prune = now + LEASE_PRUNE_INTERVAL
-        for key in [key for key, lease in self._leases.items() if lease.expires <= now]:
-            del self._leases[key]
+        for key in [key for key, lease in self._ranges.items() if lease.expires <= now]:
+            del self._ranges[key]
 
     def forget(self) -> None:
         """Drop every reservation of this process (tests that clear the shared cache)."""
         with self._lock:
-            self._leases.clear()
+            self._ranges.clear()
 
 
-leases = Leases()
+reserved_counts = ReservedCounts()
 
 
 class WindowCounterMixin:
@@ -254,8 +254,8 @@ class WindowCounterMixin:
         if slot is None:
             return True
         # DRF asks every throttle of the view in turn (APIView.check_throttles). The first one
-        # counts the request in all of their windows at once (leases: one round trip at most)
-        # and leaves the counts on the request; the others read theirs from there.
+        # counts the request in all of their windows at once (``reserved_counts``: one round trip
+        # at most) and leaves the counts on the request; the others read theirs from there.
         counted: dict[str, int] | None = getattr(request, "_throttle_counts", None)
         if counted is None or slot[0] not in counted:
             slots = [slot]
@@ -264,7 +264,7 @@ class WindowCounterMixin:
                     other_slot = other.window_slot(request, view)
                     if other_slot is not None and other_slot[0] not in (counted or {}):
                         slots.append(other_slot)
-            counted = {**(counted or {}), **leases.take(slots)}
+            counted = {**(counted or {}), **reserved_counts.take(slots)}
             request._throttle_counts = counted
         return counted[slot[0]] <= self.num_requests
 

@@ -137,21 +137,6 @@ def overdue_steps(*, now: datetime, limit: int) -> list[tuple[uuid.UUID, int]]:
         )
 
 
-_RATING_COLUMNS = (
-    "id",
-    "user_id",
-    "game",
-    "mu",
-    "sigma",
-    "ordinal",
-    "rated_matches",
-    "opponents",
-    "played",
-    "won",
-    "updated_at",
-)
-
-
 def ratings_lock(game: str, users: Collection[int], *, mu: float, sigma: float) -> list[Rating]:
     """Lock the rating rows of ``users`` in ``game``, in ascending user-id order, creating the
     missing ones at (``mu``, ``sigma``); returns them in that order. One round trip on
@@ -166,19 +151,4 @@ def ratings_lock(game: str, users: Collection[int], *, mu: float, sigma: float) 
         ]
         Rating.objects.bulk_create(fresh, ignore_conflicts=True)
         return list(Rating.objects.filter(game=game, user_id__in=ids).order_by("user_id"))
-    table = Rating._meta.db_table
-    values = ", ".join(["(%s, %s, %s, %s, %s, 0, 0, 0)"] * len(ids))
-    params: list[int | str | float] = []
-    for user_id in ids:
-        params += [user_id, game, mu, sigma, mu - 3 * sigma]
-    sql = (
-        f"INSERT INTO {table} (user_id, game, mu, sigma, ordinal, rated_matches, played, won) "
-        f"VALUES {values} ON CONFLICT (user_id, game) DO UPDATE SET user_id = EXCLUDED.user_id "
-        f"RETURNING {', '.join(_RATING_COLUMNS)}"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = [Rating(**dict(zip(_RATING_COLUMNS, row, strict=True))) for row in cursor.fetchall()]
-    for row in rows:
-        row._state.adding = False
-    return sorted(rows, key=lambda row: row.user_id)
+    return match_store.ratings_upsert(game, ids, mu=mu, sigma=sigma)

@@ -36,7 +36,7 @@ from accounts.authentication import CachedTokenAuthentication
 from core.client_address import client_address
 from core.errors import FacedownError, TooManyStreams
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
-from core.throttling import Slot, leases
+from core.throttling import Slot, reserved_counts
 from live.auth import _SALT as TICKET_SALT
 from live.database import bounded
 from live.slots import Held, Limit, slots
@@ -72,7 +72,7 @@ def _window(kind: str, ident: str, rate: str, now: float) -> Slot:
 def _over(slot: Slot, now: float) -> float | None:
     """Count one open in the window; the seconds to wait when it is over the limit."""
     key, _, most, ends = slot
-    if leases.take([slot])[key] <= most:
+    if reserved_counts.take([slot])[key] <= most:
         return None
     return max(1.0, ends - now)
 

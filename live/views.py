@@ -31,7 +31,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -41,7 +41,7 @@ from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
-from games.services import reads
+from games.services import reads, shapes
 from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream_credential
 from live.bus import (
     BROKEN,
@@ -158,8 +158,8 @@ def _seat_read(
     return credential, seat, frozenset(mutes_of(credential.user))
 
 
-def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[dict[str, Any]]:
-    shown: list[dict[str, Any]] = []
+def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[shapes.Event]:
+    shown: list[shapes.Event] = []
     more = True
     while more:
         page, more = reads.events_for_viewer(snapshot=snapshot, after=after)
@@ -186,7 +186,8 @@ def _match_open(match_id: str, user: User, last: int | None) -> MatchOpening:
 
 
 def _match_catch_up(match_id: str, user: User, after: int) -> list[dict[str, Any]]:
-    return _events_after(reads.match_snapshot(match_id=match_id, user=user), after)
+    events = _events_after(reads.match_snapshot(match_id=match_id, user=user), after)
+    return cast(list[dict[str, Any]], events)
 
 
 def _seat_now(match_id: str, user: User) -> int | None:

@@ -29,10 +29,10 @@ def responses_match_schema() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def throttle_leases_forgotten() -> None:
     """Tests clear the shared cache to reset the throttles; this process's reserved counts
-    (core.throttling.Leases) go with it. A deployment never resets its counters."""
-    from core.throttling import leases
+    (core.throttling.ReservedCounts) go with it. A deployment never resets its counters."""
+    from core.throttling import reserved_counts
 
-    leases.forget()
+    reserved_counts.forget()
 
 
 @pytest.fixture

@@ -19,7 +19,9 @@ from django.db import connection
 from psycopg import pq
 
 _WAITING = re.compile(r"^F\t\d+\t(Query|Sync)\b(.*)$")
-_PARSE = re.compile(r'^F\t\d+\tParse\t "([^"]*)" "(.*?)" ')
+# The SQL may hold double quotes (quoted names): it ends at the last quote before the count of
+# parameter types.
+_PARSE = re.compile(r'^F\t\d+\tParse\t "([^"]*)" "(.*)" \d+')
 _BIND = re.compile(r'^F\t\d+\tBind\t "[^"]*" "([^"]*)"')
 
 

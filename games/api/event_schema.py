@@ -1,6 +1,6 @@
 """The event catalogue (``games/events.py``) rendered into the OpenAPI schema.
 
-``EventOutput`` becomes a union discriminated by ``type``: one component per event type, whose
+``Event`` becomes a union discriminated by ``type``: one component per event type, whose
 ``data`` is the JSON Schema of that type's ``TypedDict`` (translated to OpenAPI 3.0.3), so the
 documentation and the test suite's response check both follow the catalogue.
 """
@@ -12,28 +12,32 @@ from typing import Any
 from games.events import CATALOGUE, EventType, json_schema
 
 
-def _openapi(schema: dict[str, Any]) -> dict[str, Any]:
+def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
     """JSON Schema 2020-12 → OpenAPI 3.0.3: ``{"anyOf": [X, {"type": "null"}]}`` becomes X
-    with ``nullable``; an ``enum`` gets its ``type``."""
+    with ``nullable`` (a reference wrapped in ``allOf``, as 3.0 ignores a reference's
+    siblings); an ``enum`` gets its ``type``."""
     schema = dict(schema)
     options = schema.pop("anyOf", None)
     if options is not None:
         rest = [option for option in options if option != {"type": "null"}]
+        nullable = {"nullable": True} if len(rest) < len(options) else {}
         if len(rest) == 1:
-            return {**_openapi(rest[0]), "nullable": len(rest) < len(options)}
-        schema["anyOf"] = [_openapi(option) for option in rest]
-        if len(rest) < len(options):
-            schema["nullable"] = True
+            only = openapi_30(rest[0])
+            if "$ref" in only and (nullable or schema):
+                only = {"allOf": [only]}
+            return {**schema, **only, **nullable}
+        schema["anyOf"] = [openapi_30(option) for option in rest]
+        schema.update(nullable)
     if "enum" in schema and "type" not in schema:
         kinds = {type(value) for value in schema["enum"] if value is not None}
         if kinds == {str}:
             schema["type"] = "string"
     if "properties" in schema:
-        schema["properties"] = {k: _openapi(v) for k, v in schema["properties"].items()}
+        schema["properties"] = {k: openapi_30(v) for k, v in schema["properties"].items()}
     if isinstance(schema.get("items"), dict):
-        schema["items"] = _openapi(schema["items"])
+        schema["items"] = openapi_30(schema["items"])
     if isinstance(schema.get("additionalProperties"), dict):
-        schema["additionalProperties"] = _openapi(schema["additionalProperties"])
+        schema["additionalProperties"] = openapi_30(schema["additionalProperties"])
     return schema
 
 
@@ -42,7 +46,7 @@ def _component_name(name: str) -> str:
 
 
 def _event_component(event: EventType[Any]) -> dict[str, Any]:
-    data = _openapi(json_schema(event.data))
+    data = openapi_30(json_schema(event.data))
     notes = [event.doc]
     if event.private is not None:
         notes.append("A seated reader also finds its own private part merged into `data`.")
@@ -69,15 +73,15 @@ def _event_component(event: EventType[Any]) -> dict[str, Any]:
 
 
 def event_catalogue(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: one component per event type, and ``EventOutput``
-    as their union."""
+    """drf-spectacular postprocessing hook: one component per event type, and ``Event``
+    (games/services/shapes.py) as their union."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     mapping = {}
     for name, event in CATALOGUE.items():
         component = _component_name(name)
         schemas[component] = _event_component(event)
         mapping[name] = f"#/components/schemas/{component}"
-    schemas["EventOutput"] = {
+    schemas["Event"] = {
         "description": "A match event, redacted for the reader. One schema per `type`.",
         "oneOf": [{"$ref": ref} for ref in mapping.values()],
         "discriminator": {"propertyName": "type", "mapping": mapping},

@@ -31,10 +31,11 @@ from core.throttling import AnonRateThrottle
 from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.api.params import param_choice, param_flag, param_int
+from games.api.shapes import shape
 from games.catalog import engines
 from games.models import Match
 from games.routers import replica_reads
-from games.services import reads
+from games.services import reads, shapes
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit, reveal_submit
@@ -197,7 +198,7 @@ class MatchListApi(APIView):
             IF_NONE_MATCH,
         ],
         responses={
-            200: s.MatchPageOutput,
+            200: shape(shapes.MatchPage),
             304: None,
             400: OpenApiResponse(description="validation_error: a bad query parameter value."),
             404: OpenApiResponse(description="not_found: an invalid cursor."),
@@ -233,7 +234,7 @@ class MatchListApi(APIView):
     @extend_schema(
         request=s.MatchCreateInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: s.MatchOutput, 400: PROBLEM, 409: PROBLEM},
+        responses={201: shape(shapes.Match), 400: PROBLEM, 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -261,7 +262,7 @@ class MatchDetailApi(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
-        responses={200: s.MatchOutput, 304: None, 404: PROBLEM},
+        responses={200: shape(shapes.Match), 304: None, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -332,7 +333,7 @@ class MatchJoinApi(APIView):
     @extend_schema(
         request=s.JoinInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: s.MatchOutput, 409: PROBLEM},
+        responses={200: shape(shapes.Match), 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -348,7 +349,7 @@ class MatchDeclineApi(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: s.MatchOutput, 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -363,7 +364,7 @@ class MatchResignApi(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: s.MatchOutput, 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -380,9 +381,9 @@ class MatchMovesApi(APIView):
         request=s.MoveInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: s.MoveOutput,
+            202: shape(shapes.MoveAnswer),
             200: OpenApiResponse(
-                s.MoveOutput, description="An identical re-post: the original receipt."
+                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             400: PROBLEM,
             403: PROBLEM,
@@ -415,9 +416,9 @@ class MatchRevealsApi(APIView):
         request=s.RevealInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: s.MoveOutput,
+            202: shape(shapes.MoveAnswer),
             200: OpenApiResponse(
-                s.MoveOutput, description="An identical re-post: the original receipt."
+                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             409: PROBLEM,
         },
@@ -462,7 +463,7 @@ class MatchEventsApi(APIView):
                 ),
             ),
         ],
-        responses={200: s.EventPageOutput, 304: None, 400: PROBLEM, 404: PROBLEM},
+        responses={200: shape(shapes.EventPage), 304: None, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:

@@ -8,7 +8,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.api.matches import (
     IDEMPOTENCY_HEADER,
@@ -17,6 +16,8 @@ from games.api.matches import (
     match_id_or_404,
     requester,
 )
+from games.api.shapes import shape
+from games.services import shapes
 from games.services.rematch import match_rematch
 
 
@@ -27,8 +28,8 @@ class MatchRematchApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: OpenApiResponse(s.MatchOutput, description="The rematch, created now."),
-            200: OpenApiResponse(s.MatchOutput, description="The rematch asked for earlier."),
+            201: OpenApiResponse(shape(shapes.Match), description="The rematch, created now."),
+            200: OpenApiResponse(shape(shapes.Match), description="The rematch asked for earlier."),
             403: PROBLEM,
             404: PROBLEM,
             409: PROBLEM,

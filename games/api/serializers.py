@@ -1,5 +1,6 @@
-"""Input envelopes (validated here) and output shapes (for the OpenAPI schema only: responses
-are built by ``games.services.reads`` from the engine's per-viewer view)."""
+"""Input envelopes (validated here) and the output shapes of the routes off the match routes
+(for the OpenAPI schema: their bodies are built by the services). The match routes' bodies
+are declared once, in ``games.services.shapes``."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from core.serializers import (
     StrictRegexField,
     StrictSerializer,
 )
+from games.api.shapes import shape_field
 from games.models import Match
+from games.services import shapes
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
 
@@ -146,118 +149,6 @@ class RevealInput(StrictSerializer):
 # -- Output shapes, for the schema -------------------------------------------------------------
 
 
-class SeatOutput(serializers.Serializer):
-    index = serializers.IntegerField()
-    player = serializers.CharField(allow_null=True)
-    bot = serializers.CharField(allow_null=True)
-    accepted = serializers.BooleanField()
-    score = serializers.IntegerField()
-    forfeited = serializers.BooleanField()
-    controlled_by = serializers.ChoiceField(choices=["player", "bot"])
-
-
-class PhaseOutput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=Match.PhaseKind.values)
-    to_act = serializers.ListField(child=serializers.IntegerField())
-    submitted = serializers.ListField(
-        child=serializers.IntegerField(),
-        help_text="Seats whose move is recorded; only your own when disclose_submitted is false.",
-    )
-    deadline = serializers.DateTimeField(allow_null=True)
-    your_move = serializers.JSONField(allow_null=True)
-
-
-class ResultOutput(serializers.Serializer):
-    scores = serializers.ListField(child=serializers.IntegerField())
-    winners = serializers.ListField(child=serializers.IntegerField())
-    ranking = serializers.ListField(child=serializers.ListField(child=serializers.IntegerField()))
-    reason = serializers.ChoiceField(choices=["completed", "forfeit", "aborted"])
-
-
-class FairnessOutput(serializers.Serializer):
-    seed_sha256 = serializers.CharField()
-    seed = serializers.CharField(allow_null=True, help_text="Published when the match is over.")
-
-
-class SeriesRefOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    index = serializers.IntegerField(help_text="0-based place of the match in its series.")
-
-
-class MatchSummaryOutput(serializers.Serializer):
-    id = serializers.UUIDField()
-    game = serializers.CharField()
-    options = serializers.DictField()
-    protocol = serializers.CharField()
-    disclose_submitted = serializers.BooleanField()
-    chat = serializers.BooleanField(help_text="Whether the match has a chat room.")
-    status = serializers.ChoiceField(choices=Match.Status.values)
-    version = serializers.IntegerField()
-    step = serializers.IntegerField()
-    seats = SeatOutput(many=True)
-    you = serializers.IntegerField(allow_null=True)
-    created_by = serializers.CharField()
-    created_at = serializers.DateTimeField()
-    started_at = serializers.DateTimeField(allow_null=True)
-    finished_at = serializers.DateTimeField(allow_null=True)
-    phase = PhaseOutput()
-    result = ResultOutput(allow_null=True)
-    rated = serializers.BooleanField()
-    rematch = serializers.UUIDField(
-        allow_null=True, help_text="The rematch's id, once a seated player asked for one."
-    )
-    series = SeriesRefOutput(allow_null=True)
-    fairness = FairnessOutput()
-
-
-class MatchOutput(MatchSummaryOutput):
-    legal_moves = serializers.ListField(child=serializers.DictField())
-    view = serializers.JSONField(help_text="Game-specific, redacted for the requester.")
-
-
-class MatchPageOutput(serializers.Serializer):
-    results = MatchSummaryOutput(many=True)
-    next = serializers.URLField(allow_null=True)
-
-
-class ReceiptOutput(serializers.Serializer):
-    match = serializers.UUIDField()
-    step = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    digest = serializers.CharField()
-    version = serializers.IntegerField()
-    at = serializers.DateTimeField()
-    key_id = serializers.CharField(help_text="Names the signing key: GET /fairness/key.")
-    sig = serializers.CharField(
-        help_text="Ed25519 signature, 128 hex characters (docs/fairness.md gives the message)."
-    )
-    kind = serializers.ChoiceField(
-        choices=["move", "commitment", "reveal"],
-        required=False,
-        help_text="What was signed; absent means a move (docs/fairness.md).",
-    )
-
-
-class MoveOutput(serializers.Serializer):
-    step = serializers.IntegerField()
-    seat = serializers.IntegerField()
-    receipt = ReceiptOutput()
-
-
-class EventOutput(serializers.Serializer):
-    seq = serializers.IntegerField()
-    type = serializers.CharField()
-    step = serializers.IntegerField(allow_null=True)
-    at = serializers.DateTimeField(allow_null=True)
-    data = serializers.JSONField(allow_null=True)  # type: ignore[assignment]
-
-
-class EventPageOutput(serializers.Serializer):
-    results = EventOutput(many=True)
-    next = serializers.URLField(allow_null=True)
-    last_seq = serializers.IntegerField()
-
-
 class BotStrengthOutput(serializers.Serializer):
     against = serializers.CharField(help_text="The bot it was measured against.")
     margin = serializers.FloatField(
@@ -297,7 +188,7 @@ class SeriesMatchOutput(serializers.Serializer):
     seats = serializers.ListField(
         child=serializers.CharField(allow_null=True), help_text="Player or bot name per seat."
     )
-    result = ResultOutput(allow_null=True)
+    result = shape_field(shapes.Result, nullable=True)
 
 
 class StandingOutput(serializers.Serializer):
@@ -357,7 +248,7 @@ class RecentMatchOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     won = serializers.BooleanField()
     players = serializers.ListField(child=serializers.CharField(allow_null=True))
-    result = ResultOutput()
+    result = shape_field(shapes.Result)
 
 
 class PlayerOutput(serializers.Serializer):

@@ -10,7 +10,7 @@ import hashlib
 import uuid
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from django.db import connection, connections, router, transaction
 from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, When
@@ -22,6 +22,7 @@ from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
+from games.services import shapes
 from games.services.archive import archived_events, archived_moves
 from games.services.steps import phase_public
 
@@ -314,7 +315,7 @@ _LISTED_SEATS_SQL = (
 )
 
 
-def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[dict[str, Any]]:
+def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[shapes.MatchSummary]:
     """The page's matches as ``match_resource(snapshot_of(match, viewer), detail=False)``
     shows them, built from rows: one query for every seat of the page, no model instances."""
     if not page:
@@ -335,12 +336,12 @@ def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[dict[s
 
 def _listed_resource(
     match: ListedMatch, seats: list[tuple[Any, ...]], viewer: int | None
-) -> dict[str, Any]:
+) -> shapes.MatchSummary:
     """``match_resource(..., detail=False)`` for a listed match: the same keys in the same
     order (tests/api/test_match_list.py compares the two)."""
     scores = match.scores
     you = next((seat[1] for seat in seats if seat[2] == viewer), None)
-    return {
+    body = {
         **_match_head(match),
         "seats": [
             {
@@ -369,6 +370,7 @@ def _listed_resource(
         **_match_outcome(match),
         "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
     }
+    return cast(shapes.MatchSummary, body)
 
 
 def _match_head(match: Match | ListedMatch) -> dict[str, Any]:
@@ -436,7 +438,7 @@ def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
     return phase
 
 
-def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str, Any]:
+def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Match:
     """The match as docs/api.md ("Read") describes it, for the snapshot's viewer.
 
     With ``detail`` the engine state is read too (``match_state``), which may renew
@@ -480,7 +482,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> dict[str,
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.is_over else None,
     }
-    return body
+    return cast(shapes.Match, body)  # without detail: a MatchSummary, its keys only
 
 
 def _view(snapshot: MatchSnapshot, state: Any) -> Any:
@@ -512,7 +514,7 @@ def _legal_moves(snapshot: MatchSnapshot, state: Any) -> list[dict[str, Any]]:
 
 def events_for_viewer(
     *, snapshot: MatchSnapshot, after: int, limit: int = EVENTS_PAGE
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[shapes.Event], bool]:
     """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
     match = snapshot.match
     rows: list[Any] = match_store.event_rows(match, after, limit + 1, seat=snapshot.you)
@@ -525,7 +527,7 @@ def events_for_viewer(
     return events_shown(rows, reader, over=match.is_over), more
 
 
-def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[dict[str, Any]]:
+def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[shapes.Event]:
     """The rows as ``reader`` reads them in the event feed (and in the streams)."""
     shown = [event_for(row, reader) for row in rows]
     if over:
@@ -534,7 +536,7 @@ def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[
         for row, event in zip(rows, shown, strict=True):
             if event["at"] is None:
                 event["at"] = timestamp(row.at)
-    return shown
+    return cast(list[shapes.Event], shown)
 
 
 def seat_reader_at_commit(match: Match, seat: int, moved_steps: list[int]) -> Reader:

@@ -38,9 +38,9 @@ from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
+from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule
-from games.services.statements import NotPlain, insert_sql, update_sql
 
 FollowUp = Callable[["MatchChange"], None]
 
@@ -285,9 +285,9 @@ class Statement(NamedTuple):
 def _one_statement(writes: Writes, default: Any) -> Statement | None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
-    them (``games/services/statements.py``). New rows' ids are not fetched: a change's
+    them (``games/match_store.py``). New rows' ids are not fetched: a change's
     moves and events are never used again after the write. None when a value is one only
-    the ORM writes (an expression: ``statements.NotPlain``)."""
+    the ORM writes (an expression: ``match_store.NotPlain``)."""
     try:
         return _statement(writes, default)
     except NotPlain:

@@ -153,7 +153,7 @@ def test_the_finishing_move_costs_two_round_trips_more(alice: Player, bob: Playe
     assert bob.match(match_id)["status"] == "finished"
     resolving, finishing = counts
     assert not [m for m in resolving.messages if "games_rating" in m], resolving
-    upserts = [m for m in finishing.messages if m.startswith("INSERT INTO games_rating")]
+    upserts = [m for m in finishing.messages if m.startswith('INSERT INTO "games_rating"')]
     assert len(upserts) == 1, finishing
     assert finishing.count == resolving.count + 2, (resolving, finishing)
 

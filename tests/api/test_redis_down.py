@@ -77,7 +77,7 @@ def test_reads_and_moves_answer_normally_while_the_cache_is_down(
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
     fresh = throttling.FailSafeCounters()
     monkeypatch.setattr(throttling, "counters", fresh)
-    monkeypatch.setattr(throttling, "leases", throttling.Leases(fresh))
+    monkeypatch.setattr(throttling, "reserved_counts", throttling.ReservedCounts(fresh))
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
     assert redis.Redis.from_url(url).dbsize() > 0  # the counters live in our Redis
 

@@ -99,13 +99,13 @@ def test_a_busy_client_is_counted_by_ranges_and_still_stopped_at_its_limit(
     alice, rates, monkeypatch
 ):
     """With a limit far off, a client's requests are counted in ranges reserved in the shared
-    cache (core.throttling.Leases): one round trip for every request's windows at first, then
-    one per LEASE_LARGEST requests. Near the limit, request by request again; never past it."""
+    cache (core.throttling.ReservedCounts): one round trip for every request's windows at first,
+    then one per LEASE_LARGEST requests. Near the limit, request by request again; never past it."""
     from core import throttling
-    from tests.core.test_throttle_leases import CountingCounters
+    from tests.core.test_throttle_reserved_counts import CountingCounters
 
     counting = CountingCounters()
-    monkeypatch.setattr(throttling, "leases", throttling.Leases(counting))
+    monkeypatch.setattr(throttling, "reserved_counts", throttling.ReservedCounts(counting))
     rates(reads="150/hour")
     answers = [alice.get("/matches").status_code for _ in range(40)]
     assert answers == [200] * 40

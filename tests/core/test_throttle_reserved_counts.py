@@ -1,7 +1,7 @@
-"""core.throttling.Leases: a process reserves ranges of a throttle window's counts in the shared
-counter and hands them out itself. Against the real Redis; "processes" are separate Leases
-objects (each a process's state), threads are real threads, and in the last test the processes
-are real processes."""
+"""core.throttling.ReservedCounts: a process reserves ranges of a throttle window's counts in the
+shared counter and hands them out itself. Against the real Redis; "processes" are separate
+ReservedCounts objects (each a process's state), threads are real threads, and in the last test
+the processes are real processes."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from django.core.cache import caches
 
 from core import throttling
 from core.cache import RedisCache
-from core.throttling import LEASE_LARGEST, FailSafeCounters, Leases
+from core.throttling import LEASE_LARGEST, FailSafeCounters, ReservedCounts
 
 pytestmark = pytest.mark.skipif(
     not isinstance(caches["default"], RedisCache),
@@ -59,18 +59,18 @@ def shared_count(key: str) -> int:
 
 def test_a_small_limit_is_counted_in_the_shared_cache_request_by_request() -> None:
     counts = CountingCounters()
-    process = Leases(counts)
+    process = ReservedCounts(counts)
     key = window_key()
     taken = [process.take([slot(key, 16)])[key] for _ in range(18)]
     assert taken == list(range(1, 19))
     assert counts.round_trips == 18
     assert shared_count(key) == 18
-    assert not process._leases  # nothing kept for a limit that never gets a range
+    assert not process._ranges  # nothing kept for a limit that never gets a range
 
 
 def test_a_large_limit_costs_a_round_trip_per_range_not_per_request() -> None:
     counts = CountingCounters()
-    process = Leases(counts)
+    process = ReservedCounts(counts)
     key = window_key()
     taken = [process.take([slot(key, 1000)])[key] for _ in range(50)]
     assert taken == list(range(1, 51))  # one process alone: the counts in order, none skipped
@@ -80,7 +80,7 @@ def test_a_large_limit_costs_a_round_trip_per_range_not_per_request() -> None:
 
 def test_two_processes_never_hand_out_the_same_count_nor_pass_the_limit() -> None:
     limit = 100
-    first, second = Leases(CountingCounters()), Leases(CountingCounters())
+    first, second = ReservedCounts(CountingCounters()), ReservedCounts(CountingCounters())
     key = window_key()
     taken: list[int] = []
     for n in range(160):
@@ -95,7 +95,7 @@ def test_two_processes_never_hand_out_the_same_count_nor_pass_the_limit() -> Non
 
 def test_a_range_takes_at_most_an_eighth_of_what_is_left_now() -> None:
     counts = CountingCounters()
-    process = Leases(counts)
+    process = ReservedCounts(counts)
     key = window_key()
     caches["default"].set(key, 60, 30)  # other processes have counted 60 of 80
     assert process.take([slot(key, 80)])[key] == 61  # (80 - 60) // 8 = 2 reserved: 61, 62
@@ -109,7 +109,7 @@ def test_a_range_takes_at_most_an_eighth_of_what_is_left_now() -> None:
 
 def test_every_slot_of_a_request_in_one_round_trip() -> None:
     counts = CountingCounters()
-    process = Leases(counts)
+    process = ReservedCounts(counts)
     user, scope = window_key(), window_key()
     for n in range(1, 4):
         assert process.take([slot(user, 1000), slot(scope, 5)]) == {user: n, scope: n}
@@ -122,7 +122,7 @@ def test_threads_of_one_process_never_replace_each_others_range() -> None:
     """While one thread reserves a window's range, the others reserve one count each: no range
     is lost, so the window's count is what was handed out plus at most one range's rest."""
     counts = CountingCounters(delay=0.005)
-    process = Leases(counts)
+    process = ReservedCounts(counts)
     key = window_key()
     taken: list[int] = []
     lock = threading.Lock()
@@ -145,30 +145,30 @@ def test_threads_of_one_process_never_replace_each_others_range() -> None:
 def test_ranges_end_with_their_window_and_their_number_is_capped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    process = Leases(CountingCounters())
+    process = ReservedCounts(CountingCounters())
     ended, current = window_key(), window_key()
     process.take([slot(ended, 1000, ends=time.time() + 1)])
-    assert ended in process._leases
+    assert ended in process._ranges
     later = time.time() + 2 * throttling.LEASE_PRUNE_INTERVAL
     real_time = time.time
     monkeypatch.setattr(throttling.time, "time", lambda: later)
     process.take([slot(current, 1000, ends=later + 60)])
     monkeypatch.setattr(throttling.time, "time", real_time)
-    assert ended not in process._leases and current in process._leases
+    assert ended not in process._ranges and current in process._ranges
     # A full table keeps no new window: those are counted request by request.
     monkeypatch.setattr(throttling, "LEASE_MAX_WINDOWS", 1)
     crowd = window_key()
     assert [process.take([slot(crowd, 1000)])[crowd] for _ in range(3)] == [1, 2, 3]
-    assert crowd not in process._leases and shared_count(crowd) == 3
+    assert crowd not in process._ranges and shared_count(crowd) == 3
 
 
 _WORKER = """
 import json, sys, time
 import django
 django.setup()
-from core.throttling import Leases
+from core.throttling import ReservedCounts
 key, limit, requests, start = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4])
-process = Leases()
+process = ReservedCounts()
 time.sleep(max(0.0, start - time.time()))  # all three count at once
 ends = time.time() + 60
 print(json.dumps([process.take([(key, 60, limit, ends)])[key] for _ in range(requests)]))

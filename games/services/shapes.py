@@ -1,0 +1,166 @@
+"""The bodies of the match routes (a match, a page of matches, a move's answer, a page of
+events), each declared once, here.
+
+``reads.py`` and the move service return these types, and the OpenAPI schema's components are
+generated from the same declarations (games/api/shapes.py), so a body and its schema cannot
+drift apart: tests/api/test_shapes.py checks that each body carries exactly the declared keys,
+and the schema guard checks every response the tests receive against the schema. A
+``TypedDict`` costs nothing at run time: the hot routes render plain dictionaries, never a
+serializer.
+"""
+
+
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
+
+from msgspec import Meta
+
+#: A time as the API writes it (``games.events.timestamp``): ISO 8601 with its offset.
+Timestamp = Annotated[str, Meta(extra_json_schema={"format": "date-time"})]
+Uuid = Annotated[str, Meta(extra_json_schema={"format": "uuid"})]
+
+
+class Seat(TypedDict):
+    index: int
+    player: str | None
+    bot: str | None
+    accepted: bool
+    score: int
+    forfeited: bool
+    controlled_by: Literal["player", "bot"]
+
+
+class Phase(TypedDict):
+    kind: Literal["none", "simultaneous", "reveal", "turn"]
+    to_act: list[int]
+    deadline: Timestamp | None
+    submitted: Annotated[
+        list[int],
+        Meta(
+            description=(
+                "Seats whose move is recorded; only your own when disclose_submitted is false."
+            )
+        ),
+    ]
+    your_move: Any
+
+
+class Result(TypedDict):
+    scores: list[int]
+    winners: list[int]
+    ranking: list[list[int]]
+    reason: Literal["completed", "forfeit", "aborted"]
+
+
+class Fairness(TypedDict):
+    seed_sha256: str
+    seed: Annotated[str | None, Meta(description="Published when the match is over.")]
+
+
+class SeriesRef(TypedDict):
+    id: Uuid
+    index: Annotated[int, Meta(description="0-based place of the match in its series.")]
+
+
+class MatchSummary(TypedDict):
+    """A match as the list shows it."""
+
+    id: Uuid
+    game: str
+    options: dict[str, Any]
+    protocol: str
+    disclose_submitted: bool
+    chat: Annotated[bool, Meta(description="Whether the match has a chat room.")]
+    status: Literal["open", "active", "finished", "aborted"]
+    version: int
+    step: int
+    seats: list[Seat]
+    you: int | None
+    created_by: str
+    created_at: Timestamp
+    started_at: Timestamp | None
+    finished_at: Timestamp | None
+    phase: Phase
+    result: Result | None
+    rated: bool
+    rematch: Annotated[
+        Uuid | None, Meta(description="The rematch's id, once a seated player asked for one.")
+    ]
+    series: SeriesRef | None
+    fairness: Fairness
+
+
+class Match(MatchSummary):
+    """A match as its reader may see it, with the moves they may make now."""
+
+    legal_moves: list[dict[str, Any]]
+    view: Annotated[Any, Meta(description="Game-specific, redacted for the requester.")]
+
+
+class MatchPage(TypedDict):
+    results: list[MatchSummary]
+    next: str | None
+
+
+class Receipt(TypedDict):
+    match: Uuid
+    step: int
+    seat: int
+    digest: str
+    version: int
+    at: Timestamp
+    key_id: Annotated[str, Meta(description="Names the signing key: GET /fairness/key.")]
+    sig: Annotated[
+        str,
+        Meta(
+            description=(
+                "Ed25519 signature, 128 hex characters (docs/fairness.md gives the message)."
+            )
+        ),
+    ]
+    kind: NotRequired[
+        Annotated[
+            Literal["move", "commitment", "reveal"],
+            Meta(description="What was signed; absent means a move (docs/fairness.md)."),
+        ]
+    ]
+
+
+class MoveAnswer(TypedDict):
+    """A recorded move (or commitment, or reveal): its step, its seat and its signed receipt."""
+
+    step: int
+    seat: int
+    receipt: Receipt
+
+
+class Event(TypedDict):
+    """A match event, redacted for the reader (the schema has one component per type)."""
+
+    seq: int
+    type: str
+    step: int | None
+    at: Timestamp | None
+    data: Any
+
+
+class EventPage(TypedDict):
+    results: list[Event]
+    next: str | None
+    last_seq: int
+
+
+#: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
+SHAPES: tuple[type, ...] = (
+    Seat,
+    Phase,
+    Result,
+    Fairness,
+    SeriesRef,
+    MatchSummary,
+    Match,
+    MatchPage,
+    Receipt,
+    MoveAnswer,
+    Event,
+    EventPage,
+)
