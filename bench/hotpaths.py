@@ -295,7 +295,7 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     w = Wsgi(application)
     players = _players(2 * args.moves_matches)
     pairs = [players[i : i + 2] for i in range(0, len(players), 2)]
-    # Warm-up: token cache, connections, compiled queries, one whole match per pair.
+    # Warm-up: token cache, connections, prepared statements, one whole match per pair.
     for host, guest in pairs:
         _play(w, _new_match(w, host, guest), [host, guest], None)
 

@@ -7,7 +7,7 @@ Drops and recreates its own database (``--db``, default ``facedown_queries``) on
 PostgreSQL, migrates it, fills it in SQL (``generate_series``: users, matches, seats, moves and
 events, a few heavy users with long histories, a few stalled bot seats and overdue deadlines),
 runs ``ANALYZE``, then runs each hot query the way the application issues it (the services'
-own querysets and compiled selects, through Django) and prints, for each, the median of
+own querysets and the match store's statements) and prints, for each, the median of
 ``--runs`` runs and a summary of ``EXPLAIN (ANALYZE, BUFFERS)`` of its main statement.
 docs/benchmarks.md ("Queries at 200k matches") keeps the results.
 """

@@ -7,8 +7,10 @@ drift apart: tests/api/test_shapes.py checks that each body carries exactly the 
 and the schema guard checks every response the tests receive against the schema. A
 ``TypedDict`` costs nothing at run time: the hot routes render plain dictionaries, never a
 serializer.
-"""
 
+No ``from __future__ import annotations`` here: a ``TypedDict`` learns which keys are
+``NotRequired`` only from annotations evaluated when the class is made.
+"""
 
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
