@@ -8,6 +8,7 @@ schema. A serializer field that holds one of these shapes uses ``ShapeField``.
 
 from __future__ import annotations
 
+import copy
 from functools import cache
 from typing import Any
 
@@ -38,7 +39,8 @@ def shape_components(result: dict[str, Any], generator: Any, **kwargs: Any) -> d
     catalogue's hook then makes ``Event`` a union of the event types)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in components().items():
-        schemas.setdefault(name, schema)
+        # A copy: the later hooks rewrite the schema in place, never the declarations' own.
+        schemas.setdefault(name, copy.deepcopy(schema))
     return result
 
 
