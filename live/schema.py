@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.openapi import operation_id
 from games.events import CATALOGUE
 from notify.kinds import DESCRIPTIONS
 
@@ -75,9 +76,9 @@ LIVE_429 = {
 }
 
 
-def _operation(summary: str, description: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
+def _operation(name: str, description: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
     return {
-        "operationId": summary,
+        "operationId": name,
         "description": description + "\n" + _FORMATS,
         "tags": ["live"],
         "parameters": parameters,
@@ -121,9 +122,13 @@ def stream_paths(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[
         _TICKET,
         _ACCEPT,
     ]
-    match = _operation("matches_stream", _MATCH, match_parameters)
+    match = _operation(
+        operation_id("/api/v1/matches/{match_id}/stream", "retrieve"), _MATCH, match_parameters
+    )
     match["responses"]["404"] = {"description": "not_found."}
-    user = _operation("accounts_me_stream", _USER, [_TICKET, _ACCEPT])
+    user = _operation(
+        operation_id("/api/v1/accounts/me/stream", "retrieve"), _USER, [_TICKET, _ACCEPT]
+    )
     user["responses"]["400"] = {"description": "not_supported: asked of the WSGI server."}
     for operation in (match, user):
         if security is not None:

@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound
+from core.openapi import operation_id
 from core.throttling import AnonRateThrottle
 from games.api import serializers as s
 from games.api.idempotent import idempotent
@@ -176,7 +177,7 @@ class MatchListApi(APIView):
     @extend_schema(
         # Named, or it collides with GET /matches/{match_id} (drf_spectacular.W001, which
         # `manage.py check --deploy` reports).
-        operation_id="v1_matches_list",
+        operation_id=operation_id("/api/v1/matches", "list"),
         parameters=[
             OpenApiParameter("status", str, enum=Match.Status.values),
             OpenApiParameter("mine", bool),

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.errors import NotFound
+from core.openapi import operation_id
 from games.api.idempotent import idempotent
 from games.api.matches import (
     IDEMPOTENCY_HEADER,
@@ -41,7 +42,7 @@ class SeekListApi(APIView):
         parameters=[OpenApiParameter("game", str, description="A game's slug.")],
         responses={200: s.SeekPageOutput, 400: PROBLEM},
         tags=["seeks"],
-        operation_id="v1_seeks_list",
+        operation_id=operation_id("/api/v1/seeks", "list"),
         description="Every open seek, oldest first.",
     )
     def get(self, request: Request) -> Response:

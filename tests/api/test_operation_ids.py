@@ -1,0 +1,116 @@
+"""Every operation id of the schema, by the one rule of core/openapi.py: readable names for a
+generated client, kept as they are (a change here is a change of every generated client)."""
+
+from __future__ import annotations
+
+import re
+
+from drf_spectacular.generators import SchemaGenerator
+
+from core.openapi import PREFIX, operation_id
+
+#: (method and path after /api/v1, operation id), as published.
+PUBLISHED = [
+    ("GET accounts/email/verify", "accounts_email_verify_retrieve"),
+    ("POST accounts/logout", "accounts_logout_create"),
+    ("GET accounts/me", "accounts_me_retrieve"),
+    ("PATCH accounts/me", "accounts_me_partial_update"),
+    ("DELETE accounts/me", "accounts_me_destroy"),
+    ("POST accounts/me/calendar-key", "accounts_me_calendar_key_create"),
+    ("GET accounts/me/deadlines.ics", "accounts_me_deadlines_ics_retrieve"),
+    ("GET accounts/me/export", "accounts_me_export_retrieve"),
+    ("GET accounts/me/notifications", "accounts_me_notifications_retrieve"),
+    ("PATCH accounts/me/notifications", "accounts_me_notifications_partial_update"),
+    ("POST accounts/me/push-subscriptions", "accounts_me_push_subscription_create"),
+    (
+        "DELETE accounts/me/push-subscriptions/{subscription_id}",
+        "accounts_me_push_subscription_destroy",
+    ),
+    ("GET accounts/me/webhooks", "accounts_me_webhooks_list"),
+    ("POST accounts/me/webhooks", "accounts_me_webhook_create"),
+    ("GET accounts/me/webhooks/{webhook_id}", "accounts_me_webhook_retrieve"),
+    ("DELETE accounts/me/webhooks/{webhook_id}", "accounts_me_webhook_destroy"),
+    (
+        "GET accounts/me/webhooks/{webhook_id}/deliveries",
+        "accounts_me_webhook_deliveries_list",
+    ),
+    (
+        "GET accounts/notifications/unsubscribe",
+        "accounts_notifications_unsubscribe_retrieve",
+    ),
+    (
+        "POST accounts/notifications/unsubscribe",
+        "accounts_notifications_unsubscribe_create",
+    ),
+    ("POST accounts/password", "accounts_password_create"),
+    ("POST accounts/password-reset", "accounts_password_reset_create"),
+    ("POST accounts/password-reset/confirm", "accounts_password_reset_confirm_create"),
+    ("GET accounts/push-key", "accounts_push_key_retrieve"),
+    ("POST accounts/register", "accounts_register_create"),
+    ("POST accounts/stream-ticket", "accounts_stream_ticket_create"),
+    ("POST accounts/token", "accounts_token_create"),
+    ("POST accounts/token/rotate", "accounts_token_rotate_create"),
+    ("GET chat/mutes", "chat_mutes_retrieve"),
+    ("POST chat/mutes", "chat_mute_create"),
+    ("GET fairness/key", "fairness_key_retrieve"),
+    ("GET games", "games_list"),
+    ("GET games/{slug}", "game_retrieve"),
+    ("GET games/{slug}/leaderboard", "game_leaderboard_retrieve"),
+    ("GET matches", "matches_list"),
+    ("POST matches", "match_create"),
+    ("GET matches/{match_id}", "match_retrieve"),
+    ("GET matches/{match_id}/audit", "match_audit_retrieve"),
+    ("GET matches/{match_id}/chat", "match_chat_retrieve"),
+    ("POST matches/{match_id}/chat", "match_chat_create"),
+    ("POST matches/{match_id}/chat/{seq}/hide", "match_chat_hide_create"),
+    ("POST matches/{match_id}/decline", "match_decline_create"),
+    ("GET matches/{match_id}/events", "match_events_retrieve"),
+    ("POST matches/{match_id}/join", "match_join_create"),
+    ("POST matches/{match_id}/moves", "match_move_create"),
+    ("POST matches/{match_id}/rematch", "match_rematch_create"),
+    ("POST matches/{match_id}/resign", "match_resign_create"),
+    ("POST matches/{match_id}/reveals", "match_reveal_create"),
+    ("GET players/{username}", "player_retrieve"),
+    ("GET seeks", "seeks_list"),
+    ("POST seeks", "seek_create"),
+    ("GET seeks/{seek_id}", "seek_retrieve"),
+    ("DELETE seeks/{seek_id}", "seek_destroy"),
+    ("POST series", "series_create"),
+    ("GET series/{series_id}", "series_retrieve"),
+    ("GET matches/{match_id}/stream", "match_stream_retrieve"),
+    ("GET accounts/me/stream", "accounts_me_stream_retrieve"),
+]
+
+
+def _operations() -> list[tuple[str, str]]:
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    return [
+        (f"{method.upper()} {path.removeprefix(PREFIX)}", operation["operationId"])
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        if isinstance(operation, dict) and "operationId" in operation
+    ]
+
+
+def test_every_operation_id_is_kept() -> None:
+    assert sorted(_operations()) == sorted(PUBLISHED)
+
+
+def test_the_ids_follow_one_rule() -> None:
+    actions = {"GET": "retrieve", "POST": "create", "PATCH": "partial_update", "DELETE": "destroy"}
+    for route, name in PUBLISHED:
+        method, path = route.split(" ")
+        path = PREFIX + path
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", name), name  # no dots, no hyphens
+        action = "list" if name.endswith("_list") else actions[method]
+        assert operation_id(path, action) == name, route
+    assert len({name for _, name in PUBLISHED}) == len(PUBLISHED)
+
+
+def test_the_rule_names_an_item_in_the_singular() -> None:
+    assert operation_id("/api/v1/matches", "list") == "matches_list"
+    assert operation_id("/api/v1/matches", "create") == "match_create"
+    assert operation_id("/api/v1/matches/{match_id}/moves", "create") == "match_move_create"
+    assert operation_id("/api/v1/accounts/me/deadlines.ics", "retrieve") == (
+        "accounts_me_deadlines_ics_retrieve"
+    )
