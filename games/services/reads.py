@@ -341,7 +341,7 @@ def _listed_resource(
     order (tests/api/test_match_list.py compares the two)."""
     scores = match.scores
     you = next((seat[1] for seat in seats if seat[2] == viewer), None)
-    body = {
+    return {
         **_match_head(match),
         "seats": [
             {
@@ -351,17 +351,17 @@ def _listed_resource(
                 "accepted": bool(accepted),
                 "score": scores[index] if index < len(scores) else 0,
                 "forfeited": bool(forfeited),
-                "controlled_by": controlled_by,
+                "controlled_by": cast(shapes.ControlledBy, controlled_by),
             }
             for _, index, _, username, bot, accepted, forfeited, controlled_by in seats
         ],
         "you": you,
         "created_by": match.created_by,
-        "created_at": timestamp(match.created_at),
+        "created_at": cast(str, timestamp(match.created_at)),
         "started_at": timestamp(match.started_at),
         "finished_at": timestamp(match.finished_at),
         "phase": {
-            "kind": match.phase_kind,
+            "kind": cast(shapes.PhaseKind, match.phase_kind),
             "to_act": Match.seats_of(match.acting_mask),
             "deadline": timestamp(match.deadline),
             "submitted": _submitted_shown(match, you),
@@ -370,10 +370,9 @@ def _listed_resource(
         **_match_outcome(match),
         "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
     }
-    return cast(shapes.MatchSummary, body)
 
 
-def _match_head(match: Match | ListedMatch) -> dict[str, Any]:
+def _match_head(match: Match | ListedMatch) -> shapes.MatchHead:
     """The first keys of a match resource, the same for the detail and the list."""
     return {
         "id": str(match.id),
@@ -382,20 +381,21 @@ def _match_head(match: Match | ListedMatch) -> dict[str, Any]:
         "protocol": match.protocol,
         "disclose_submitted": match.disclose_submitted,
         "chat": match.chat,
-        "status": match.status,
+        "status": cast(shapes.Status, match.status),
         "version": match.version,
         "step": match.step,
     }
 
 
-def _match_outcome(match: Match | ListedMatch) -> dict[str, Any]:
+def _match_outcome(match: Match | ListedMatch) -> shapes.MatchOutcome:
+    series: shapes.SeriesRef | None = None
+    if match.series_id:
+        series = {"id": str(match.series_id), "index": cast(int, match.series_index)}
     return {
         "result": match.result,
         "rated": match.rated,
         "rematch": str(match.rematch_id) if match.rematch_id else None,
-        "series": (
-            {"id": str(match.series_id), "index": match.series_index} if match.series_id else None
-        ),
+        "series": series,
     }
 
 
@@ -418,7 +418,7 @@ def snapshot_of(match: Match, user: User) -> MatchSnapshot:
     return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
 
 
-def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
+def _seat_resource(seat: Seat, scores: list[int]) -> shapes.Seat:
     return {
         "index": seat.index,
         "player": seat.user.username if seat.user is not None else None,
@@ -426,63 +426,89 @@ def _seat_resource(seat: Seat, scores: list[int]) -> dict[str, Any]:
         "accepted": seat.accepted,
         "score": scores[seat.index] if seat.index < len(scores) else 0,
         "forfeited": seat.forfeited,
-        "controlled_by": seat.controlled_by,
+        "controlled_by": cast(shapes.ControlledBy, seat.controlled_by),
     }
 
 
-def _phase(snapshot: MatchSnapshot, your_move: Any) -> dict[str, Any]:
+def _phase(snapshot: MatchSnapshot, your_move: Any) -> shapes.Phase:
     match = snapshot.match
-    phase: dict[str, Any] = dict(phase_public(match))
-    phase["submitted"] = _submitted_shown(match, snapshot.you)
-    phase["your_move"] = your_move
-    return phase
+    public = phase_public(match)
+    return {
+        "kind": cast(shapes.PhaseKind, public["kind"]),
+        "to_act": public["to_act"],
+        "deadline": public["deadline"],
+        "submitted": _submitted_shown(match, snapshot.you),
+        "your_move": your_move,
+    }
 
 
-def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Match:
-    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer.
+def _your_move(snapshot: MatchSnapshot, state: Any) -> Any:
+    """The viewer's own recorded move in the open step, if the game shows it back to them."""
+    match = snapshot.match
+    if not snapshot.own_submitted or snapshot.you is None or state is None:
+        return None
+    recorded = (
+        Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if recorded is None and match.is_over:
+        recorded = next(
+            (
+                move.payload
+                for move in archived_moves(match) or []
+                if (move.step, move.seat) == (match.step, snapshot.you)
+            ),
+            None,
+        )
+    if recorded is not None and snapshot.engine.echoes(state, recorded):
+        return recorded
+    return None
+
+
+def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.MatchSummary:
+    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer: a
+    ``shapes.Match`` with ``detail``, else a ``shapes.MatchSummary``.
 
     With ``detail`` the engine state is read too (``match_state``), which may renew
     ``snapshot`` when a change raced the read: take the ETag from the snapshot afterwards.
     """
     state = match_state(snapshot) if detail else None
     match = snapshot.match
-    your_move = None
-    body: dict[str, Any] = {
-        **_match_head(match),
-        "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
-        "you": snapshot.you,
-        "created_by": match.created_by.username,
-        "created_at": timestamp(match.created_at),
-        "started_at": timestamp(match.started_at),
-        "finished_at": timestamp(match.finished_at),
-    }
-    if detail and snapshot.own_submitted and snapshot.you is not None:
-        recorded = (
-            Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
-            .values_list("payload", flat=True)
-            .first()
-        )
-        if recorded is None and match.is_over:
-            recorded = next(
-                (
-                    move.payload
-                    for move in archived_moves(match) or []
-                    if (move.step, move.seat) == (match.step, snapshot.you)
-                ),
-                None,
-            )
-        if recorded is not None and state is not None and snapshot.engine.echoes(state, recorded):
-            your_move = recorded
-    body["phase"] = _phase(snapshot, your_move)
-    if detail:
-        body["legal_moves"] = _legal_moves(snapshot, state)
-        body["view"] = _view(snapshot, state)
-    body.update(_match_outcome(match))
-    body["fairness"] = {
+    seats = [_seat_resource(seat, match.scores) for seat in snapshot.seats]
+    creator = match.created_by.username if match.created_by is not None else ""
+    fairness: shapes.Fairness = {
         "seed_sha256": match.seed_sha256,
         "seed": match.seed if match.is_over else None,
     }
-    return cast(shapes.Match, body)  # without detail: a MatchSummary, its keys only
+    if not detail:
+        return {
+            **_match_head(match),
+            "seats": seats,
+            "you": snapshot.you,
+            "created_by": creator,
+            "created_at": cast(str, timestamp(match.created_at)),
+            "started_at": timestamp(match.started_at),
+            "finished_at": timestamp(match.finished_at),
+            "phase": _phase(snapshot, None),
+            **_match_outcome(match),
+            "fairness": fairness,
+        }
+    body: shapes.Match = {
+        **_match_head(match),
+        "seats": seats,
+        "you": snapshot.you,
+        "created_by": creator,
+        "created_at": cast(str, timestamp(match.created_at)),
+        "started_at": timestamp(match.started_at),
+        "finished_at": timestamp(match.finished_at),
+        "phase": _phase(snapshot, _your_move(snapshot, state)),
+        "legal_moves": _legal_moves(snapshot, state),
+        "view": _view(snapshot, state),
+        **_match_outcome(match),
+        "fairness": fairness,
+    }
+    return body
 
 
 def _view(snapshot: MatchSnapshot, state: Any) -> Any:

@@ -21,6 +21,11 @@ Timestamp = Annotated[str, Meta(extra_json_schema={"format": "date-time"})]
 Uuid = Annotated[str, Meta(extra_json_schema={"format": "uuid"})]
 
 
+Status = Literal["open", "active", "finished", "aborted"]
+PhaseKind = Literal["none", "simultaneous", "reveal", "turn"]
+ControlledBy = Literal["player", "bot"]
+
+
 class Seat(TypedDict):
     index: int
     player: str | None
@@ -28,11 +33,11 @@ class Seat(TypedDict):
     accepted: bool
     score: int
     forfeited: bool
-    controlled_by: Literal["player", "bot"]
+    controlled_by: ControlledBy
 
 
 class Phase(TypedDict):
-    kind: Literal["none", "simultaneous", "reveal", "turn"]
+    kind: PhaseKind
     to_act: list[int]
     deadline: Timestamp | None
     submitted: Annotated[
@@ -63,8 +68,8 @@ class SeriesRef(TypedDict):
     index: Annotated[int, Meta(description="0-based place of the match in its series.")]
 
 
-class MatchSummary(TypedDict):
-    """A match as the list shows it."""
+class MatchHead(TypedDict):
+    """The first keys of a match, the same in the list and the detail (a part, not a body)."""
 
     id: Uuid
     game: str
@@ -72,9 +77,25 @@ class MatchSummary(TypedDict):
     protocol: str
     disclose_submitted: bool
     chat: Annotated[bool, Meta(description="Whether the match has a chat room.")]
-    status: Literal["open", "active", "finished", "aborted"]
+    status: Status
     version: int
     step: int
+
+
+class MatchOutcome(TypedDict):
+    """How a match ended and what followed it (a part, not a body)."""
+
+    result: Result | None
+    rated: bool
+    rematch: Annotated[
+        Uuid | None, Meta(description="The rematch's id, once a seated player asked for one.")
+    ]
+    series: SeriesRef | None
+
+
+class MatchSummary(MatchHead, MatchOutcome):
+    """A match as the list shows it."""
+
     seats: list[Seat]
     you: int | None
     created_by: str
@@ -82,12 +103,6 @@ class MatchSummary(TypedDict):
     started_at: Timestamp | None
     finished_at: Timestamp | None
     phase: Phase
-    result: Result | None
-    rated: bool
-    rematch: Annotated[
-        Uuid | None, Meta(description="The rematch's id, once a seated player asked for one.")
-    ]
-    series: SeriesRef | None
     fairness: Fairness
 
 
