@@ -1,4 +1,4 @@
-"""The hot paths' reads of a match, as SQL text in one place.
+"""The hot paths' SQL, as text in one place: the reads of a match, its write, the ratings.
 
 A move locks its match with the seats and the open step's recorded moves; a poll reads the
 match with its seats for the ETag (and the engine state for a body); the event feed reads a
@@ -26,7 +26,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections, models, router
 from django.db.models import F, Field, JSONField, Model, OuterRef, QuerySet, Subquery
@@ -36,8 +36,6 @@ from core import json_codec
 from core.postgresql.begin import rows_beginning
 from core.postgresql.prepared import prepare_statement
 from games.models import Match, MatchEvent, Move, Rating, Seat
-
-M = TypeVar("M", bound=Model)
 
 
 def json_column(value: Any) -> Any:
