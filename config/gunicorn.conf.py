@@ -12,10 +12,9 @@ requests, 0 = never), ``GUNICORN_TIMEOUT`` (30).
 Why these defaults (docs/benchmarks-history.md has the measurements): the request path is CPU-bound
 Python plus a few short PostgreSQL round trips (the throttles no longer add one per request), so
 one single-threaded process per core keeps the cores busy: two per core spent more CPU per move
-(5.1-5.4 against 3.7-4.2 ms) for fewer moves (281-293 against 329-379 moves/s, 16 players on 2
-cores), the processes taking the cores from each other. Two threads in one process were slower
-(231 against 248 moves/s, p50 44-56 against 21-27 ms, 16 players on 2 cores): the threads
-share one GIL, and a thread holding a match's row lock waits for it. ``gthread`` speaks HTTP/1.1
+for fewer moves, the processes taking the cores from each other. Two threads in one process were
+slower, with twice the median latency: the threads share one GIL, and a thread holding a match's
+row lock waits for it. ``gthread`` speaks HTTP/1.1
 keep-alive (``sync`` closes every connection), which saves a TCP handshake per request for
 clients that poll. The application is preloaded: workers share its pages copy-on-write and start
 at once; no database connection is opened before the fork (Django connects lazily).
@@ -87,8 +86,8 @@ def pre_fork(server: Any, worker: Any) -> None:
     """Everything the master has loaded (the preloaded application: Django, the URL
     patterns, the engines, every module) moves to the garbage collector's permanent generation
     before the fork (``gc.freeze``, Python's advice for a forking server). Those objects live
-    as long as the process, yet each full collection in a worker visited all of them, about
-    175,000: 70-100 ms during some request (docs/benchmarks-history.md). Frozen, a worker's
+    as long as the process, yet each full collection in a worker visited all of them, stalling
+    the request it ran in (docs/benchmarks-history.md). Frozen, a worker's
     collections visit only what it allocated itself, and they no longer write to the
     inherited pages, which stay shared with the master."""
     import gc

@@ -3,8 +3,8 @@ orjson would answer differently.
 
 Every move loads its match's engine state and the step's sealed moves, and writes the state,
 its events and its receipt back (``jsonb``); an events page loads each event's payload. orjson
-does each in a fraction of the standard library's time (a GOPS state: 10.7 → 2.9 µs to load,
-12.3 → 1.3 µs to write). Where the two differ:
+does each in a fraction of the standard library's time (docs/benchmarks-history.md). Where the
+two differ:
 
 - orjson reads an integer beyond 64 bits as a float: text with a run of 19 or more digits is
   read by the standard library (a long fraction then too, which only costs time);
@@ -24,9 +24,8 @@ from typing import Any
 import orjson
 
 # A run of 19 digits, found without a regular expression: every ASCII digit becomes "0" and
-# every other byte a space, then a plain substring search. The regex ``[0-9]{19}`` cost ≈ 20
-# instructions per character of the text, ≈ 5% of a move (it scans every state and payload
-# read from the database); this, ≈ 1.
+# every other byte a space, then a plain substring search: it scans every state and payload
+# read from the database, and the regex ``[0-9]{19}`` cost many times more per character.
 _DIGITS_ONLY = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
 _LONG_RUN = b"0" * 19
 
