@@ -475,38 +475,27 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Ma
     """
     state = match_state(snapshot) if detail else None
     match = snapshot.match
-    seats = [_seat_resource(seat, match.scores) for seat in snapshot.seats]
-    creator = match.created_by.username if match.created_by is not None else ""
-    fairness: shapes.Fairness = {
-        "seed_sha256": match.seed_sha256,
-        "seed": match.seed if match.is_over else None,
-    }
-    if not detail:
-        return {
-            **_match_head(match),
-            "seats": seats,
-            "you": snapshot.you,
-            "created_by": creator,
-            "created_at": cast(str, timestamp(match.created_at)),
-            "started_at": timestamp(match.started_at),
-            "finished_at": timestamp(match.finished_at),
-            "phase": _phase(snapshot, None),
-            **_match_outcome(match),
-            "fairness": fairness,
-        }
-    body: shapes.Match = {
+    summary: shapes.MatchSummary = {
         **_match_head(match),
-        "seats": seats,
+        "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
         "you": snapshot.you,
-        "created_by": creator,
+        "created_by": match.created_by.username if match.created_by is not None else "",
         "created_at": cast(str, timestamp(match.created_at)),
         "started_at": timestamp(match.started_at),
         "finished_at": timestamp(match.finished_at),
-        "phase": _phase(snapshot, _your_move(snapshot, state)),
+        "phase": _phase(snapshot, _your_move(snapshot, state) if detail else None),
+        **_match_outcome(match),
+        "fairness": {
+            "seed_sha256": match.seed_sha256,
+            "seed": match.seed if match.is_over else None,
+        },
+    }
+    if not detail:
+        return summary
+    body: shapes.Match = {
+        **summary,
         "legal_moves": _legal_moves(snapshot, state),
         "view": _view(snapshot, state),
-        **_match_outcome(match),
-        "fairness": fairness,
     }
     return body
 
