@@ -14,10 +14,9 @@ from django.contrib.auth.admin import UserAdmin
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest
-from rest_framework.authtoken.models import Token
 
 from accounts.authentication import forget_cached_tokens
-from accounts.models import User
+from accounts.models import AccessToken, User
 from accounts.revocation import revocation_record
 
 
@@ -51,21 +50,48 @@ class FacedownUserAdmin(UserAdmin):
             self.message_user(request, "You cannot deactivate yourself.", messages.WARNING)
         self.message_user(request, f"{count} user(s) deactivated.", messages.SUCCESS)
 
-    @admin.action(description="Reset the API tokens of the selected users", permissions=["change"])
+    @admin.action(description="Revoke the API tokens of the selected users", permissions=["change"])
     def reset_tokens(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         users = list(queryset)
         with transaction.atomic():
-            Token.objects.filter(user__in=users).delete()
-            Token.objects.bulk_create(
-                [Token(user=user, key=Token.generate_key()) for user in users]
-            )
+            AccessToken.objects.filter(user__in=users).delete()
             revocation_record(user.pk for user in users)
         forget_cached_tokens()
         for user in users:
             self.log_change(request, user, "API token reset.")
         self.message_user(
             request,
-            f"{len(users)} token(s) reset; the old ones no longer work. "
-            "Players get the new one by logging in (POST /api/v1/accounts/token).",
+            f"The tokens of {len(users)} user(s) were revoked; they no longer work. "
+            "Players get a new one by logging in (POST /api/v1/accounts/token).",
             messages.SUCCESS,
         )
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(admin.ModelAdmin):
+    """Names, scopes and dates only: the digest (the lookup key of a secret) is never shown,
+    and a token is made only by its owner. Deleting one here revokes it."""
+
+    list_display = ("name", "user", "scopes", "created_at", "expires_at", "last_used_at")
+    search_fields = ("user__username", "name")
+    fields = ("user", "name", "scopes", "created_at", "expires_at", "last_used_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def delete_model(self, request: HttpRequest, obj: AccessToken) -> None:
+        with transaction.atomic():
+            super().delete_model(request, obj)
+            revocation_record([obj.user_id])
+        forget_cached_tokens()
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[AccessToken]) -> None:
+        users = set(queryset.values_list("user_id", flat=True))
+        with transaction.atomic():
+            super().delete_queryset(request, queryset)
+            revocation_record(users)
+        forget_cached_tokens()

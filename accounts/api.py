@@ -1,7 +1,9 @@
 """Account endpoints: each view validates its input, calls one service, and answers."""
 
+from datetime import timedelta
 from typing import cast
 
+from django.contrib.auth import logout
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
@@ -9,7 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import scopes
 from accounts import serializers as s
+from accounts.authentication import forget_cached_tokens
+from accounts.bots import bot_account_make
 from accounts.models import User
 from accounts.services import (
     account_delete,
@@ -23,7 +28,9 @@ from accounts.services import (
     token_rotate,
     user_register,
 )
+from accounts.tokens import token_delete, token_issue, token_listed, tokens_of
 
+PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
 RESET_ACCEPTED = (
     "If an active account has this address, a reset link is on its way; "
     "it works once, for a limited time."
@@ -38,6 +45,12 @@ def _input(serializer_class: type, request: Request) -> dict:
 
 def _user(request: Request) -> User:
     return cast(User, request.user)
+
+
+def _token_id(request: Request) -> int | None:
+    """The access token of this request (None: the web session)."""
+    grant = request.auth
+    return grant.id if isinstance(grant, scopes.TokenGrant) else None
 
 
 def _current(request: Request) -> User:
@@ -65,49 +78,133 @@ class TokenApi(APIView):
 
     @extend_schema(
         request=s.TokenInput,
-        responses={200: s.TokenOutput},
+        responses={200: s.AccessTokenCreatedOutput},
         tags=["accounts"],
-        description="Log in. Repeated failures for one username lock it for a growing delay "
+        description="Log in: a new named access token (docs/programs.md). Repeated failures "
+        "for one username lock it for a growing delay "
         "(429 `throttled` with `Retry-After`), whether or not the account exists.",
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_obtain(**_input(s.TokenInput, request))})
+        data = _input(s.TokenInput, request)
+        if "expires_in" in data:
+            data["expires_in"] = timedelta(seconds=data["expires_in"])
+        return Response(token_obtain(**data))
 
 
 class TokenRotateApi(APIView):
     throttle_scope = "revoke"
+    token_scope = scopes.ACCOUNT
 
     @extend_schema(
         request=s.TokenRotateInput,
         responses={200: s.TokenOutput},
         tags=["accounts"],
-        description="A new token (needs the current password); the one used for this request "
-        "stops working.",
+        description="A new secret for the token of this request, same name, scopes and expiry "
+        "(needs the current password); its old secret stops working. From the web session: a "
+        "new token.",
     )
     def post(self, request: Request) -> Response:
         data = _input(s.TokenRotateInput, request)
-        return Response(
-            {"token": token_rotate(user=_user(request), current_password=data["current_password"])}
+        key = token_rotate(
+            user=_user(request),
+            token_id=_token_id(request),
+            current_password=data["current_password"],
         )
+        return Response({"token": key})
 
 
 class LogoutApi(APIView):
     # Never throttled: whatever a stolen token has spent, its owner can still revoke it (a
     # token can log out once; without one this answers 401 before any work).
     throttle_classes: list = []
+    token_scope = {"POST": scopes.READ}  # any token may end itself
 
     @extend_schema(
         request=None,
-        responses={204: OpenApiResponse(description="The token no longer works.")},
+        responses={
+            204: OpenApiResponse(
+                description="The token of this request no longer works (the account's other "
+                "tokens do); from the web session, the session ends."
+            )
+        },
         tags=["accounts"],
     )
     def post(self, request: Request) -> Response:
-        token_revoke(user=_user(request))
+        token_id = _token_id(request)
+        if token_id is None:
+            logout(request)
+        else:
+            token_revoke(user=_user(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenListApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "account"}
+    token_scope = {"GET": scopes.ACCOUNT, "POST": scopes.ACCOUNT}
+
+    @extend_schema(
+        responses={200: s.AccessTokenOutput(many=True)},
+        tags=["accounts"],
+        description="Your access tokens, oldest first (never their secrets).",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(s.AccessTokenOutput(tokens_of(_user(request)), many=True).data)
+
+    @extend_schema(
+        request=s.AccessTokenInput,
+        responses={201: s.AccessTokenCreatedOutput},
+        tags=["accounts"],
+        description="A new access token; its secret is in this answer only. At most 100 per "
+        "account.",
+    )
+    def post(self, request: Request) -> Response:
+        data = _input(s.AccessTokenInput, request)
+        expires = data.get("expires_in")
+        token, secret = token_issue(
+            _current(request),
+            name=data["name"],
+            scopes=data["scopes"],
+            expires_in=timedelta(seconds=expires) if expires is not None else None,
+        )
+        body = {"token": secret, **token_listed(token)}
+        return Response(s.AccessTokenCreatedOutput(body).data, status=status.HTTP_201_CREATED)
+
+
+class TokenDetailApi(APIView):
+    throttle_scope = "account"
+    token_scope = scopes.ACCOUNT
+
+    @extend_schema(
+        responses={204: OpenApiResponse(description="The token no longer works.")},
+        tags=["accounts"],
+        description="Revokes one of your tokens: it is refused everywhere within a second, and "
+        "the streams it opened end.",
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        token_delete(_user(request), token_id)
+        forget_cached_tokens()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class BotApi(APIView):
+    throttle_scope = "account"
+    token_scope = scopes.ACCOUNT
+
+    @extend_schema(
+        request=None,
+        responses={200: s.MeOutput, 409: PROBLEM},
+        tags=["accounts"],
+        description="Makes this account a bot account, for good: only before it has played "
+        "(409 `bot_refused` otherwise). Its tokens are replaced by none: create one with the "
+        "`bot:play` scope (docs/programs.md).",
+    )
+    def post(self, request: Request) -> Response:
+        return Response(s.MeOutput(bot_account_make(_user(request))).data)
 
 
 class PasswordChangeApi(APIView):
     throttle_scope = "revoke"
+    token_scope = scopes.ACCOUNT
 
     @extend_schema(
         request=s.PasswordChangeInput,
@@ -165,6 +262,7 @@ class PasswordResetConfirmApi(APIView):
 
 class MeApi(APIView):
     throttle_scope = {"GET": "reads", "PATCH": "account", "DELETE": "account"}
+    token_scope = scopes.ACCOUNT
 
     @extend_schema(responses={200: s.MeOutput}, tags=["accounts"])
     def get(self, request: Request) -> Response:
@@ -202,6 +300,7 @@ class MeApi(APIView):
 
 class ExportApi(APIView):
     throttle_scope = "reads"
+    token_scope = {"GET": scopes.ACCOUNT}
 
     @extend_schema(
         responses={200: s.ExportOutput},

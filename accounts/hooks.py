@@ -30,6 +30,9 @@ class AccountHooks:
     #: password_reset_mail`` for each active account that verified the address), so the
     #: request's time tells nothing.
     password_reset_requested: Callable[[str], None] = lambda email: None
+    #: ``has_played(user)``: whether the user ever held a seat (an account that has played
+    #: cannot become a bot account).
+    has_played: Callable[[User], bool] = lambda user: False
 
 
 _hooks: list[AccountHooks] = []

@@ -11,6 +11,10 @@ class User(AbstractUser):
     #: match change locks, so a change whose players have none enqueues no outbound job. It
     #: may be true without need (harmless: the job finds nothing), never false with one.
     offsite_channels = models.BooleanField(default=False, db_default=False)
+    #: A program's account (docs/programs.md): it plays only with ``bot:play`` tokens, is
+    #: labelled wherever players are listed and rated apart from people. Set once, before the
+    #: account has played; never unset.
+    is_bot = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         db_table = "accounts_user"
@@ -41,3 +45,24 @@ class TokenRevocation(models.Model):
 
     def __str__(self) -> str:
         return f"revocation {self.seq} of user {self.user_id}"
+
+
+class AccessToken(models.Model):
+    """A named personal access token (docs/programs.md): its secret is shown once and kept
+    only as a SHA-256 digest, the key it is looked up by (a secret of 160 random bits needs no
+    slow hash). ``scopes`` limit what it may do (``accounts.scopes``)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="access_tokens")
+    name = models.CharField(max_length=100)
+    digest = models.CharField(max_length=64, unique=True)
+    scopes = models.JSONField(default=list)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField(null=True, blank=True)
+    #: Written at most once a minute per token (``accounts.authentication``).
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"token {self.name!r} of user {self.user_id}"

@@ -1,6 +1,7 @@
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts.scopes import SCOPES
 from accounts.usernames import username_normalise, username_refusal
 from core.serializers import StrictCharField, StrictSerializer
 
@@ -26,6 +27,44 @@ class RegisterOutput(serializers.Serializer):
 class TokenInput(StrictSerializer):
     username = StrictCharField(max_length=150)
     password = StrictCharField(max_length=128, trim_whitespace=False)
+    name = StrictCharField(
+        required=False, max_length=100, help_text='What the token is for; "login" if omitted.'
+    )
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(SCOPES),
+        required=False,
+        max_length=len(SCOPES),
+        help_text="Every scope the account may use if omitted (docs/programs.md).",
+    )
+    expires_in = serializers.IntegerField(
+        required=False,
+        min_value=60,
+        max_value=366 * 86400,
+        help_text="Seconds until the token stops working; never if omitted.",
+    )
+
+
+class AccessTokenInput(StrictSerializer):
+    name = StrictCharField(max_length=100)
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(SCOPES), min_length=1, max_length=len(SCOPES)
+    )
+    expires_in = serializers.IntegerField(required=False, min_value=60, max_value=366 * 86400)
+
+
+class AccessTokenOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    scopes = serializers.ListField(child=serializers.ChoiceField(SCOPES))
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField(allow_null=True)
+    last_used_at = serializers.DateTimeField(
+        allow_null=True, help_text="Updated at most once a minute."
+    )
+
+
+class AccessTokenCreatedOutput(AccessTokenOutput):
+    token = serializers.CharField(help_text="The secret: shown this once, never again.")
 
 
 class TokenRotateInput(StrictSerializer):
@@ -74,6 +113,7 @@ class MeOutput(serializers.Serializer):
     username = serializers.CharField()
     email = OptionalEmailField()
     date_joined = serializers.DateTimeField()
+    bot = serializers.BooleanField(source="is_bot", help_text="A program's account.")
 
 
 class ExportMoveOutput(serializers.Serializer):

@@ -6,6 +6,7 @@ hooks they register at start-up (``accounts.hooks``): ``accounts`` never imports
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -16,13 +17,18 @@ from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils.encoding import force_bytes, force_str
 from django.utils.http import urlsafe_base64_decode, urlsafe_base64_encode
-from rest_framework.authtoken.models import Token
 
 from accounts.authentication import forget_cached_tokens
 from accounts.hooks import account_hooks
 from accounts.lockout import login_failure_record, login_failures_forget, login_lock_check
 from accounts.models import User
-from accounts.revocation import revocation_record
+from accounts.tokens import (
+    token_delete,
+    token_issue,
+    token_listed,
+    token_secret_replace,
+    tokens_delete_all,
+)
 from accounts.verification_limit import verification_mail_take
 from core.errors import InvalidCredentials, ValidationFailed
 
@@ -34,6 +40,9 @@ BAD_RESET_LINK = "The reset link is invalid or has expired."
 #: name (``accounts.usernames``), so no account can hold it before the one being closed.
 DELETED_PREFIX = "deleted~"
 RESET_SUBJECT = "Facedown: reset your password"
+LOGIN_TOKEN_NAME = "login"
+REGISTRATION_TOKEN_NAME = "registration"
+FRESH_TOKEN_NAME = "after a password change"
 
 
 def password_validate(*, password: str, user: User) -> None:
@@ -45,17 +54,15 @@ def password_validate(*, password: str, user: User) -> None:
 
 
 def _token_new(user: User) -> str:
-    """Revoke every token of ``user`` and issue a fresh one."""
+    """Revoke every token of ``user`` and issue a fresh one with every scope."""
     _tokens_delete(user)
-    token = Token.objects.create(user=user)
-    return str(token.key)
+    return token_issue(user, name=FRESH_TOKEN_NAME)[1]
 
 
 def _tokens_delete(user: User) -> None:
     """Inside the revoking transaction: the tokens go, and the revocation is recorded for every
     other web process (``accounts.revocation``), which stops accepting them within a second."""
-    Token.objects.filter(user=user).delete()
-    revocation_record([user.pk])
+    tokens_delete_all(user)
 
 
 def _tokens_revoked() -> None:
@@ -72,12 +79,12 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     try:
         with transaction.atomic():
             user = User.objects.create_user(username=username, password=password, email=email)
-            token = Token.objects.create(user=user)
+            _, secret = token_issue(user, name=REGISTRATION_TOKEN_NAME)
     except IntegrityError:  # the same name, in another case, registered a moment earlier
         raise ValidationFailed({"username": [USERNAME_TAKEN]}) from None
     if email:
         _email_changed(user)
-    return user, token.key
+    return user, secret
 
 
 def _email_changed(user: User) -> None:
@@ -117,32 +124,44 @@ def account_update(
     return fresh
 
 
-def token_obtain(*, username: str, password: str) -> str:
+def token_obtain(
+    *,
+    username: str,
+    password: str,
+    name: str = LOGIN_TOKEN_NAME,
+    scopes: list[str] | None = None,
+    expires_in: timedelta | None = None,
+) -> dict[str, Any]:
+    """Log in: a new named token (every scope the account may use, unless ``scopes`` says)."""
     login_lock_check(username=username)
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         login_failure_record(username=username)
         raise InvalidCredentials()
     login_failures_forget(username=username)
-    token, _ = Token.objects.get_or_create(user=user)
-    return str(token.key)
+    token, secret = token_issue(user, name=name, scopes=scopes, expires_in=expires_in)
+    return {"token": secret, **token_listed(token)}
 
 
-def token_revoke(*, user: User) -> None:
-    """Log out: the token stops working (every client sharing it must log in again)."""
-    with transaction.atomic():
-        _tokens_delete(user)
+def token_revoke(*, user: User, token_id: int) -> None:
+    """Log out: the calling token stops working; the account's other tokens stay."""
+    token_delete(user, token_id)
     _tokens_revoked()
 
 
-def token_rotate(*, user: User, current_password: str | None) -> str:
-    """A new token (needs the current password, so a stolen token cannot replace itself)."""
+def token_rotate(*, user: User, token_id: int | None, current_password: str | None) -> str:
+    """A new secret for the calling token, same name, scopes and expiry (needs the current
+    password, so a stolen token cannot replace itself); the old secret stops working. From the
+    web session: a new token."""
     with transaction.atomic():
         fresh = _fresh(user)
         _password_check(
             user=fresh, password=_password_given(current_password), field="current_password"
         )
-        key = _token_new(fresh)
+        if token_id is None:
+            key = token_issue(fresh, name=LOGIN_TOKEN_NAME)[1]
+        else:
+            key = token_secret_replace(fresh, token_id)
     _tokens_revoked()
     return key
 

@@ -62,7 +62,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
@@ -190,10 +189,14 @@ else:
 REST_FRAMEWORK = {
     # Token first, so a missing or bad token answers 401 with WWW-Authenticate: Token.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "accounts.authentication.CachedTokenAuthentication",
+        "accounts.authentication.AccessTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # A token request may do only what its token's scopes allow (accounts/scopes.py).
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "accounts.scopes.ScopesAllow",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["core.input.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "core.openapi.AutoSchema",
@@ -270,6 +273,8 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = FACEDOWN_MAX_BODY_BYTES
 
 # Seconds a token lookup is cached per process; a reset token stops working within this time.
 FACEDOWN_TOKEN_CACHE_SECONDS = int(os.environ.get("FACEDOWN_TOKEN_CACHE_SECONDS", "30"))
+# A process writes when its tokens were last used at most this often (accounts/authentication.py).
+FACEDOWN_TOKEN_LAST_USED_SECONDS = float(os.environ.get("FACEDOWN_TOKEN_LAST_USED_SECONDS", "60"))
 # How long Idempotency-Key answers are kept.
 FACEDOWN_IDEMPOTENCY_TTL_SECONDS = 24 * 3600
 

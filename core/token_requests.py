@@ -1,7 +1,7 @@
 """Middleware that API requests authenticated by a token header do not need, skipped for them.
 
 Sessions, the session user and messages serve the browser: a request to ``/api/`` that
-carries ``Authorization: Token …`` is authenticated by DRF's token authentication alone (it
+carries ``Authorization: Bearer …`` (or ``Token …``) is authenticated by the access token alone (it
 comes first in ``DEFAULT_AUTHENTICATION_CLASSES``, and a present but bad token is refused, never
 passed on to the session), sets no cookies and reads no messages. For such a request these
 subclasses of Django's middleware do nothing; every other request (the web client's cookie
@@ -33,7 +33,9 @@ SESSION_USER = "session_user"
 
 def is_token_api_request(request: HttpRequest) -> bool:
     header = request.META.get("HTTP_AUTHORIZATION", "")
-    return header[:6].lower() == "token " and request.path_info.startswith("/api/")
+    scheme = header[:7].lower()
+    named = scheme.startswith("token ") or scheme == "bearer "
+    return named and request.path_info.startswith("/api/")
 
 
 class SessionMiddleware(DjangoSessions):

@@ -11,8 +11,18 @@ class GamesConfig(AppConfig):
         from accounts.hooks import AccountHooks, account_hook_register
         from games import checks, embedded, tasks  # noqa: F401
         from games.services import series  # noqa: F401  (its follow-up starts next matches)
-        from games.services.players import player_export, player_renamed, player_withdraw
+        from games.services.players import (
+            player_export,
+            player_has_played,
+            player_renamed,
+            player_withdraw,
+        )
 
         account_hook_register(
-            AccountHooks(close=player_withdraw, export=player_export, renamed=player_renamed)
+            AccountHooks(
+                close=player_withdraw,
+                export=player_export,
+                renamed=player_renamed,
+                has_played=player_has_played,
+            )
         )

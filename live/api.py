@@ -6,12 +6,12 @@ from typing import cast
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
-from rest_framework.authtoken.models import Token
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from accounts.scopes import READ, TokenGrant
 from core.serializers import StrictRegexField, StrictSerializer
 from live.auth import ticket_issue
 
@@ -35,6 +35,7 @@ class StreamTicketOutput(serializers.Serializer):
 
 class StreamTicketApi(APIView):
     throttle_scope = "reads"
+    token_scope = READ  # a ticket opens streams, which read
 
     @extend_schema(
         request=StreamTicketInput,
@@ -57,6 +58,6 @@ class StreamTicketApi(APIView):
         serializer.is_valid(raise_exception=True)
         user = cast(User, request.user)
         # The ticket dies with the credential asking for it: this token, or the web session.
-        token = request.auth.key if isinstance(request.auth, Token) else None
+        token = request.auth.id if isinstance(request.auth, TokenGrant) else None
         ticket = ticket_issue(user, serializer.validated_data["streams"], token=token)
         return Response(StreamTicketOutput(ticket).data)

@@ -26,15 +26,15 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.core import signing
+from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.crypto import constant_time_compare, salted_hmac
-from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import AuthenticationFailed
 
-from accounts.authentication import CachedTokenAuthentication
-from accounts.models import TokenRevocation, User
+from accounts.authentication import token_from_header, token_identity
+from accounts.models import AccessToken, TokenRevocation, User
 from accounts.revocation import revocation_last
+from accounts.scopes import READ, InsufficientScope
 from core.errors import FacedownError, PermissionDenied
 
 _SALT = "facedown.live.stream-ticket"
@@ -51,9 +51,11 @@ class Credential:
     """What opened a stream: the user and what must still stand for the stream to go on."""
 
     user: User
-    #: A digest of the API token (``token_digest``): the stream ends when no token of the user
-    #: has it any more (logout, rotation, reset, password change, deletion).
-    token: str | None = None
+    #: The access token's id: the stream ends when the token is gone (revoked, logged out,
+    #: password changed, account closed) or expired.
+    token: int | None = None
+    #: When the token expires (epoch seconds): the stream ends then.
+    expires: float | None = None
     #: The web session's key (kept in this process's memory only, never sent anywhere).
     session: str | None = None
     #: The number of the last token revocation when the credential was issued: for a web
@@ -62,18 +64,13 @@ class Credential:
     since: int = 0
 
 
-def token_digest(key: str) -> str:
-    """A keyed digest of a token key: a ticket names its token without carrying it."""
-    return salted_hmac(_SALT, key).hexdigest()[:32]
-
-
-def ticket_issue(user: User, streams: list[str], *, token: str | None = None) -> dict[str, Any]:
+def ticket_issue(user: User, streams: list[str], *, token: int | None = None) -> dict[str, Any]:
     """A ticket for ``user`` opening ``streams`` (``match:<id>`` or ``me``), bound to the
-    API token ``token`` (its key) or, without one, to the user's revocations so far (a ticket
-    the web session asks for)."""
+    access token ``token`` (its id) or, without one, to the user's revocations so far (a
+    ticket the web session asks for)."""
     payload: dict[str, Any] = {"u": user.pk, "s": sorted(set(streams))}
     if token is not None:
-        payload["t"] = token_digest(token)
+        payload["t"] = token
     else:
         payload["r"] = revocation_last()
     ticket = signing.dumps(payload, salt=_SALT)
@@ -93,8 +90,9 @@ def credential_valid(credential: Credential) -> bool:
     """Whether the stream's credential still stands (synchronous: it reads the database)."""
     pk = credential.user.pk
     if credential.token is not None:
-        keys = Token.objects.filter(user_id=pk, user__is_active=True).values_list("key", flat=True)
-        return any(constant_time_compare(token_digest(k), credential.token) for k in keys)
+        alive = Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now())
+        tokens = AccessToken.objects.filter(alive, pk=credential.token, user_id=pk)
+        return tokens.filter(user__is_active=True).exists()
     if credential.session is not None:
         user = _session_user(credential.session)
         if not (user.is_authenticated and user.pk == pk and user.is_active):
@@ -117,8 +115,14 @@ def _ticket_credential(ticket: str, stream: str) -> Credential:
     token, since = payload.get("t"), payload.get("r")
     if user is None or (token is None and not isinstance(since, int)):
         raise NotAuthenticated("Invalid stream ticket.")
-    if token is not None:
-        credential = Credential(user, token=token, since=revocation_last())
+    if isinstance(token, int):
+        expires = AccessToken.objects.filter(pk=token).values_list("expires_at", flat=True).first()
+        credential = Credential(
+            user,
+            token=token,
+            expires=expires.timestamp() if expires else None,
+            since=revocation_last(),
+        )
     else:
         credential = Credential(user, since=since)
     if not credential_valid(credential):
@@ -132,19 +136,20 @@ def stream_credential(request: HttpRequest, stream: str) -> Credential:
     ticket = request.GET.get("ticket")
     if ticket is not None:
         return _ticket_credential(ticket, stream)
-    words = request.headers.get("Authorization", "").split()
-    if words and words[0].lower() == "token":
-        if len(words) != 2:
-            raise NotAuthenticated("Invalid token header.")
-        since = revocation_last()
-        try:
-            user, _ = CachedTokenAuthentication().authenticate_credentials(words[1])
-        except AuthenticationFailed as exc:
-            raise NotAuthenticated(str(exc.detail)) from None
-        return Credential(user, token=token_digest(words[1]), since=since)
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
+    header = request.headers.get("Authorization", "")
+    try:
+        secret = token_from_header(header)
+        if secret is not None:
+            since = revocation_last()
+            user, grant = token_identity(secret)
+            if READ not in grant.scopes:
+                raise InsufficientScope("This token lacks the 'read' scope.", scope=READ)
+            return Credential(user, token=grant.id, expires=grant.expires, since=since)
+    except AuthenticationFailed as exc:
+        raise NotAuthenticated(str(exc.detail)) from None
+    visitor = getattr(request, "user", None)
+    if visitor is not None and visitor.is_authenticated:
         session = getattr(request, "session", None)
         key = session.session_key if session is not None else None
-        return Credential(user, session=key, since=revocation_last())
+        return Credential(visitor, session=key, since=revocation_last())
     raise NotAuthenticated()

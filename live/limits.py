@@ -32,7 +32,7 @@ from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from rest_framework.exceptions import AuthenticationFailed
 
-from accounts.authentication import CachedTokenAuthentication
+from accounts.authentication import token_from_header, token_identity
 from core.client_address import client_address
 from core.errors import FacedownError, TooManyStreams
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
@@ -89,13 +89,12 @@ def _user_id(request: HttpRequest) -> int | None:
             return None
         user = payload.get("u") if isinstance(payload, dict) else None
         return user if isinstance(user, int) else None
-    words = request.headers.get("Authorization", "").split()
-    if len(words) == 2 and words[0].lower() == "token":
-        try:
-            user, _ = CachedTokenAuthentication().authenticate_credentials(words[1])
-        except AuthenticationFailed:
-            return None
-        return int(user.pk)
+    try:
+        secret = token_from_header(request.headers.get("Authorization", ""))
+        if secret is not None:
+            return int(token_identity(secret)[0].pk)
+    except AuthenticationFailed:
+        return None
     cookie = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if cookie:
         engine = import_module(settings.SESSION_ENGINE)

@@ -25,10 +25,12 @@ revocation of the user, makes it check its credential again, and it ends if that
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
 import re
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -61,6 +63,8 @@ from social.chat import mutes_of
 logger = logging.getLogger(__name__)
 
 NDJSON = "application/x-ndjson"
+#: What ``StreamReader.next`` gives once the stream's token has expired.
+EXPIRED = object()
 SSE = "text/event-stream"
 MAX_SEQ = 2**31 - 1
 
@@ -221,6 +225,16 @@ class StreamReader:
 
     credential: Credential
 
+    async def next(self, listener: Listener) -> Any:
+        """The listener's next message, or ``EXPIRED`` once the credential's token expires."""
+        expires = self.credential.expires
+        if expires is None:
+            return await listener.get()
+        try:
+            return await asyncio.wait_for(listener.get(), max(0.0, expires - time.time()))
+        except TimeoutError:
+            return EXPIRED
+
     async def allowed(self, message: Any) -> bool:
         """Whether the stream may go on after ``message``: a revocation notice, or a
         keep-alive after this process read a revocation of the user from the database, makes
@@ -320,7 +334,7 @@ async def _match_items(
     try:
         yield frames.opening() + "".join(frames.item(*item) for item in opening.items)
         while True:
-            message = await listener.get()
+            message = await reader.next(listener)
             if isinstance(message, str) and message.startswith("["):
                 # The usual case: a batch of events, already redacted for this reader.
                 first, final, chunk = _formatted(message, frames.ndjson)
@@ -336,7 +350,7 @@ async def _match_items(
                     last = fresh[-1]["seq"]
                     yield "".join(frames.item(e["type"], e["seq"], e) for e in fresh)
                 continue
-            if message is BROKEN or not await reader.allowed(message):
+            if message is BROKEN or message is EXPIRED or not await reader.allowed(message):
                 return  # the client reconnects (and resumes), or is refused
             if message is KEEPALIVE:
                 yield frames.keepalive()

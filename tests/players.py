@@ -6,10 +6,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from accounts.models import User
+from accounts.tokens import token_issue
 
 API = "/api/v1"
 _names = itertools.count(1)
@@ -53,11 +53,14 @@ class Player:
         return response.json()
 
 
-def make_player(name: str | None = None) -> Player:
+def make_player(name: str | None = None, *, bot: bool = False) -> Player:
+    """A new account and a token with every scope it may use (a bot account: ``bot:play``)."""
     username = name or f"player{next(_names)}"
     user = User.objects.create_user(username=username, password="correct-horse-battery")
-    token = Token.objects.create(user=user)
-    return Player(user=user, token=token.key)
+    if bot:
+        user.is_bot = True
+        user.save(update_fields=["is_bot"])
+    return Player(user=user, token=token_issue(user, name="tests")[1])
 
 
 def start_match(game: str, players: list[Player], **extra: Any) -> str:

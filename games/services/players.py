@@ -77,6 +77,12 @@ def player_renamed(user: User, old_name: str) -> None:
         )
 
 
+def player_has_played(user: User) -> bool:
+    """Whether ``user`` ever held a seat (an invitation not accepted counts: it was offered
+    to them as the account they were)."""
+    return Seat.objects.filter(user=user).exists()
+
+
 def player_export(user: User) -> dict[str, Any]:
     """The account's matches and its own seat's moves. A move's content is exported only once
     its match is over (when the audit transcript publishes it anyway): before that, a move the

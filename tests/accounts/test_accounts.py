@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 from django.core import mail
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
+from accounts.models import AccessToken, User
 from games.services.operators import match_abort
 from tests.notify.conftest import verify
 from tests.players import API, Player, make_player, play_to_end, start_match
@@ -175,7 +174,7 @@ def test_deleting_an_account_forfeits_live_seats_and_keeps_finished_matches(
     user = User.objects.get(pk=alice.user.pk)
     assert user.username == f"deleted~{user.pk}" and not user.is_active
     assert user.email == "" and not user.has_usable_password()
-    assert not Token.objects.filter(user=user).exists()
+    assert not AccessToken.objects.filter(user=user).exists()
     seen = bob.match(live)
     assert seen["status"] == "active" and seen["seats"][0]["forfeited"] is True
     assert seen["seats"][0]["player"] == f"deleted~{user.pk}"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.tokens import token_issue
 from tests.faults.processes import WebServer, http_call, service_env
 
 API = "/api/v1"
@@ -59,7 +59,7 @@ def test_an_address_written_on_one_server_is_read_on_the_other(
     hasher = PBKDF2PasswordHasher()  # the servers' own hasher (the tests' MD5 is not theirs)
     user.password = hasher.encode(PASSWORD, hasher.salt())
     user.save(update_fields=["password"])
-    token = Token.objects.create(user=user).key
+    token = token_issue(user, name="tests")[1]
     ports = [server.port for server in two_servers]
     for port in ports:  # both caches hold the token from here on
         assert http_call(port, "GET", f"{API}/accounts/me", token=token).status == 200

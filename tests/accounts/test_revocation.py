@@ -14,10 +14,9 @@ import pytest
 from django.contrib.admin import helpers
 from django.db import connection, transaction
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from accounts.authentication import forget_cached_tokens
-from accounts.models import TokenRevocation, User
+from accounts.models import AccessToken, TokenRevocation, User
 from accounts.revocation import revocation_last, revocation_record, revocations_since
 from tests.players import Player, make_player
 
@@ -43,7 +42,7 @@ def test_a_revocation_recorded_elsewhere_is_applied_within_the_interval(db: None
     # What another machine's logout does: the token row goes and the revocation is recorded;
     # this process's cache is not told.
     with transaction.atomic():
-        Token.objects.filter(user=alice.user).delete()
+        AccessToken.objects.filter(user=alice.user).delete()
         revocation_record([alice.user.pk])
     revoked = time.monotonic()
     assert _works(alice)  # still served from the cache, within the interval...

@@ -9,9 +9,8 @@ from typing import Any
 from django.contrib.admin import helpers
 from django.test import Client
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import AccessToken, User
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
 from tests.players import Player, start_match
@@ -269,10 +268,15 @@ def test_user_admin_deactivates_and_resets_tokens(
         {"action": "reset_tokens", helpers.ACTION_CHECKBOX_NAME: [str(alice.user.pk)]},
     )
     assert response.status_code == 302
-    new = Token.objects.get(user=alice.user).key
-    assert new != old
+    assert not AccessToken.objects.filter(user=alice.user).exists()
     assert alice.get("/accounts/me").status_code == 401
-    alice.client.credentials(HTTP_AUTHORIZATION=f"Token {new}")
+    logged_in = alice.client.post(
+        "/api/v1/accounts/token",
+        {"username": alice.name, "password": "correct-horse-battery"},
+        format="json",
+    )
+    assert logged_in.json()["token"] != old
+    alice.client.credentials(HTTP_AUTHORIZATION=f"Bearer {logged_in.json()['token']}")
     assert alice.get("/accounts/me").status_code == 200
 
     response = console.post(

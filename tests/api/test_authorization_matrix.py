@@ -40,10 +40,10 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, get_resolver
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from accounts.models import User
+from accounts.models import AccessToken, User
+from accounts.tokens import token_issue
 from games.models import Match, MatchEvent, Move, Seat
 from notify.models import NotificationSettings, PushSubscription, Webhook
 from notify.preferences import settings_of
@@ -154,7 +154,7 @@ def build_world() -> World:
         SPECTATOR: make_player(),
     }
     operator = User.objects.create_superuser("operator1", "op@example.com", PASSWORD)
-    players[OPERATOR] = Player(user=operator, token=Token.objects.create(user=operator).key)
+    players[OPERATOR] = Player(user=operator, token=token_issue(operator, name="tests")[1])
     gone = make_player()
     User.objects.filter(pk=gone.user.pk).update(is_active=False)
     players[DEACTIVATED] = gone
@@ -533,7 +533,7 @@ _TABLES = (
     Move,
     MatchEvent,
     User,
-    Token,
+    AccessToken,
     NotificationSettings,
     Webhook,
     PushSubscription,

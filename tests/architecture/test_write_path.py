@@ -58,4 +58,4 @@ def test_the_scan_sees_a_write() -> None:
         "line 1: Move.objects.filter(pk=1).update(…)"
     ]
     assert writes_in("pending.update(fields)") == []
-    assert writes_in("Token.objects.get_or_create(user=user)") == []
+    assert writes_in("AccessToken.objects.get_or_create(user=user)") == []

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.tokens import token_issue
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +48,7 @@ def test_a_bad_token_is_refused_even_with_a_valid_session(erin: User) -> None:
 
 
 def test_a_token_request_needs_no_csrf_and_touches_no_session(erin: User) -> None:
-    key = Token.objects.create(user=erin).key
+    key = token_issue(erin, name="tests")[1]
     client = Client(enforce_csrf_checks=True)
     answer: Any = client.post(
         "/api/v1/matches", GOPS, content_type="application/json", HTTP_AUTHORIZATION=f"Token {key}"

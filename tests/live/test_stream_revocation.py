@@ -15,9 +15,8 @@ from django.contrib.auth.tokens import default_token_generator
 from django.test import Client
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
-from rest_framework.authtoken.models import Token
 
-from accounts.models import TokenRevocation
+from accounts.models import AccessToken, TokenRevocation
 from accounts.revocation import revocation_last
 from tests.live.client import Stream
 from tests.live.conftest import KEEPALIVE_SECONDS, Server
@@ -175,7 +174,7 @@ def test_a_lost_notice_is_caught_at_a_keepalive(asgi: Server, alice: Player, bob
     stream = _opened(
         asgi, f"/api/v1/matches/{match_id}/stream", {"Authorization": f"Token {alice.token}"}
     )
-    Token.objects.filter(user=alice.user).delete()
+    AccessToken.objects.filter(user=alice.user).delete()
     TokenRevocation.objects.create(seq=revocation_last() + 1, user=alice.user)
     _ends_within(stream, 4 * KEEPALIVE_SECONDS + WITHIN_SECONDS)
 

@@ -8,9 +8,8 @@ import re
 
 import pytest
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import AccessToken, User
 from games.catalog import GAMES, web_drawings
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +31,7 @@ def test_sign_up_creates_the_user_like_the_api_and_logs_in(client: Client) -> No
     )
     assert answer.status_code == 302 and answer.headers["Location"] == "/"
     user = User.objects.get(username="erin")
-    assert Token.objects.filter(user=user).exists()  # as POST /accounts/register would
+    assert AccessToken.objects.filter(user=user).exists()  # as POST /accounts/register would
     lobby = client.get("/")
     assert lobby.status_code == 200 and b"erin" in lobby.content
     assert "csrftoken" in lobby.cookies  # the page's script sends it back as X-CSRFToken

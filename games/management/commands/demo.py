@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand
-from rest_framework.authtoken.models import Token
 
-from accounts.models import User
+from accounts.models import AccessToken, User
+from accounts.tokens import token_issue
 from games.services.matches import SeatSpec, match_create, match_join
 
 DEMO_PASSWORD = "facedown-demo"
@@ -21,8 +21,9 @@ def _player(username: str) -> tuple[User, str]:
     user = User.objects.filter(username=username).first()
     if user is None:
         user = User.objects.create_user(username=username, password=DEMO_PASSWORD)
-    token, _ = Token.objects.get_or_create(user=user)
-    return user, token.key
+    # A secret is shown once: each run replaces the last run's demo token with a new one.
+    AccessToken.objects.filter(user=user, name="demo").delete()
+    return user, token_issue(user, name="demo")[1]
 
 
 class Command(BaseCommand):
@@ -65,7 +66,7 @@ A five-card GOPS match between them is ready: {match.id}
 Paste these into a second terminal to play it:
 
   export API={base} M={match.id}
-  export A="Authorization: Token {alice_token}" B="Authorization: Token {bob_token}"
+  export A="Authorization: Bearer {alice_token}" B="Authorization: Bearer {bob_token}"
 
   # to follow it live as bob, in a third terminal (docs/live.md):
   #   curl -N -H "$B" $API/matches/$M/stream
