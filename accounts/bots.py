@@ -13,11 +13,7 @@ from accounts.authentication import forget_cached_tokens
 from accounts.hooks import account_hooks
 from accounts.models import User
 from accounts.tokens import tokens_delete_all
-from core.errors import FacedownError
-
-
-class BotRefused(FacedownError):
-    status, code, title = 409, "bot_refused", "Cannot become a bot account"
+from core.errors import BotRefused
 
 
 def bot_account_make(user: User) -> User:

@@ -13,7 +13,7 @@ from typing import Any
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from core.errors import FacedownError
+from core.errors import InsufficientScope
 
 READ = "read"
 PLAY = "play"
@@ -32,11 +32,6 @@ DESCRIPTIONS: dict[str, str] = {
     ACCOUNT: "Change the account: e-mail, password, tokens, notifications, webhooks, export.",
     TOURNAMENT: "Create and join tournaments (reserved: no tournament routes yet).",
 }
-
-
-class InsufficientScope(FacedownError):
-    status, code, title = 403, "insufficient_scope", "Token scope missing"
-    default_detail = "This token may not do this."
 
 
 @dataclass(frozen=True)
@@ -84,5 +79,5 @@ class ScopesAllow(BasePermission):
             return True
         scope = needed_scope(view, request.method, is_bot)
         if scope not in grant.scopes:
-            raise InsufficientScope(f"This token lacks the {scope!r} scope.", scope=scope)
+            raise InsufficientScope(f"This token lacks the {scope!r} scope.")
         return True

@@ -221,6 +221,9 @@ REST_FRAMEWORK = {
         "match_create": os.environ.get("FACEDOWN_THROTTLE_MATCH_CREATE", "120/hour"),
         "moves": os.environ.get("FACEDOWN_THROTTLE_MOVES", "600/min"),
         "reads": os.environ.get("FACEDOWN_THROTTLE_READS", "3000/min"),
+        # Challenges sent and answered; bulk pairings (each up to 500 matches) apart.
+        "challenges": os.environ.get("FACEDOWN_THROTTLE_CHALLENGES", "300/hour"),
+        "bulk_pairing": os.environ.get("FACEDOWN_THROTTLE_BULK_PAIRING", "10/hour"),
     },
     "UNAUTHENTICATED_USER": None,
 }
@@ -515,11 +518,17 @@ FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = float(
 # --- Seeks, chat, CORS ---
 # An open seek waits this many seconds for opponents, then expires.
 FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
+# Seconds a challenge waits for its answer unless it says otherwise (docs/programs.md).
+FACEDOWN_CHALLENGE_TTL = int(os.environ.get("FACEDOWN_CHALLENGE_TTL", str(7 * 86400)))
+# The house bot in a challenge's seats beyond the challenger and the challenged.
+FACEDOWN_CHALLENGE_FILL_BOT = os.environ.get("FACEDOWN_CHALLENGE_FILL_BOT", "expert")
 FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
 _throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
 _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
 _enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
 _enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
+_enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"
+_enum_names["DeclineReasonEnum"] = "social.models.Challenge.Reason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 # CORS (django-cors-headers): a web client served from another origin may call the API with a
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");

@@ -145,6 +145,19 @@ class TooManyStreams(FacedownError):
     retry_after: ClassVar[int] = 5
 
 
+class InsufficientScope(FacedownError):
+    status, code, title = 403, "insufficient_scope", "Token scope missing"
+    default_detail = "This token may not do this."
+
+
+class BotRefused(FacedownError):
+    status, code, title = 409, "bot_refused", "Cannot become a bot account"
+
+
+class ChallengeClosed(FacedownError):
+    status, code, title = 409, "challenge_closed", "Challenge answered"
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -173,6 +186,9 @@ ERROR_CODES: dict[str, int] = {
         IdempotencyKeyReused,
         ServiceUnavailable,
         TooManyStreams,
+        InsufficientScope,
+        BotRefused,
+        ChallengeClosed,
     )
 } | {
     "parse_error": 400,

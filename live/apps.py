@@ -9,10 +9,11 @@ class LiveConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
 
         from accounts.revocation import revocation_listener_register
+        from core.account_feed import feed_deliverer_register
         from core.commit_hooks import commit_hooks_around
         from games.services.unit_of_work import follow_up_register
         from live.bus import publications_batched
-        from live.notifications import stream_deliver
+        from live.notifications import feed_deliver, stream_deliver
         from live.publish import change_publish, chat_publish
         from live.revocations import revocations_publish, session_logged_out
         from notify.dispatch import register_channel
@@ -21,6 +22,7 @@ class LiveConfig(AppConfig):
         follow_up_register(change_publish)
         commit_hooks_around(publications_batched)
         register_channel("stream", stream_deliver)
+        feed_deliverer_register(feed_deliver)
         chat_listener_register(chat_publish)
         revocation_listener_register(revocations_publish)
         user_logged_out.connect(session_logged_out, dispatch_uid="live.session_logged_out")

@@ -34,8 +34,8 @@ from rest_framework.exceptions import AuthenticationFailed
 from accounts.authentication import token_from_header, token_identity
 from accounts.models import AccessToken, TokenRevocation, User
 from accounts.revocation import revocation_last
-from accounts.scopes import READ, InsufficientScope
-from core.errors import FacedownError, PermissionDenied
+from accounts.scopes import READ
+from core.errors import FacedownError, InsufficientScope, PermissionDenied
 
 _SALT = "facedown.live.stream-ticket"
 ME = "me"
@@ -143,7 +143,7 @@ def stream_credential(request: HttpRequest, stream: str) -> Credential:
             since = revocation_last()
             user, grant = token_identity(secret)
             if READ not in grant.scopes:
-                raise InsufficientScope("This token lacks the 'read' scope.", scope=READ)
+                raise InsufficientScope("This token lacks the 'read' scope.")
             return Credential(user, token=grant.id, expires=grant.expires, since=since)
     except AuthenticationFailed as exc:
         raise NotAuthenticated(str(exc.detail)) from None

@@ -17,12 +17,15 @@ and closes; clients reconnect and resume from their last seq (docs/live.md).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import itertools
 import logging
+import re
 import threading
 import weakref
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 
@@ -65,8 +68,26 @@ def chat_channel(match_id: Any) -> str:
 
 
 def user_channel(user_id: int) -> str:
-    """The channel of one user's notifications, across all matches."""
+    """The channel of one user's account stream: a notice that its log has new items."""
     return f"user:{user_id}"
+
+
+#: The account log (``Bus.account_append``): a user's stream items, kept to resume from.
+ACCOUNT_LOG_LENGTH = 1000
+ACCOUNT_LOG_SECONDS = 30 * 86400
+#: What the user channel carries: the log has new items (the stream reads them from the log).
+LOG_NOTICE = "log"
+_LOG_ID = re.compile(r"(\d{1,20})-(\d{1,20})", re.ASCII)
+
+
+def log_id_parse(text: str) -> tuple[int, int] | None:
+    """A log item's id (``<ms>-<n>``, as Redis numbers stream entries) as numbers, or None."""
+    found = _LOG_ID.fullmatch(text)
+    return (int(found[1]), int(found[2])) if found else None
+
+
+def _account_key(user_id: int) -> str:
+    return f"account:{user_id}"
 
 
 class Listener:
@@ -179,6 +200,19 @@ class Bus:
         """Publish ``(channel, text)`` pairs; never raises (a lost publication is logged)."""
         raise NotImplementedError
 
+    def account_append(self, items: Iterable[tuple[int, str]]) -> None:
+        """Add (user id, item text) to each user's account log, then notify their streams."""
+        raise NotImplementedError
+
+    def account_items(self, user_id: int, after: str | None) -> list[tuple[str, str]]:
+        """The user's logged items after id ``after`` (all kept, if None): (id, text), oldest
+        first, at most 500."""
+        raise NotImplementedError
+
+    def account_bounds(self, user_id: int) -> tuple[str, str] | None:
+        """The ids of the user's oldest and newest kept items; None if none is kept."""
+        raise NotImplementedError
+
     async def subscribe(self, *channels: str) -> Listener:
         """A listener on ``channels``; once this returns, every later publication reaches it."""
         raise NotImplementedError
@@ -190,6 +224,31 @@ class Bus:
 class LocalBus(Bus):
     def __init__(self) -> None:
         self.hub = _Hub()
+        self.logs: dict[int, collections.deque[tuple[str, str]]] = {}
+        self.numbers = itertools.count(1)
+        self.lock = threading.Lock()
+
+    def account_append(self, items: Iterable[tuple[int, str]]) -> None:
+        users: set[int] = set()
+        with self.lock:
+            for user_id, text in items:
+                log = self.logs.setdefault(user_id, collections.deque(maxlen=ACCOUNT_LOG_LENGTH))
+                log.append((f"{next(self.numbers)}-0", text))
+                users.add(user_id)
+        self.publish_many((user_channel(user_id), LOG_NOTICE) for user_id in users)
+
+    def account_items(self, user_id: int, after: str | None) -> list[tuple[str, str]]:
+        floor = log_id_parse(after) if after is not None else None
+        with self.lock:
+            kept = list(self.logs.get(user_id, ()))
+        if floor is not None:
+            kept = [item for item in kept if (log_id_parse(item[0]) or (0, 0)) > floor]
+        return kept[:500]
+
+    def account_bounds(self, user_id: int) -> tuple[str, str] | None:
+        with self.lock:
+            log = self.logs.get(user_id)
+            return (log[0][0], log[-1][0]) if log else None
 
     def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
         for channel, text in messages:
@@ -271,14 +330,46 @@ class RedisBus(Bus):
         )
 
     def publish_many(self, messages: Iterable[tuple[str, str]]) -> None:
+        self.send([("PUBLISH", channel, text) for channel, text in messages])
+
+    def send(self, commands: list[tuple[str, ...]]) -> None:
         batch = getattr(_batch, "messages", None)
         if batch is not None:  # inside publications_batched: sent once, at its end
-            batch.extend(messages)
+            batch.extend(commands)
             return
         try:
-            self.publisher.publish(list(messages))
+            self.publisher.send(commands)
         except Exception:
             logger.warning("live bus: a publication to Redis was lost", exc_info=True)
+
+    def account_append(self, items: Iterable[tuple[int, str]]) -> None:
+        # In the same write as the change's other publications: no round trip of its own.
+        commands: list[tuple[str, ...]] = []
+        users: list[int] = []
+        for user_id, text in items:
+            key = _account_key(user_id)
+            commands.append(
+                ("XADD", key, "MAXLEN", "~", str(ACCOUNT_LOG_LENGTH), "*", "item", text)
+            )
+            if user_id not in users:
+                users.append(user_id)
+        for user_id in users:
+            commands.append(("EXPIRE", _account_key(user_id), str(ACCOUNT_LOG_SECONDS)))
+            commands.append(("PUBLISH", user_channel(user_id), LOG_NOTICE))
+        self.send(commands)
+
+    def account_items(self, user_id: int, after: str | None) -> list[tuple[str, str]]:
+        low = f"({after}" if after is not None else "-"
+        entries: Any = self.client.xrange(_account_key(user_id), min=low, count=500)
+        return [(key.decode(), fields[b"item"].decode()) for key, fields in entries]
+
+    def account_bounds(self, user_id: int) -> tuple[str, str] | None:
+        key = _account_key(user_id)
+        first: Any = self.client.xrange(key, count=1)
+        last: Any = self.client.xrevrange(key, count=1)
+        if not first or not last:
+            return None
+        return first[0][0].decode(), last[0][0].decode()
 
     def _reader(self) -> _RedisReader:
         loop = asyncio.get_running_loop()
@@ -322,9 +413,9 @@ def publications_batched() -> Iterator[None]:
     try:
         yield
     finally:
-        messages, _batch.messages = _batch.messages, None
-        if messages:
-            bus().publish_many(messages)
+        commands, _batch.messages = _batch.messages, None
+        if commands:
+            cast(RedisBus, bus()).send(commands)
 
 
 def bus() -> Bus:

@@ -39,23 +39,28 @@ class Publisher:
     def publish(self, messages: Sequence[tuple[str, str]]) -> None:
         """Send ``messages`` (channel, text) in order, after reading the replies that have
         arrived (none to send: only that). Raises when Redis cannot be reached."""
+        self.send([("PUBLISH", channel, text) for channel, text in messages])
+
+    def send(self, commands: Sequence[tuple[str, ...]]) -> None:
+        """Send ``commands`` (PUBLISH, and the account log's XADD and EXPIRE) in order, in one
+        write, as ``publish`` does."""
         packed = None
         with self._lock:
             for attempt in (1, 2):  # a connection found closed is replaced once, as redis-py
                 connection = self._ready()
                 try:
                     self._read_replies(connection)
-                    if not messages:
+                    if not commands:
                         return
                     if packed is None:
-                        packed = connection.pack_commands([("PUBLISH", c, t) for c, t in messages])
+                        packed = connection.pack_commands(list(commands))
                     connection.send_packed_command(packed, check_health=False)
                 except (ConnectionError, TimeoutError, OSError):
                     self._drop()
                     if attempt == 2:
                         raise
                     continue
-                self.unread += len(messages)
+                self.unread += len(commands)
                 return
 
     def _ready(self) -> Any:

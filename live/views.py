@@ -40,7 +40,7 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHt
 from django.views import View
 
 from accounts.models import User
-from core.errors import FacedownError, NotFound, NotSupported
+from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.api.params import param_int
 from games.services import reads, shapes
@@ -48,9 +48,11 @@ from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream
 from live.bus import (
     BROKEN,
     KEEPALIVE,
+    LOG_NOTICE,
     Listener,
     bus,
     chat_channel,
+    log_id_parse,
     match_channel,
     revoked_channel,
     seats_channel,
@@ -58,6 +60,7 @@ from live.bus import (
 )
 from live.database import bounded
 from live.revocations import watch
+from social.challenges import challenges_pending
 from social.chat import mutes_of
 
 logger = logging.getLogger(__name__)
@@ -83,7 +86,7 @@ class Frames:
     def content_type(self) -> str:
         return NDJSON if self.ndjson else f"{SSE}; charset=utf-8"
 
-    def item(self, kind: str, seq: int | None, data: Any) -> str:
+    def item(self, kind: str, seq: int | str | None, data: Any) -> str:
         if self.ndjson:
             return _json({"type": kind, "id": seq, "data": data}) + "\n"
         seq_line = f"id: {seq}\n" if seq is not None else ""
@@ -378,51 +381,106 @@ async def _match_items(
 
 
 # --- the user stream ---------------------------------------------------------------------------
+#
+# Its items come from the user's account log on the bus (``Bus.account_append``), each with the
+# log's id: a new stream starts with a snapshot (the matches awaiting the user's move and the
+# challenges to them), then sends what the log gains; a stream resumed with ``Last-Event-ID``
+# sends the items after that id instead, or, when the log no longer holds that id (it keeps
+# the last 1,000 items, for 30 days), starts over with a snapshot.
 
 
 def _user_check(request: HttpRequest) -> Credential:
     return stream_credential(request, ME)
 
 
-def _awaiting(user: User) -> list[str]:
+def _snapshot(user: User) -> dict[str, Any]:
     matches = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
-    return [str(match_id) for match_id in matches.values_list("id", flat=True)]
+    return {
+        "awaiting_me": [str(match_id) for match_id in matches.values_list("id", flat=True)],
+        "challenges": challenges_pending(user)["incoming"],
+    }
+
+
+def _resume_from(request: HttpRequest) -> str | None:
+    raw = request.headers.get("Last-Event-ID", request.GET.get("last_event_id"))
+    if raw in (None, ""):
+        return None
+    if log_id_parse(raw) is None:
+        raise ValidationFailed({"Last-Event-ID": ["An item id of this stream (<ms>-<n>)."]})
+    return raw
+
+
+def _user_opening(user: User, resume: str | None) -> tuple[str | None, list[str]]:
+    """Where the stream's log reading starts, and the frames' items to send before it."""
+    log = bus().account_bounds(user.pk)
+    if resume is not None and log is not None:
+        oldest = log_id_parse(log[0])
+        if oldest is not None and oldest <= (log_id_parse(resume) or (0, 0)):
+            return resume, []
+    return (log[1] if log is not None else None), ["snapshot"]
 
 
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
     try:
         frames = _frames(request)
+        resume = _resume_from(request)
         credential = await bounded(_user_check)(request)
         user = credential.user
+        # Subscribed first: an item logged after the log was read below still wakes it.
         listener = await bus().subscribe(user_channel(user.pk), revoked_channel(user.pk))
         try:
-            waiting = await bounded(_awaiting)(user)
+            after, opening = await asyncio.to_thread(_user_opening, user, resume)
+            snapshot = await bounded(_snapshot)(user) if opening else None
         except BaseException:
             await listener.close()
             raise
     except FacedownError as exc:
         return _problem(exc)
     return _stream_response(
-        frames, _user_items(frames, listener, waiting, StreamReader(credential))
+        frames, _user_items(frames, listener, after, snapshot, StreamReader(credential))
     )
 
 
+def _logged(frames: Frames, items: list[tuple[str, str]]) -> str:
+    chunk = []
+    for item_id, text in items:
+        item = json.loads(text)
+        chunk.append(frames.item(str(item["type"]), item_id, item["data"]))
+    return "".join(chunk)
+
+
 async def _user_items(
-    frames: Frames, listener: Listener, waiting: list[str], reader: StreamReader
+    frames: Frames,
+    listener: Listener,
+    after: str | None,
+    snapshot: dict[str, Any] | None,
+    reader: StreamReader,
 ) -> AsyncIterator[str]:
+    user_id = reader.credential.user.pk
     try:
-        yield frames.opening() + frames.item("snapshot", None, {"awaiting_me": waiting})
+        first = frames.opening()
+        if snapshot is not None:
+            first += frames.item("snapshot", None, snapshot)
+        pending = True  # the log may have gained items since it was read
         while True:
-            message = await listener.get()
-            if message is BROKEN or not await reader.allowed(message):
+            if pending:
+                items = await asyncio.to_thread(bus().account_items, user_id, after)
+                if items:
+                    after = items[-1][0]
+                    first += _logged(frames, items)
+                pending = len(items) == 500
+                if first:
+                    yield first
+                    first = ""
+                if pending:
+                    continue
+            message = await reader.next(listener)
+            if message is BROKEN or message is EXPIRED or not await reader.allowed(message):
                 return
             if message is KEEPALIVE:
                 yield frames.keepalive()
-                continue
-            if message.startswith('{"revoked"'):
-                continue  # its credential still stands
-            note = json.loads(message)
-            yield frames.item(str(note["type"]), None, note)
+            elif message == LOG_NOTICE:
+                pending = True
     finally:
         await listener.close()
 

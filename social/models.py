@@ -34,6 +34,8 @@ class Seek(models.Model):
     pool = models.CharField(max_length=64)
     rating_range = models.JSONField(null=True, blank=True)
     client_seed = models.CharField(max_length=64, blank=True, default="")
+    #: Whether bot accounts may pair with this seek (a bot's own seek pairs with bots anyway).
+    allow_bots = models.BooleanField(default=False, db_default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField()
@@ -50,6 +52,64 @@ class Seek(models.Model):
 
     def __str__(self) -> str:
         return f"seek {self.id} {self.game} x{self.players} ({self.status})"
+
+
+class Challenge(models.Model):
+    """One player's offer of a match to another (or to anyone, or to a house bot), answered by
+    accepting or declining with a reason (docs/programs.md)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELED = "canceled"
+        EXPIRED = "expired"
+
+    class Reason(models.TextChoices):
+        GENERIC = "generic"
+        LATER = "later"
+        TOO_FAST = "too_fast"
+        TOO_SLOW = "too_slow"
+        TIME_CONTROL = "time_control"
+        RATED = "rated"
+        CASUAL = "casual"
+        VARIANT = "variant"
+        NO_BOT = "no_bot"
+        ONLY_BOT = "only_bot"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    #: The challenged user; null for an open challenge or one to a house bot.
+    to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="challenges_received",
+    )
+    house_bot = models.CharField(max_length=40, blank=True, default="")
+    game = models.CharField(max_length=40)
+    seats = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict)
+    time_control = models.JSONField(null=True, blank=True)
+    rated = models.BooleanField(default=True)
+    protocol = models.CharField(max_length=20)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decline_reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["to", "status"], name="challenge_to_status"),
+            models.Index(fields=["challenger", "status"], name="challenge_from_status"),
+        ]
+
+    def __str__(self) -> str:
+        return f"challenge {self.id} {self.game} ({self.status})"
 
 
 class ChatRoom(models.Model):

@@ -58,7 +58,10 @@ def _pool(game: str, players: int, options: Any, time_control: Any) -> str:
 
 
 def _accepts(seek: Seek, other: Seek) -> bool:
-    """Whether ``seek``'s rating range admits ``other``'s player (no rating: no constraint)."""
+    """Whether ``seek`` admits ``other``'s player: a bot account only if the seek allows bots
+    (or is a bot's own), and within its rating range (no rating: no constraint)."""
+    if other.user.is_bot and not (seek.allow_bots or seek.user.is_bot):
+        return False
     if not seek.rating_range:
         return True
     rating = _rating(other.user, seek.game)
@@ -76,6 +79,7 @@ def seek_post(
     time_control: dict[str, Any] | None = None,
     rating_range: dict[str, int] | None = None,
     client_seed: str | None = None,
+    allow_bots: bool = False,
 ) -> Seek:
     """Queue a seek, and pair it at once if enough equal seeks are waiting."""
     engine = get_engine(game)
@@ -109,6 +113,7 @@ def seek_post(
             pool=pool,
             rating_range=rating_range,
             client_seed=client_seed or "",
+            allow_bots=allow_bots,
             created_at=now,
             expires_at=now + timedelta(seconds=settings.FACEDOWN_SEEK_TTL),
         )
@@ -191,6 +196,8 @@ def seek_resource(seek: Seek) -> dict[str, Any]:
         "options": seek.options,
         "time_control": seek.time_control,
         "rating_range": seek.rating_range,
+        "allow_bots": seek.allow_bots,
+        "bot": seek.user.is_bot,
         "status": _status(seek),
         "match": str(seek.match_id) if seek.match_id else None,
         "created_at": timestamp(seek.created_at),

@@ -25,6 +25,7 @@ from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
+from accounts import scopes
 from accounts.models import User
 from core.errors import NotFound
 from core.openapi import operation_id
@@ -173,6 +174,7 @@ class _PageQuery:
 
 class MatchListApi(APIView):
     throttle_scope = {"GET": "reads", "POST": "match_create"}
+    token_scope = scopes.PLAY
 
     @extend_schema(
         # Named, or it collides with GET /matches/{match_id} (drf_spectacular.W001, which
@@ -330,6 +332,7 @@ def _etag_matches(header: str | None, etag: str) -> bool:
 
 class MatchJoinApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=s.JoinInput,
@@ -346,6 +349,7 @@ class MatchJoinApi(APIView):
 
 class MatchDeclineApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=None,
@@ -361,6 +365,7 @@ class MatchDeclineApi(APIView):
 
 class MatchResignApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=None,
@@ -376,6 +381,7 @@ class MatchResignApi(APIView):
 
 class MatchMovesApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
@@ -412,6 +418,7 @@ class MatchMovesApi(APIView):
 
 class MatchRevealsApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=s.RevealInput,

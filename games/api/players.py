@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from core.errors import NotFound
 from games.api import serializers as s
 from games.api.matches import PROBLEM
-from games.api.params import lookup_text, param_int
+from games.api.params import lookup_text, param_flag, param_int
 from games.services.profiles import leaderboard, player_profile
 
 #: Django's ``AbstractUser.username`` length: a longer name names no player.
@@ -37,6 +37,9 @@ class LeaderboardApi(APIView):
                 description=f"Default {PAGE_SIZE}.",
             ),
             OpenApiParameter("cursor", str, description="From a page's `next` link."),
+            OpenApiParameter(
+                "bots", bool, description="The bot accounts' own ranking instead of people's."
+            ),
         ],
         responses={200: s.LeaderboardPageOutput, 400: PROBLEM, 404: PROBLEM},
         tags=["players"],
@@ -52,11 +55,16 @@ class LeaderboardApi(APIView):
             request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
         )
         entries, cursor = leaderboard(
-            game=slug, cursor=request.query_params.get("cursor"), page_size=size
+            game=slug,
+            cursor=request.query_params.get("cursor"),
+            page_size=size,
+            bots=param_flag(request.query_params, "bots"),
         )
         next_url = None
         if cursor is not None:
             query = urlencode({"cursor": cursor, "page_size": size})
+            if param_flag(request.query_params, "bots"):
+                query += "&bots=true"
             next_url = request.build_absolute_uri(f"{request.path}?{query}")
         return Response({"results": entries, "next": next_url})
 

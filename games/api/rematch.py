@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import scopes
 from games.api.idempotent import idempotent
 from games.api.matches import (
     IDEMPOTENCY_HEADER,
@@ -23,6 +24,7 @@ from games.services.rematch import match_rematch
 
 class MatchRematchApi(APIView):
     throttle_scope = "match_create"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=None,

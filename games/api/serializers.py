@@ -213,6 +213,7 @@ class SeriesOutput(serializers.Serializer):
 class LeaderboardEntryOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.CharField()
+    bot = serializers.BooleanField(help_text="A bot account.")
     rating = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
@@ -253,6 +254,7 @@ class RecentMatchOutput(serializers.Serializer):
 
 class PlayerOutput(serializers.Serializer):
     player = serializers.CharField()
+    bot = serializers.BooleanField(help_text="A bot account (docs/programs.md).")
     joined = serializers.DateTimeField()
     ratings = PlayerRatingOutput(many=True)
     streak = StreakOutput(help_text="Consecutive finished matches won (or not won), latest first.")

@@ -8,6 +8,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import scopes
 from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _input, requester
@@ -16,6 +17,7 @@ from games.services.series import series_create, series_read
 
 class SeriesListApi(APIView):
     throttle_scope = {"POST": "match_create"}
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=s.SeriesCreateInput,

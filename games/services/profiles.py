@@ -44,10 +44,13 @@ def _rating_number(value: float) -> float:
     return round(value, 2)
 
 
-def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[Any], str | None]:
+def leaderboard(
+    *, game: str, cursor: str | None, page_size: int, bots: bool = False
+) -> tuple[list[Any], str | None]:
     """One page of the game's ranked players (``rating_rules``: enough rated matches against
     enough opponents), best first (ordinal, then user id), and the cursor of the next page
-    (None on the last). Each entry carries its rank."""
+    (None on the last). Each entry carries its rank. People and bot accounts are ranked
+    apart (``bots``): each is its own pool."""
     if get_engine(game) is None:
         raise NotFound("No game with this slug.")
     rows = Rating.objects.filter(
@@ -55,6 +58,7 @@ def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[
         rated_matches__gte=max(1, int(settings.FACEDOWN_LEADERBOARD_MIN_MATCHES)),
         opponents__gte=int(settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS),
         user__is_active=True,
+        user__is_bot=bots,
     )
     ranked = rows
     if cursor is not None:
@@ -73,6 +77,7 @@ def leaderboard(*, game: str, cursor: str | None, page_size: int) -> tuple[list[
         {
             "rank": first_rank + offset,
             "player": row.user.username,
+            "bot": row.user.is_bot,
             "rating": _rating_number(row.ordinal),
             "mu": _rating_number(row.mu),
             "sigma": _rating_number(row.sigma),
@@ -129,6 +134,7 @@ def player_profile(username: str) -> dict[str, Any]:
     ]
     return {
         "player": user.username,
+        "bot": user.is_bot,
         "joined": timestamp(user.date_joined),
         "ratings": ratings,
         "streak": {

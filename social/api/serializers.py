@@ -11,8 +11,9 @@ from core.serializers import (
     StrictRegexField,
     StrictSerializer,
 )
+from games.models import Match
 from games.services.fairness import CLIENT_SEED_PATTERN
-from social.models import Seek
+from social.models import Challenge, Seek
 
 
 class SeekInput(StrictSerializer):
@@ -34,11 +35,18 @@ class SeekInput(StrictSerializer):
         required=False,
         help_text="Your entropy for the deal, sent as your join when the seek is paired.",
     )
+    allow_bots = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Let bot accounts pair with this seek (they do not otherwise).",
+    )
 
 
 class SeekOutput(serializers.Serializer):
     id = serializers.UUIDField()
     player = serializers.CharField()
+    bot = serializers.BooleanField(help_text="The seeker is a bot account.")
+    allow_bots = serializers.BooleanField()
     game = serializers.CharField()
     players = serializers.IntegerField()
     options = serializers.DictField()
@@ -87,3 +95,82 @@ class MuteInput(StrictSerializer):
 
 class MutesOutput(serializers.Serializer):
     muted = serializers.ListField(child=serializers.CharField())
+
+
+class ChallengeInput(StrictSerializer):
+    game = StrictCharField(max_length=40)
+    to = StrictCharField(
+        required=False, max_length=150, help_text="The user challenged; omit for anyone."
+    )
+    house_bot = StrictCharField(
+        required=False,
+        max_length=40,
+        help_text="Challenge a house bot instead (GET /games/{slug}): accepted at once.",
+    )
+    seats = StrictIntegerField(
+        required=False, min_value=2, max_value=16, help_text="Seats past two: house bots."
+    )
+    options = serializers.DictField(required=False, default=dict)
+    time_control = serializers.JSONField(
+        required=False, allow_null=True, default=None, help_text="As at match creation."
+    )
+    rated = StrictBooleanField(required=False, default=True)
+    protocol = serializers.ChoiceField(
+        choices=Match.Protocol.choices, required=False, default=Match.Protocol.SEALED
+    )
+    expires_in = StrictIntegerField(
+        required=False, min_value=60, max_value=30 * 86400, help_text="Seconds; 7 days if omitted."
+    )
+
+
+class ChallengeOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=Challenge.Status.choices)
+    challenger = serializers.CharField()
+    challenger_bot = serializers.BooleanField()
+    to = serializers.CharField(allow_null=True)
+    house_bot = serializers.CharField(allow_null=True)
+    game = serializers.CharField()
+    seats = serializers.IntegerField()
+    options = serializers.DictField()
+    time_control = serializers.DictField(allow_null=True)
+    rated = serializers.BooleanField()
+    protocol = serializers.CharField()
+    decline_reason = serializers.ChoiceField(choices=Challenge.Reason.choices, allow_null=True)
+    match_id = serializers.UUIDField(allow_null=True, help_text="The match, once accepted.")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+
+
+class ChallengeListOutput(serializers.Serializer):
+    incoming = ChallengeOutput(many=True)
+    outgoing = ChallengeOutput(many=True)
+    open = ChallengeOutput(many=True, help_text="Open challenges of others anyone may accept.")
+
+
+class DeclineInput(StrictSerializer):
+    reason = serializers.ChoiceField(
+        choices=Challenge.Reason.choices, required=False, default=Challenge.Reason.GENERIC
+    )
+
+
+class BulkPairingInput(StrictSerializer):
+    game = StrictCharField(max_length=40)
+    pairings = serializers.ListField(
+        child=serializers.ListField(child=StrictCharField(max_length=150), min_length=1),
+        min_length=1,
+        max_length=500,
+        help_text="Each entry one match: its players' names in seat order.",
+    )
+    options = serializers.DictField(required=False, default=dict)
+    time_control = serializers.JSONField(required=False, allow_null=True, default=None)
+    rated = StrictBooleanField(required=False, default=True)
+    protocol = serializers.ChoiceField(
+        choices=Match.Protocol.choices, required=False, default=Match.Protocol.SEALED
+    )
+
+
+class BulkPairingOutput(serializers.Serializer):
+    matches = serializers.ListField(
+        child=serializers.UUIDField(), help_text="The new matches, in the order of `pairings`."
+    )

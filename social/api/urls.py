@@ -11,5 +11,23 @@ urlpatterns = [
         views.ChatHideApi.as_view(),
         name="match-chat-hide",
     ),
+    path("challenges", views.ChallengeListApi.as_view(), name="challenge-list"),
+    path("challenges/<str:challenge_id>", views.ChallengeDetailApi.as_view(), name="challenge"),
+    path(
+        "challenges/<str:challenge_id>/accept",
+        views.ChallengeAcceptApi.as_view(),
+        name="challenge-accept",
+    ),
+    path(
+        "challenges/<str:challenge_id>/decline",
+        views.ChallengeDeclineApi.as_view(),
+        name="challenge-decline",
+    ),
+    path(
+        "challenges/<str:challenge_id>/cancel",
+        views.ChallengeCancelApi.as_view(),
+        name="challenge-cancel",
+    ),
+    path("bulk-pairings", views.BulkPairingApi.as_view(), name="bulk-pairings"),
     path("chat/mutes", views.MutesApi.as_view(), name="chat-mutes"),
 ]

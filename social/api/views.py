@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -11,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts import scopes
 from core.errors import NotFound
 from core.openapi import operation_id
 from games.api.idempotent import idempotent
@@ -24,7 +26,7 @@ from games.api.matches import (
 )
 from games.api.params import param_choice, param_int
 from games.catalog import engines
-from social import chat, seeks
+from social import challenges, chat, seeks
 from social.api import serializers as s
 
 
@@ -37,6 +39,7 @@ def _seek_id(raw: str) -> uuid.UUID:
 
 class SeekListApi(APIView):
     throttle_scope = {"GET": "reads", "POST": "match_create"}
+    token_scope = scopes.PLAY
 
     @extend_schema(
         parameters=[OpenApiParameter("game", str, description="A game's slug.")],
@@ -72,6 +75,7 @@ class SeekListApi(APIView):
 
 class SeekDetailApi(APIView):
     throttle_scope = {"GET": "reads", "DELETE": "moves"}
+    token_scope = scopes.PLAY
 
     @extend_schema(responses={200: s.SeekOutput, 404: PROBLEM}, tags=["seeks"])
     def get(self, request: Request, seek_id: str) -> Response:
@@ -90,6 +94,7 @@ class SeekDetailApi(APIView):
 
 class ChatApi(APIView):
     throttle_scope = {"GET": "reads", "POST": "chat"}
+    token_scope = scopes.PLAY
 
     @extend_schema(
         parameters=[
@@ -133,6 +138,7 @@ class ChatApi(APIView):
 
 class ChatHideApi(APIView):
     throttle_scope = "moves"
+    token_scope = scopes.PLAY
 
     @extend_schema(
         request=s.HideInput,
@@ -169,3 +175,134 @@ class MutesApi(APIView):
         data: dict[str, Any] = _input(s.MuteInput, request)
         muted = chat.mute_set(user=requester(request), player=data["player"], muted=data["muted"])
         return Response({"muted": muted})
+
+
+def _challenge_id(raw: str) -> uuid.UUID:
+    try:
+        return match_id_or_404(raw)
+    except NotFound:
+        raise NotFound("No challenge with this id.") from None
+
+
+def _challenge_answer(challenge: Any, code: int = status.HTTP_200_OK) -> Response:
+    return Response(challenges.challenge_resource(challenge), status=code)
+
+
+class ChallengeListApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "challenges"}
+    token_scope = scopes.CHALLENGE
+
+    @extend_schema(
+        responses={200: s.ChallengeListOutput},
+        tags=["challenges"],
+        operation_id=operation_id("/api/v1/challenges", "list"),
+        description="Pending challenges: to you, from you, and open ones of others.",
+    )
+    def get(self, request: Request) -> Response:
+        return Response(challenges.challenges_pending(requester(request)))
+
+    @extend_schema(
+        request=s.ChallengeInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.ChallengeOutput, 400: PROBLEM},
+        tags=["challenges"],
+        description="Challenge a user (`to`), anyone (neither `to` nor `house_bot`), or a house "
+        "bot (`house_bot`: accepted at once, `match_id` names the started match). The "
+        "challenged user hears of it on the account stream (`challenge`).",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _input(s.ChallengeInput, request)
+        if "expires_in" in data:
+            data["expires_in"] = timedelta(seconds=data["expires_in"])
+        challenge = challenges.challenge_create(challenger=requester(request), **data)
+        response = _challenge_answer(challenge, status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/challenges/{challenge.id}")
+        return response
+
+
+class ChallengeDetailApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(responses={200: s.ChallengeOutput, 404: PROBLEM}, tags=["challenges"])
+    def get(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_get(
+            challenge_id=_challenge_id(challenge_id), user=requester(request)
+        )
+        return _challenge_answer(challenge)
+
+
+class ChallengeAcceptApi(APIView):
+    throttle_scope = "challenges"
+    token_scope = scopes.CHALLENGE
+
+    @extend_schema(
+        request=None,
+        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+        tags=["challenges"],
+        description="Accept: the match is created and started (`match_id`). 409 "
+        "`challenge_closed` once it was accepted, declined, canceled or expired.",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_accept(
+            challenge_id=_challenge_id(challenge_id), user=requester(request)
+        )
+        return _challenge_answer(challenge)
+
+
+class ChallengeDeclineApi(APIView):
+    throttle_scope = "challenges"
+    token_scope = scopes.CHALLENGE
+
+    @extend_schema(
+        request=s.DeclineInput,
+        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+        tags=["challenges"],
+        description="Decline a challenge to you, with a reason (`generic` if omitted); the "
+        "challenger hears of it on the account stream (`challenge_declined`).",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        data = _input(s.DeclineInput, request)
+        challenge = challenges.challenge_decline(
+            challenge_id=_challenge_id(challenge_id), user=requester(request), **data
+        )
+        return _challenge_answer(challenge)
+
+
+class ChallengeCancelApi(APIView):
+    throttle_scope = "challenges"
+    token_scope = scopes.CHALLENGE
+
+    @extend_schema(
+        request=None,
+        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+        tags=["challenges"],
+        description="Withdraw your pending challenge (`challenge_canceled` on the account "
+        "stream of the challenged).",
+    )
+    def post(self, request: Request, challenge_id: str) -> Response:
+        challenge = challenges.challenge_cancel(
+            challenge_id=_challenge_id(challenge_id), user=requester(request)
+        )
+        return _challenge_answer(challenge)
+
+
+class BulkPairingApi(APIView):
+    throttle_scope = "bulk_pairing"
+    token_scope = scopes.CHALLENGE
+
+    @extend_schema(
+        request=s.BulkPairingInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.BulkPairingOutput, 400: PROBLEM, 409: PROBLEM},
+        tags=["challenges"],
+        description="Up to 500 matches at once, for a league run elsewhere: you take no seat; "
+        "each player is invited and a match starts once all its players accepted (POST "
+        "/matches/{id}/join; `decline` refuses it). All or none are created.",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _input(s.BulkPairingInput, request)
+        matches = challenges.bulk_pairing_create(organiser=requester(request), **data)
+        body = {"matches": [str(match.id) for match in matches]}
+        return Response(body, status=status.HTTP_201_CREATED)

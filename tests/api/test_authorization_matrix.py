@@ -540,10 +540,17 @@ _TABLES = (
 )
 
 
+def _row(model: type[Any]) -> str:
+    """A row as text; a token's last use is bookkeeping any request may write (once a minute)."""
+    if model is AccessToken:
+        return "concat_ws(',', t.id, t.name, t.digest, t.scopes, t.expires_at)"
+    return "t::text"
+
+
 def fingerprint() -> str:
     """A digest of every row a request could change, in one query (compared around a cell)."""
     parts = ", ".join(
-        f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) "
+        f"(SELECT md5(coalesce(string_agg({_row(model)}, ',' ORDER BY {_row(model)}), '')) "
         f"FROM {model._meta.db_table} t)"
         for model in _TABLES
     )

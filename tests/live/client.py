@@ -15,7 +15,7 @@ from typing import Any
 @dataclass
 class Item:
     type: str
-    id: int | None
+    id: int | str | None  # a match event's seq; an account item's log id
     data: Any
 
 
@@ -85,9 +85,10 @@ class Stream:
                 if "data" in fields:
                     seq = fields.get("id")
                     kind = fields.get("event", "message")
-                    return Item(
-                        kind, int(seq) if seq is not None else None, json.loads(fields["data"])
-                    )
+                    number: int | str | None = seq
+                    if seq is not None and seq.isdigit():
+                        number = int(seq)
+                    return Item(kind, number, json.loads(fields["data"]))
                 continue  # a blank line after retry:, or between items
             name, _, value = line.partition(": ")
             fields[name] = value

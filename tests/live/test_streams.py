@@ -15,7 +15,7 @@ from unittest import mock
 import pytest
 from django.core import signing
 
-from live.bus import bus, user_channel
+from live.bus import bus
 from tests.leaks import keys_in
 from tests.live.client import KEEPALIVE, Stream
 from tests.live.conftest import KEEPALIVE_SECONDS, Server
@@ -236,11 +236,13 @@ def test_user_stream_across_matches_and_processes(
         {"type": "your_move", "match": one, "at": "2026-01-01T00:00:00Z", "step": 1},
         {"type": "step_resolved", "match": two, "at": "2026-01-01T00:00:01Z", "step": 1},
     ]
-    bus().publish_many([(user_channel(alice.user.pk), json.dumps(n)) for n in notes])
-    bus().publish_many([(user_channel(bob.user.pk), json.dumps(notes[0]))])
+    logged = [(alice.user.pk, json.dumps({"type": n["type"], "data": n})) for n in notes]
+    bus().account_append(logged)
+    bus().account_append([(bob.user.pk, logged[0][1])])
     for stream in streams:
         items = stream.events(2)
         assert [(i.type, i.data) for i in items] == [(n["type"], n) for n in notes]
+        assert all(item.id for item in items)  # numbered, to resume from
         assert stream.quiet(KEEPALIVE_SECONDS) == []  # bob's note is bob's
         stream.close()
 
