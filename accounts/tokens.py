@@ -103,10 +103,21 @@ def token_delete(user: User, token_id: int) -> None:
 
 
 def token_secret_replace(user: User, token_id: int) -> str:
-    """Inside a revoking transaction: a new secret for one token of ``user``."""
-    secret = PREFIX + secrets.token_hex(20)
-    if not AccessToken.objects.filter(user=user, pk=token_id).update(digest=secret_digest(secret)):
+    """Inside a revoking transaction: one token of ``user`` replaced by a new one with the same
+    name, scopes and expiry (a new id: the streams and tickets of the old one end with it)."""
+    old = AccessToken.objects.filter(user=user, pk=token_id).first()
+    if old is None:
         raise NotFound("No token with this id.")
+    old.delete()
+    secret = PREFIX + secrets.token_hex(20)
+    AccessToken.objects.create(
+        user=user,
+        name=old.name,
+        digest=secret_digest(secret),
+        scopes=old.scopes,
+        created_at=timezone.now(),
+        expires_at=old.expires_at,
+    )
     revocation_record([user.pk])
     return secret
 

@@ -15,6 +15,8 @@ from drf_spectacular.openapi import AutoSchema as SpectacularAutoSchema
 PREFIX = "/api/v1/"
 #: Collections whose items a path names, and their singular.
 SINGULAR = {
+    "bulk-pairings": "bulk_pairing",
+    "challenges": "challenge",
     "deliveries": "delivery",
     "games": "game",
     "matches": "match",
@@ -25,6 +27,7 @@ SINGULAR = {
     "reveals": "reveal",
     "seeks": "seek",
     "series": "series",
+    "tokens": "token",
     "webhooks": "webhook",
 }
 ACTIONS = ("partial_update", "list", "create", "retrieve", "update", "destroy")

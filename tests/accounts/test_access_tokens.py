@@ -48,14 +48,16 @@ def test_each_login_is_a_named_token_and_logout_ends_only_it() -> None:
 
 def test_a_created_token_is_shown_once_and_kept_as_a_digest() -> None:
     alice = make_player()
-    made = alice.post("/accounts/tokens", {"name": "bot", "scopes": ["read"], "expires_in": 3600})
+    made = alice.post(
+        "/accounts/me/tokens", {"name": "bot", "scopes": ["read"], "expires_in": 3600}
+    )
     assert made.status_code == 201, made.content
     secret = made.json()["token"]
     assert secret.startswith("fdp_") and made.json()["scopes"] == ["read"]
     row = AccessToken.objects.get(pk=made.json()["id"])
     assert row.digest == hashlib.sha256(secret.encode()).hexdigest()
     assert secret not in str(list(AccessToken.objects.values_list()))
-    listed = alice.get("/accounts/tokens").json()
+    listed = alice.get("/accounts/me/tokens").json()
     assert [t["name"] for t in listed] == ["tests", "bot"]
     assert all("token" not in t for t in listed) and secret not in str(listed)
     assert listed[1]["expires_at"] is not None
@@ -73,7 +75,7 @@ def test_a_created_token_is_shown_once_and_kept_as_a_digest() -> None:
 )
 def test_bad_token_requests_are_refused_and_change_nothing(body: Any, field: str) -> None:
     alice = make_player()
-    answer = alice.post("/accounts/tokens", body)
+    answer = alice.post("/accounts/me/tokens", body)
     assert answer.status_code == 400 and field in answer.json()["errors"], answer.json()
     assert AccessToken.objects.filter(user=alice.user).count() == 1
 
@@ -89,7 +91,8 @@ def test_scopes_limit_what_a_token_may_do() -> None:
     assert refused.status_code == 403 and refused.json()["code"] == "insufficient_scope"
     assert "'play'" in refused.json()["detail"]
     assert (
-        reader.post(f"{API}/accounts/tokens", {"name": "x", "scopes": ["read"]}).status_code == 403
+        reader.post(f"{API}/accounts/me/tokens", {"name": "x", "scopes": ["read"]}).status_code
+        == 403
     )
     assert player.get(f"{API}/matches/{match_id}").status_code == 200  # play includes read
     assert player.post(f"{API}/matches/{match_id}/moves", move, format="json").status_code == 202
@@ -99,7 +102,9 @@ def test_scopes_limit_what_a_token_may_do() -> None:
 
 def test_an_expired_or_revoked_token_is_refused() -> None:
     alice = make_player()
-    made = alice.post("/accounts/tokens", {"name": "short", "scopes": ["read"], "expires_in": 60})
+    made = alice.post(
+        "/accounts/me/tokens", {"name": "short", "scopes": ["read"], "expires_in": 60}
+    )
     short = _client(made.json()["token"])
     assert short.get(f"{API}/accounts/me").status_code == 200  # now cached
     AccessToken.objects.filter(pk=made.json()["id"]).update(
@@ -107,10 +112,10 @@ def test_an_expired_or_revoked_token_is_refused() -> None:
     )
     forget_cached_tokens()
     assert short.get(f"{API}/accounts/me").status_code == 401
-    other = alice.post("/accounts/tokens", {"name": "other", "scopes": ["read"]}).json()
-    assert alice.client.delete(f"{API}/accounts/tokens/{other['id']}").status_code == 204
+    other = alice.post("/accounts/me/tokens", {"name": "other", "scopes": ["read"]}).json()
+    assert alice.client.delete(f"{API}/accounts/me/tokens/{other['id']}").status_code == 204
     assert _client(other["token"]).get(f"{API}/accounts/me").status_code == 401
-    assert alice.client.delete(f"{API}/accounts/tokens/{other['id']}").status_code == 404
+    assert alice.client.delete(f"{API}/accounts/me/tokens/{other['id']}").status_code == 404
 
 
 def test_last_use_is_written_at_most_once_an_interval(settings: Any) -> None:
@@ -135,7 +140,7 @@ def test_a_bot_account_plays_only_with_bot_play() -> None:
     human = make_player()
     match_id = start_match("gops", [human, bot])
     assert bot.move(match_id, 1, {"card": 1}).status_code == 202
-    refused = bot.post("/accounts/tokens", {"name": "x", "scopes": ["play"]})
+    refused = bot.post("/accounts/me/tokens", {"name": "x", "scopes": ["play"]})
     assert refused.status_code == 400
     session = APIClient()
     session.force_login(bot.user)  # a bot account's web session may not play

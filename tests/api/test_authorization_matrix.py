@@ -93,6 +93,8 @@ WRONG_PHASE = Outcome(409, "wrong_phase")
 INVALID = Outcome(400, "validation_error")
 NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
+BOT_REFUSED = Outcome(409, "bot_refused")
+NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
 def table(default: Outcome, **cells: Outcome) -> Callable[[str, str], Outcome]:
@@ -217,6 +219,7 @@ class Row:
         )
         path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
         # Nobody here has a webhook or a push subscription: every such id is unknown.
+        path = path.replace("{token_id}", "999999").replace("{challenge_id}", NO_ID)
         return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
 
 
@@ -287,6 +290,18 @@ def _mute(world: World, actor: str, state: str) -> Any:
     return {"player": world.usernames[OTHER_SEAT]}
 
 
+def _token(world: World, actor: str, state: str) -> Any:
+    return {"name": "a program", "scopes": ["read"]}
+
+
+def _challenge(world: World, actor: str, state: str) -> Any:
+    return {"game": "gops", **GOPS3}  # open to anyone
+
+
+def _bulk(world: World, actor: str, state: str) -> Any:
+    return {"game": "gops", "pairings": [[world.usernames[SEATED], world.usernames[OTHER_SEAT]]]}
+
+
 def _current_password(world: World, actor: str, state: str) -> Any:
     return {"current_password": PASSWORD}
 
@@ -354,6 +369,24 @@ ROWS: tuple[Row, ...] = (
     Row("POST", "/api/v1/accounts/token/rotate", authenticated(OK), _current_password),
     Row("POST", "/api/v1/accounts/logout", authenticated(NO_CONTENT)),
     Row("POST", "/api/v1/accounts/password", authenticated(OK), _password_change),
+    # Access tokens: one's own (docs/programs.md); nobody here holds token 999999.
+    Row("GET", "/api/v1/accounts/me/tokens", authenticated(OK)),
+    Row("POST", "/api/v1/accounts/me/tokens", authenticated(CREATED), _token),
+    Row("DELETE", "/api/v1/accounts/me/tokens/{token_id}", authenticated(NOT_FOUND)),
+    # Only an account that never played (nor staff) becomes a bot account.
+    Row(
+        "POST",
+        "/api/v1/accounts/me/bot",
+        authenticated(BOT_REFUSED, spectator=OK),
+    ),
+    # Challenges: anyone logged in challenges and reads theirs; nobody here holds NO_ID.
+    Row("GET", "/api/v1/challenges", authenticated(OK)),
+    Row("POST", "/api/v1/challenges", authenticated(CREATED), _challenge),
+    Row("GET", "/api/v1/challenges/{challenge_id}", authenticated(NOT_FOUND)),
+    Row("POST", "/api/v1/challenges/{challenge_id}/accept", authenticated(NOT_FOUND)),
+    Row("POST", "/api/v1/challenges/{challenge_id}/decline", authenticated(NOT_FOUND), _nothing),
+    Row("POST", "/api/v1/challenges/{challenge_id}/cancel", authenticated(NOT_FOUND)),
+    Row("POST", "/api/v1/bulk-pairings", authenticated(CREATED), _bulk),
     # Live (docs/live.md): a ticket for any logged-in user; the streams are the ASGI server's,
     # so this (WSGI) test client gets not_supported from them, alike for everyone
     # (tests/live/ runs the matrix of the streams themselves on real ASGI servers).

@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
+from accounts.tokens import token_issue
 from games.models import Match, MatchEvent, Move
 from tests.players import API, Player, make_player, start_match
 
@@ -107,7 +108,8 @@ def assert_consistent(match_id: str, *, resolved_steps: int, seats: int) -> None
     )
     assert seqs == list(range(1, match.last_seq + 1))
     # … and so the feed every viewer reads: 1..last_seq, no gap.
-    feed = Player(user=match.created_by, token=match.created_by.auth_token.key).events(match_id)
+    creator = match.created_by
+    feed = Player(user=creator, token=token_issue(creator, name="tests")[1]).events(match_id)
     assert [event["seq"] for event in feed["results"]] == list(range(1, feed["last_seq"] + 1))
     assert feed["last_seq"] == match.last_seq
 

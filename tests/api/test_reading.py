@@ -109,10 +109,10 @@ def test_demo_command_prints_a_playable_match(db, settings):
     assert match.status == Match.Status.ACTIVE and str(match.id) in text
     assert str(versus_bot.id) in text
     assert [s.bot for s in versus_bot.seats.order_by("index")] == ["", "greedy"]
-    tokens = re.findall(r"token ([0-9a-f]{40})", text)
+    tokens = re.findall(r"token (fdp_[0-9a-f]{40})", text)
     assert len(tokens) == 2
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {tokens[0]}")
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     seen = client.get(f"{API}/matches/{match.id}").json()
     assert seen["you"] == 0 and seen["legal_moves"]
     # running it again reuses the players and starts a fresh pair of matches

@@ -127,7 +127,7 @@ def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
         assert "WITH write_0" not in str(counts[name]), counts[name]
     # No token lookup: no query touches the token table once the cache is warm.
     for trips in counts.values():
-        assert not any("authtoken_token" in m for m in trips.messages), trips
+        assert not any("accounts_accesstoken" in m for m in trips.messages), trips
 
 
 def test_the_revocation_look_costs_one_round_trip_at_most_once_per_interval(
@@ -143,7 +143,7 @@ def test_the_revocation_look_costs_one_round_trip_at_most_once_per_interval(
     assert [trips.count for trips in counts.values()] == [3, 3, 2, 2], counts
     for trips in counts.values():
         assert sum("accounts_tokenrevocation" in m for m in trips.messages) == 1, trips
-        assert not any("authtoken_token" in m for m in trips.messages), trips
+        assert not any("accounts_accesstoken" in m for m in trips.messages), trips
     _assert_budgets(counts)
 
 
@@ -153,7 +153,7 @@ def test_round_trips_with_the_token_cache_off(settings: Any) -> None:
     counts = _play_and_read(alice, bob, match_id)
     _report("token cache off (test client)", counts)
     for trips in counts.values():
-        assert sum("authtoken_token" in m for m in trips.messages) == 1, trips
+        assert sum("accounts_accesstoken" in m for m in trips.messages) == 1, trips
     # The token lookup is the only difference from the cached path.
     _assert_budgets(counts)
 

@@ -13,7 +13,15 @@ import pytest
 from django.db import connection, transaction
 
 from live import bus as live_bus
-from live.bus import LocalBus, RedisBus, bus, match_channel, seats_channel, user_channel
+from live.bus import (
+    LOG_NOTICE,
+    LocalBus,
+    RedisBus,
+    bus,
+    match_channel,
+    seats_channel,
+    user_channel,
+)
 from tests.leaks import alternatives
 from tests.players import Player, start_match
 
@@ -123,11 +131,11 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
     assert isinstance(the_bus, RedisBus)
     match_id = start_match("gops", [alice, bob])
     sent: list[list[str]] = []
-    real_publish = the_bus.publisher.publish
+    real_send = the_bus.publisher.send
 
-    def counted_publish(messages: Any) -> None:
-        sent.append([channel for channel, _ in messages])
-        real_publish(messages)
+    def counted_send(commands: Any) -> None:
+        sent.append([command[1] for command in commands if command[0] == "PUBLISH"])
+        real_send(commands)
 
     def move(player: Player, card: int) -> None:
         try:
@@ -141,11 +149,12 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
         try:
             await asyncio.to_thread(move, alice, 5)
             await asyncio.to_thread(move, bob, 7)
-            return [await asyncio.wait_for(listener.get(), 5) for _ in range(4)]
+            # Two event batches for seat 0, and one notice for both of alice's notifications.
+            return [await asyncio.wait_for(listener.get(), 5) for _ in range(3)]
         finally:
             await listener.close()
 
-    monkeypatch.setattr(the_bus.publisher, "publish", counted_publish)
+    monkeypatch.setattr(the_bus.publisher, "send", counted_send)
     received = asyncio.run(listen())
     # Two commits (two moves), each one write; bob's carries the step's events for every
     # reader and alice's "step resolved" notification together.
@@ -154,8 +163,10 @@ def test_a_commit_sends_its_events_and_notifications_in_one_write(
     seat_0 = match_channel(match_id, 0, alice.user.pk)
     assert seat_0 in resolving and match_channel(match_id, None) in resolving
     assert user_channel(alice.user.pk) in resolving
-    kinds = [json.loads(text) for text in received]
-    assert any(isinstance(k, dict) and k.get("match") == match_id for k in kinds), kinds
+    assert LOG_NOTICE in received  # alice's account log gained her notification
+    logged = [json.loads(text) for _, text in the_bus.account_items(alice.user.pk, None)]
+    assert any(item["data"].get("match") == match_id for item in logged), logged
+    kinds = [json.loads(text) for text in received if text != LOG_NOTICE]
     assert sum(isinstance(k, list) for k in kinds) >= 1  # event batches arrived too
 
 

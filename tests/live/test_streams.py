@@ -265,7 +265,7 @@ def test_notifications_of_real_moves_reach_the_user_stream(
     ] or sorted((i.type, i.data["match"]) for i in items) == sorted(
         [("step_resolved", one), ("your_move", one), ("step_resolved", two), ("your_move", two)]
     )
-    assert all(i.id is None and "card" not in keys_in(i.data) for i in items)
+    assert all(i.id and "card" not in keys_in(i.data) for i in items)  # numbered, to resume
     assert stream.quiet(KEEPALIVE_SECONDS) == []  # bob's notifications are bob's
     stream.close()
 
