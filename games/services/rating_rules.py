@@ -11,6 +11,9 @@ in matches that were really played, against several players.
   ``FACEDOWN_RATING_PAIR_LIMIT`` rated matches of this game together in the last
   ``FACEDOWN_RATING_PAIR_WINDOW_HOURS``: a second account cannot feed one player a stream of
   wins. Bots have fixed ratings, so playing one again feeds nobody.
+- **One pool.** Bot accounts (programs, docs/programs.md) and people are rated apart: a
+  match where both sit is unrated for all. The house bots, which have fixed ratings, may sit
+  with either.
 - **The leaderboard** lists a player after ``FACEDOWN_LEADERBOARD_MIN_MATCHES`` rated matches
   against at least ``FACEDOWN_LEADERBOARD_MIN_OPPONENTS`` different opponents (a bot counts as
   one opponent per bot name). ``Rating.opponents`` keeps that count.
@@ -31,6 +34,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Count, Exists, OuterRef, Q
 
+from accounts.models import User
 from games.models import MatchEvent, Move, Seat
 from games.services.unit_of_work import MatchChange
 
@@ -45,6 +49,16 @@ def played_enough(tx: MatchChange) -> bool:
     sent = [(m.step, m.seat, m.source) for m in tx.moves]  # in this change, not written yet
     turns = seat_turns([*stored, *sent])
     return all(turns.get(seat, 0) >= minimum for seat in humans)
+
+
+def one_pool(tx: MatchChange) -> bool:
+    """False when the match's players mix bot accounts and people (one query, at the finish of
+    a match with two players or more)."""
+    users = [seat.user_id for seat in tx.seats if seat.user_id is not None]
+    if len(users) < 2:
+        return True
+    kinds = set(User.objects.filter(pk__in=users).values_list("is_bot", flat=True))
+    return len(kinds) == 1
 
 
 def seat_turns(moves: Iterable[tuple[int, int, str]]) -> dict[int, int]:

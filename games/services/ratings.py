@@ -28,7 +28,7 @@ from games import locks
 from games.catalog import get_record
 from games.events import MatchResult, RatingChange
 from games.models import Rating, Seat
-from games.services.rating_rules import new_opponents, played_enough
+from games.services.rating_rules import new_opponents, one_pool, played_enough
 from games.services.unit_of_work import MatchChange
 
 MODEL = PlackettLuce()
@@ -99,7 +99,7 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
     new: dict[int, tuple[float, float]] = {}
     met: dict[int, int] | None = None
     # After the lock: a finish of the same players committed meanwhile is seen (rating_rules).
-    if match.rated and len(tx.seats) >= 2 and played_enough(tx):
+    if match.rated and len(tx.seats) >= 2 and played_enough(tx) and one_pool(tx):
         met = new_opponents(tx)
     if met is not None:
         new = _rate(tx, result, by_user)

@@ -138,11 +138,11 @@ def test_bot_ratings_follow_the_arena_order() -> None:
     assert 25 < bot_rating("gops", "expert")[0] < 30 < 25 + (25 - bot_rating("gops", "random")[0])
 
 
-def test_the_finishing_move_costs_two_round_trips_more(alice: Player, bob: Player) -> None:
+def test_the_finishing_move_costs_three_round_trips_more(alice: Player, bob: Player) -> None:
     """Counted at the libpq level: the finishing move adds one upsert that creates and locks
-    both rating rows and one read of the pair's rated history (rating_rules); their update
-    rides in the change's one write. A move that does not finish the match touches no
-    rating."""
+    both rating rows, one read of whether the players are all people or all bot accounts and
+    one of the pair's rated history (rating_rules); their update rides in the change's one
+    write. A move that does not finish the match touches no rating."""
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
     counts: list[RoundTrips] = []
     for step in (1, 2):  # step 2's resolution forces step 3, the last: it finishes the match
@@ -155,7 +155,21 @@ def test_the_finishing_move_costs_two_round_trips_more(alice: Player, bob: Playe
     assert not [m for m in resolving.messages if "games_rating" in m], resolving
     upserts = [m for m in finishing.messages if m.startswith('INSERT INTO "games_rating"')]
     assert len(upserts) == 1, finishing
-    assert finishing.count == resolving.count + 2, (resolving, finishing)
+    assert finishing.count == resolving.count + 3, (resolving, finishing)
+
+
+def test_bot_accounts_and_people_are_rated_apart(alice: Player, settings: Any) -> None:
+    settings.FACEDOWN_LEADERBOARD_MIN_MATCHES = settings.FACEDOWN_LEADERBOARD_MIN_OPPONENTS = 1
+    robot, other = make_player("robot", bot=True), make_player("tin", bot=True)
+    mixed = _play([alice, robot], winner=alice)
+    assert _finished_event(alice, mixed)["ratings"] is None  # one pool each
+    assert Rating.objects.get(user=alice.user, game="gops").played == 1
+    bots = _play([robot, other], winner=robot)
+    assert _finished_event(robot, bots)["ratings"] is not None
+    people = alice.get("/games/gops/leaderboard").json()["results"]
+    assert people == []
+    board = alice.get("/games/gops/leaderboard?bots=true").json()["results"]
+    assert [(e["player"], e["bot"]) for e in board] == [("robot", True), ("tin", True)]
 
 
 def test_leaderboard_pages_by_cursor(player: object, settings: Any) -> None:
