@@ -12,6 +12,7 @@ urlpatterns = [
     path("matches/<str:match_id>", views.match_page, name="web-match"),
     path("players/<str:username>", views.profile_page, name="web-profile"),
     path("leaderboard", views.leaderboard_page, name="web-leaderboard"),
+    path("tokens", views.tokens_page, name="web-tokens"),
     path("series/<str:series_id>", views.series_page, name="web-series"),
     path("assets/<path:path>", views.asset, name="web-asset"),
     path("sw.js", views.service_worker, name="web-service-worker"),

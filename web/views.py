@@ -18,6 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 
+from accounts.scopes import DESCRIPTIONS
 from core.small_files import small_file_response
 from core.throttling import scope_refusal
 from games.catalog import web_drawings
@@ -104,6 +105,14 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
 def profile_page(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public profile (GET /api/v1/players/{username})."""
     return render(request, "web/profile.html", {"username": username})
+
+
+@never_cache
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def tokens_page(request: HttpRequest) -> HttpResponse:
+    """The user's API tokens (GET/POST /api/v1/accounts/me/tokens, DELETE one)."""
+    return render(request, "web/tokens.html", {"scopes": list(DESCRIPTIONS.items())})
 
 
 @never_cache

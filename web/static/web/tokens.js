@@ -1,0 +1,67 @@
+/* Facedown web client: the API tokens page. Lists, creates and revokes the signed-in user's
+   access tokens through /api/v1/accounts/me/tokens; a new secret is shown once. */
+"use strict";
+
+(() => {
+  const rows = document.getElementById("token-rows");
+  const status = document.getElementById("tokens-status");
+  const form = document.getElementById("token-form");
+  const secretBox = document.getElementById("token-secret");
+
+  function when(text) {
+    return text ? new Date(text).toLocaleString() : "never";
+  }
+
+  function row(token) {
+    const tr = document.createElement("tr");
+    const cells = [token.name, token.scopes.join(", "), when(token.expires_at),
+      token.last_used_at ? when(token.last_used_at) : "not yet"];
+    for (const text of cells) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      tr.append(td);
+    }
+    const td = document.createElement("td");
+    const revoke = document.createElement("button");
+    revoke.type = "button";
+    revoke.className = "link";
+    revoke.textContent = "Revoke";
+    revoke.setAttribute("aria-label", `Revoke ${token.name}`);
+    revoke.addEventListener("click", async () => {
+      const answer = await Facedown.api("DELETE", `/accounts/me/tokens/${token.id}`);
+      status.textContent = answer.ok ? `Revoked ${token.name}.` : Facedown.problemText(answer);
+      await load();
+    });
+    td.append(revoke);
+    tr.append(td);
+    return tr;
+  }
+
+  async function load() {
+    const answer = await Facedown.api("GET", "/accounts/me/tokens");
+    if (!answer.ok) {
+      status.textContent = Facedown.problemText(answer);
+      return;
+    }
+    rows.replaceChildren(...answer.data.map(row));
+    status.textContent = answer.data.length ? "" : "No tokens yet.";
+  }
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const body = { name: data.get("name"), scopes: data.getAll("scopes") };
+    if (data.get("expires_in")) body.expires_in = Number(data.get("expires_in"));
+    const answer = await Facedown.api("POST", "/accounts/me/tokens", body);
+    if (!answer.ok) {
+      status.textContent = Facedown.problemText(answer);
+      return;
+    }
+    document.getElementById("token-secret-value").textContent = answer.data.token;
+    secretBox.hidden = false;
+    form.reset();
+    await load();
+  });
+
+  load();
+})();
