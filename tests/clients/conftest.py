@@ -1,6 +1,11 @@
 """The Python client against a real server: uvicorn serving config.asgi (the whole API and the
 live streams) on the test database, with a real Celery worker in this process playing the
-house bots, as in production. The client reaches the server only over HTTP."""
+house bots, as in production. The client reaches the server only over HTTP.
+
+Server and worker are started once for this directory (a uvicorn start costs seconds) and
+stopped after it, so no other test meets a worker of ours; each test still gets an emptied
+database (``transactional_db``: the server must see the commits).
+"""
 
 from __future__ import annotations
 
@@ -9,24 +14,41 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from celery.contrib.testing.worker import start_worker
 
-from tests.live.conftest import Server, asgi_server_with  # noqa: F401  (a fixture)
-from tests.worker.conftest import celery_worker, start_celery  # noqa: F401  (fixtures)
+from config.celery import app
+from tests.live.conftest import _env, _start, _stop, _wait_ready
 
 PASSWORD = "client-test-password"
 
 
-@pytest.fixture
-def server(request: pytest.FixtureRequest) -> str:
-    """The base URL of a server whose bot moves go to the Celery worker of this test."""
-    request.getfixturevalue("celery_worker")
-    start: Callable[..., Server] = request.getfixturevalue("asgi_server_with")
-    started = start(FACEDOWN_TASK_RUNNER="celery")
-    return f"http://127.0.0.1:{started.port}"
+@pytest.fixture(scope="package")
+def celery_in_process() -> Iterator[None]:
+    """A Celery worker on a thread of this process: it runs the bot moves the server enqueues
+    (this process's settings send their own follow-up jobs to Celery too)."""
+    app.control.purge()  # nothing left over from an earlier run
+    with start_worker(
+        app, pool="solo", concurrency=1, perform_ping_check=False, shutdown_timeout=10
+    ):
+        yield
+    app.control.purge()
+
+
+@pytest.fixture(scope="package")
+def server(
+    django_db_setup: None, django_db_blocker: object, celery_in_process: None
+) -> Iterator[str]:
+    """The base URL of a uvicorn server whose bot moves go to that worker."""
+    started = _start(_env(django_db_blocker) | {"FACEDOWN_TASK_RUNNER": "celery"})
+    try:
+        _wait_ready(started)
+        yield f"http://127.0.0.1:{started.port}"
+    finally:
+        _stop(started)
 
 
 @pytest.fixture
-def registered(server: str) -> Iterator[Callable[[], Any]]:
+def registered(server: str, transactional_db: None) -> Iterator[Callable[[], Any]]:
     """``registered()``: a new account's ``facedown_client.Client``, closed after the test."""
     from facedown_client import Client
 

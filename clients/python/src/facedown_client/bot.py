@@ -166,12 +166,16 @@ class _Runner:
     def play(self, match_id: str) -> None:
         match = self.client.match(match_id)
         you, legal = match.get("you"), match.get("legal_moves") or []
-        if match["status"] != "active" or you is None or not legal:
+        if match["status"] != "active" or you is None:
             return
         step, phase = int(match["step"]), match["phase"]
         try:
             if phase["kind"] == "reveal":
-                self.reveal(match_id, step)
+                # A reveal phase lists no legal moves: what to reveal is our commitment.
+                if you in phase["to_act"] and you not in phase["submitted"]:
+                    self.reveal(match_id, step)
+                return
+            if not legal:
                 return
             move = self.bot.choose(
                 SeatView(
