@@ -3,7 +3,7 @@ the same Idempotency-Key after a lost answer, and the commit-reveal helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import httpx
 import pytest
@@ -11,6 +11,7 @@ from facedown_client import ApiError, Bot, Client, SeatView, run
 from facedown_client.types import Move
 
 from tests.clients.conftest import PASSWORD
+from tests.clients.house import match_against_house_bot
 
 pytestmark = pytest.mark.usefixtures("transactional_db")
 
@@ -100,3 +101,53 @@ def test_the_bot_framework_commits_and_reveals(registered: Callable[[], Client])
     kinds = [answer["receipt"].get("kind") for answer in report.moves]
     assert kinds == ["commitment", "reveal"] * 3  # the fourth card is forced
     assert client.match(created["id"])["status"] == "finished"
+
+
+class CutStream(httpx.SyncByteStream):
+    """The body of a stream that breaks after its first chunk, as a dropped connection does."""
+
+    def __init__(self, inner: httpx.SyncByteStream) -> None:
+        self.inner = inner
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self.inner:
+            yield chunk
+            raise httpx.ReadError("connection lost")
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class CutsFirstAccountStream(httpx.HTTPTransport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.opens: list[str | None] = []  # each open's Last-Event-ID
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = super().handle_request(request)
+        if not request.url.path.endswith("/accounts/me/stream"):
+            return response
+        self.opens.append(request.headers.get("Last-Event-ID"))
+        if len(self.opens) > 1:
+            return response
+        assert isinstance(response.stream, httpx.SyncByteStream)
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=CutStream(response.stream),
+            extensions=response.extensions,
+        )
+
+
+def test_the_bot_reconnects_when_its_stream_breaks(
+    server: str, registered: Callable[[], Client]
+) -> None:
+    client = registered()
+    transport = CutsFirstAccountStream()
+    bot_client = Client(server, client.token, transport=transport)
+    match_id = match_against_house_bot(client, "gops", "expert", {"num_cards": 4})
+    report = run(bot_client, FirstCardBot(), max_matches=1, timeout=30, read_timeout=10)
+    assert report.finished == [match_id] and report.reconnects >= 1
+    assert len(transport.opens) == report.reconnects + 1
+    assert len(report.moves) == 3  # nothing played twice after the reconnect
+    bot_client.close()
