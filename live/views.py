@@ -394,9 +394,12 @@ def _user_check(request: HttpRequest) -> Credential:
 
 
 def _snapshot(user: User) -> dict[str, Any]:
-    matches = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
+    """What waits for the user: their move, their answer to an invitation or a challenge."""
+    awaiting = reads.match_list(user=user, awaiting_me=True).prefetch_related(None)
+    invited = reads.match_list(user=user, invited=True).prefetch_related(None)
     return {
-        "awaiting_me": [str(match_id) for match_id in matches.values_list("id", flat=True)],
+        "awaiting_me": [str(match_id) for match_id in awaiting.values_list("id", flat=True)],
+        "invited": [str(match_id) for match_id in invited.values_list("id", flat=True)],
         "challenges": challenges_pending(user)["incoming"],
     }
 

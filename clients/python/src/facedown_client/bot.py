@@ -67,6 +67,11 @@ class Bot:
         """True to accept, False (declined as ``generic``) or a decline reason to refuse."""
         return True
 
+    def join(self, match: Match) -> bool:
+        """Whether to take the seat a match invites the bot to (a bulk pairing's, or a
+        person's invitation): True joins, False declines it."""
+        return True
+
     def finished(self, match: Match) -> None:
         """Called once per match of the bot that ended (``match_finished``)."""
 
@@ -77,6 +82,7 @@ class RunReport:
     moves: list[MoveAnswer] = field(default_factory=list)
     accepted: list[str] = field(default_factory=list)
     declined: list[str] = field(default_factory=list)
+    joined: list[str] = field(default_factory=list)
     reconnects: int = 0
     timed_out: bool = False
 
@@ -133,10 +139,14 @@ class _Runner:
                 self.consider(challenge)
             for match_id in data.get("awaiting_me") or []:
                 self.play(str(match_id))
+            for match_id in data.get("invited") or []:
+                self.invited(str(match_id))
         elif item.type in ("your_move", "match_started"):
             self.play(str(data["match"]))
         elif item.type == "challenge":
             self.consider(data)  # type: ignore[arg-type]
+        elif item.type == "invited":
+            self.invited(str(data["match"]))
         elif item.type == "match_finished":
             self.finish(str(data["match"]))
 
@@ -156,6 +166,19 @@ class _Runner:
                 self.report.declined.append(challenge_id)
         except ApiError as error:  # canceled or expired meanwhile
             log.info("challenge %s: %s", challenge_id, error)
+
+    def invited(self, match_id: str) -> None:
+        match = self.client.match(match_id)
+        if match["status"] != "open":
+            return
+        try:
+            if self.bot.join(match):
+                self.client.join(match_id)
+                self.report.joined.append(match_id)
+            else:
+                self.client.decline(match_id)
+        except ApiError as error:  # the match started, or was aborted, meanwhile
+            log.info("invitation to %s: %s", match_id, error)
 
     def finish(self, match_id: str) -> None:
         if match_id in self.report.finished:

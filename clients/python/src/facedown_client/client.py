@@ -55,10 +55,9 @@ class Client:
 
     ``base_url`` is the site's root (``http://127.0.0.1:8000``); ``token`` the API token, or
     None until ``login``/``register``. ``auth_scheme`` is the word before the token: the
-    server accepts ``Token`` (every version) and ``Bearer`` (with personal access tokens), so
-    ``Token`` works everywhere. ``retries`` is how often a request that failed on the network
-    (or met ``idempotency_in_progress`` / 503) is sent again; a POST keeps its Idempotency-Key
-    across them, so the server applies it once.
+    server accepts ``Bearer`` and the older ``Token``. ``retries`` is how often a request
+    that failed on the network (or met ``idempotency_in_progress`` / 503) is sent again; a
+    POST keeps its Idempotency-Key across them, so the server applies it once.
     """
 
     def __init__(
@@ -68,7 +67,7 @@ class Client:
         *,
         timeout: float = 10.0,
         retries: int = 3,
-        auth_scheme: str = "Token",
+        auth_scheme: str = "Bearer",
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         root = base_url.rstrip("/")
@@ -198,12 +197,14 @@ class Client:
         return cast(Account, self.request("GET", "/accounts/me"))
 
     def become_bot(self) -> Account:
-        """Mark this account as a bot account (``POST /accounts/me/bot``); returns it."""
-        self.request("POST", "/accounts/me/bot")
-        return self.me()
+        """Mark this account as a bot account (``POST /accounts/me/bot``), for good; returns
+        it. Its tokens end with it: ``login`` again for one with ``bot:play``."""
+        account = cast(Account, self.request("POST", "/accounts/me/bot"))
+        self.token = None
+        return account
 
     def tokens(self) -> list[AccessToken]:
-        return cast(list[AccessToken], self.request("GET", "/accounts/tokens"))
+        return cast(list[AccessToken], self.request("GET", "/accounts/me/tokens"))
 
     def create_token(
         self, name: str, scopes: list[str], expires_in: int | None = None
@@ -212,10 +213,10 @@ class Client:
         body: dict[str, Any] = {"name": name, "scopes": scopes}
         if expires_in is not None:
             body["expires_in"] = expires_in
-        return cast(AccessToken, self.request("POST", "/accounts/tokens", body))
+        return cast(AccessToken, self.request("POST", "/accounts/me/tokens", body))
 
     def delete_token(self, token_id: int) -> None:
-        self.request("DELETE", f"/accounts/tokens/{token_id}")
+        self.request("DELETE", f"/accounts/me/tokens/{token_id}")
 
     # -- games and matches -------------------------------------------------------------------
 
@@ -383,6 +384,23 @@ class Client:
 
     def cancel_challenge(self, challenge_id: str) -> Challenge:
         return cast(Challenge, self.request("POST", f"/challenges/{challenge_id}/cancel"))
+
+    def bulk_pairing(
+        self,
+        game: str,
+        pairings: list[list[str]],
+        *,
+        options: dict[str, Any] | None = None,
+        time_control: dict[str, Any] | None = None,
+        rated: bool | None = None,
+    ) -> list[str]:
+        """Up to 500 matches, one per entry of ``pairings`` (players' names in seat order),
+        each waiting for its players to join; their ids, in order."""
+        body: dict[str, Any] = {"game": game, "pairings": pairings}
+        optional = {"options": options, "time_control": time_control, "rated": rated}
+        body.update({field: value for field, value in optional.items() if value is not None})
+        answer = cast(dict[str, list[str]], self.request("POST", "/bulk-pairings", body))
+        return answer["matches"]
 
     # -- live streams ------------------------------------------------------------------------
 

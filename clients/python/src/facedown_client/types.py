@@ -40,7 +40,7 @@ Scope = Literal["read", "play", "bot:play", "challenge", "account", "tournament"
 
 
 class AccessToken(TypedDict, total=False):
-    """``POST /accounts/token`` and ``/accounts/tokens``; ``token`` is the secret (shown once)."""
+    """``POST /accounts/token`` and ``/accounts/me/tokens``; ``token``: the secret, shown once."""
 
     token: str
     id: int
