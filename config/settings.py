@@ -528,7 +528,7 @@ _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
 _enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
 _enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
 _enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"
-_enum_names["DeclineReasonEnum"] = "social.models.Challenge.Reason"
+_enum_names["DeclineReasonEnum"] = "games.models.DeclineReason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 # CORS (django-cors-headers): a web client served from another origin may call the API with a
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");

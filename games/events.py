@@ -109,10 +109,15 @@ class RematchCreated(TypedDict):
     seat: int
 
 
-class MatchAborted(TypedDict):
+class _MatchAbortedAlways(TypedDict):
     operator: str | None
     reason: str
     seat: int | None
+
+
+class MatchAborted(_MatchAbortedAlways, total=False):
+    #: Why an invitee declined, when they said (the challenges' reasons, docs/programs.md).
+    decline_reason: str
 
 
 class DeadlineExtended(TypedDict):

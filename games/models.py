@@ -12,6 +12,21 @@ from django.db import models
 from django.db.models import Q
 
 
+class DeclineReason(models.TextChoices):
+    """Why a challenge or an invitation was declined (docs/programs.md)."""
+
+    GENERIC = "generic"
+    LATER = "later"
+    TOO_FAST = "too_fast"
+    TOO_SLOW = "too_slow"
+    TIME_CONTROL = "time_control"
+    RATED = "rated"
+    CASUAL = "casual"
+    VARIANT = "variant"
+    NO_BOT = "no_bot"
+    ONLY_BOT = "only_bot"
+
+
 class Match(models.Model):
     class Status(models.TextChoices):
         OPEN = "open"

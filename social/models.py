@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from games.models import Match
+from games.models import DeclineReason, Match
 
 
 class Seek(models.Model):
@@ -65,18 +65,6 @@ class Challenge(models.Model):
         CANCELED = "canceled"
         EXPIRED = "expired"
 
-    class Reason(models.TextChoices):
-        GENERIC = "generic"
-        LATER = "later"
-        TOO_FAST = "too_fast"
-        TOO_SLOW = "too_slow"
-        TIME_CONTROL = "time_control"
-        RATED = "rated"
-        CASUAL = "casual"
-        VARIANT = "variant"
-        NO_BOT = "no_bot"
-        ONLY_BOT = "only_bot"
-
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     challenger = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
@@ -97,7 +85,7 @@ class Challenge(models.Model):
     rated = models.BooleanField(default=True)
     protocol = models.CharField(max_length=20)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    decline_reason = models.CharField(max_length=20, choices=Reason.choices, blank=True)
+    decline_reason = models.CharField(max_length=20, choices=DeclineReason.choices, blank=True)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)
     created_at = models.DateTimeField()
     expires_at = models.DateTimeField()

@@ -352,14 +352,17 @@ class MatchDeclineApi(APIView):
     token_scope = scopes.PLAY
 
     @extend_schema(
-        request=None,
+        request=s.MatchDeclineInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
+        description="Refuse the invitation, with an optional `reason` (the challenges' list, "
+        "docs/programs.md): the match is aborted, its `match_aborted` event says why.",
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        match = match_decline(match_id=match_id_or_404(match_id), user=requester(request))
+        data = _input(s.MatchDeclineInput, request)
+        match = match_decline(match_id=match_id_or_404(match_id), user=requester(request), **data)
         return _match_response(request, match.id)
 
 

@@ -19,7 +19,7 @@ from core.serializers import (
     StrictSerializer,
 )
 from games.api.shapes import shape_field
-from games.models import Match
+from games.models import DeclineReason, Match
 from games.services import shapes
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
@@ -99,6 +99,10 @@ class SeriesCreateInput(MatchCreateInput):
 class JoinInput(StrictSerializer):
     seat = StrictIntegerField(required=False, min_value=0, max_value=15)
     client_seed = StrictRegexField(CLIENT_SEED_PATTERN, required=False, max_length=64)
+
+
+class MatchDeclineInput(StrictSerializer):
+    reason = serializers.ChoiceField(choices=DeclineReason.choices, required=False)
 
 
 class EmptyInput(StrictSerializer):

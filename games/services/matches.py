@@ -219,8 +219,9 @@ def _open_seat(seats: list[Seat], index: int | None) -> Seat:
     return seats[index]
 
 
-def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
-    """An invitee refuses the invitation: the match is aborted."""
+def match_decline(*, match_id: uuid.UUID | str, user: User, reason: str | None = None) -> Match:
+    """An invitee refuses the invitation, with a reason if they give one (the challenges'
+    list): the match is aborted."""
     with match_change(match_id) as tx:
         match = tx.match
         own = tx.seat_of(user.pk)
@@ -230,7 +231,7 @@ def match_decline(*, match_id: uuid.UUID | str, user: User) -> Match:
             raise MatchNotActive("Invitations can be declined only before the match starts.")
         if not own.invited or own.accepted:
             raise PermissionDenied("Only an invitee who has not accepted can decline.")
-        match_abort_in(tx, reason="declined", seat=own.index)
+        match_abort_in(tx, reason="declined", seat=own.index, decline_reason=reason)
     return match
 
 

@@ -297,7 +297,12 @@ def match_finish(tx: MatchChange, *, reason: events.FinishReason) -> None:
 
 
 def match_abort_in(
-    tx: MatchChange, *, reason: str, seat: int | None = None, operator: str | None = None
+    tx: MatchChange,
+    *,
+    reason: str,
+    seat: int | None = None,
+    operator: str | None = None,
+    decline_reason: str | None = None,
 ) -> None:
     """End the match without a result (declined, creator left, or an operator)."""
     result: MatchResult = {
@@ -307,7 +312,10 @@ def match_abort_in(
         "reason": "aborted",
     }
     _match_close(tx, Match.Status.ABORTED, result)
-    tx.emit(events.MATCH_ABORTED({"operator": operator, "reason": reason, "seat": seat}))
+    data: events.MatchAborted = {"operator": operator, "reason": reason, "seat": seat}
+    if decline_reason is not None:
+        data["decline_reason"] = decline_reason
+    tx.emit(events.MATCH_ABORTED(data))
 
 
 def _outcome_by_forfeit(tx: MatchChange) -> Outcome:

@@ -11,7 +11,7 @@ from core.serializers import (
     StrictRegexField,
     StrictSerializer,
 )
-from games.models import Match
+from games.models import DeclineReason, Match
 from games.services.fairness import CLIENT_SEED_PATTERN
 from social.models import Challenge, Seek
 
@@ -136,7 +136,7 @@ class ChallengeOutput(serializers.Serializer):
     time_control = serializers.DictField(allow_null=True)
     rated = serializers.BooleanField()
     protocol = serializers.CharField()
-    decline_reason = serializers.ChoiceField(choices=Challenge.Reason.choices, allow_null=True)
+    decline_reason = serializers.ChoiceField(choices=DeclineReason.choices, allow_null=True)
     match_id = serializers.UUIDField(allow_null=True, help_text="The match, once accepted.")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
@@ -150,7 +150,7 @@ class ChallengeListOutput(serializers.Serializer):
 
 class DeclineInput(StrictSerializer):
     reason = serializers.ChoiceField(
-        choices=Challenge.Reason.choices, required=False, default=Challenge.Reason.GENERIC
+        choices=DeclineReason.choices, required=False, default=DeclineReason.GENERIC
     )
 
 

@@ -136,8 +136,11 @@ def test_a_bulk_pairing_invites_everyone_and_starts_each_match_on_consent() -> N
     for player in players[:2]:
         assert player.post(f"/matches/{first}/join").status_code == 200
     assert players[0].match(first)["status"] == "active"
-    assert players[3].post(f"/matches/{second}/decline").status_code == 200
+    assert players[3].post(f"/matches/{second}/decline", {"reason": "nap"}).status_code == 400
+    assert players[3].post(f"/matches/{second}/decline", {"reason": "too_slow"}).status_code == 200
     assert players[2].match(second)["status"] == "aborted"
+    (aborted,) = [e for e in players[2].events(second)["results"] if e["type"] == "match_aborted"]
+    assert aborted["data"]["decline_reason"] == "too_slow" and aborted["data"]["seat"] == 1
     unknown = organiser.post("/bulk-pairings", {**GOPS3, "pairings": [pairs[0], ["ghost", "x"]]})
     assert unknown.status_code == 400 and "pairings.1.seats.0.user" in unknown.json()["errors"]
     assert Match.objects.count() == 2  # all or none
