@@ -632,9 +632,12 @@ MIDDLEWARE = [
 REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"
 
 # --- Live limits (live/limits.py, live/slots.py, live/database.py; docs/reliability.md) ---
-# Streams and waiting long-polls open at once, per user and per client address, across every
-# ASGI process (Redis); over either: 429 too_many_streams.
+# Streams and waiting long-polls open at once, per user, per access token and per client
+# address, across every ASGI process (Redis); over one: 429 too_many_streams.
 FACEDOWN_LIVE_MAX_STREAMS_PER_USER = int(os.environ.get("FACEDOWN_LIVE_MAX_STREAMS_PER_USER", "20"))
+FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN = int(
+    os.environ.get("FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN", "10")
+)
 FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS = int(
     os.environ.get("FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS", "100")
 )

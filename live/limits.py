@@ -9,7 +9,8 @@ any credential is checked (so a flood of bad credentials is throttled too):
    counters, ``core.throttling``): over either, 429 ``throttled``;
 2. then it takes a slot (live/slots.py) among the ones the address
    (``FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS``) and the user
-   (``FACEDOWN_LIVE_MAX_STREAMS_PER_USER``) hold open: when either is full, 429
+   (``FACEDOWN_LIVE_MAX_STREAMS_PER_USER``) and the access token
+   (``FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN``) hold open: when one is full, 429
    ``too_many_streams``. The slot is freed when the stream or long-poll ends.
 
 The user is found here only to count them: from the ticket's signed user id, the token (its
@@ -77,8 +78,13 @@ def _over(slot: Slot, now: float) -> float | None:
     return max(1.0, ends - now)
 
 
-def _user_id(request: HttpRequest) -> int | None:
-    """Whom the credentials name, for counting only (the view authenticates); None if none."""
+def _number(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _who(request: HttpRequest) -> tuple[int | None, int | None]:
+    """The user and the access token the credentials name, for counting only (the view
+    authenticates); None for what they do not name."""
     ticket = request.GET.get("ticket")
     if ticket is not None:
         try:
@@ -86,27 +92,31 @@ def _user_id(request: HttpRequest) -> int | None:
                 ticket, salt=TICKET_SALT, max_age=settings.FACEDOWN_LIVE_TICKET_SECONDS
             )
         except signing.BadSignature:
-            return None
-        user = payload.get("u") if isinstance(payload, dict) else None
-        return user if isinstance(user, int) else None
+            return None, None
+        if not isinstance(payload, dict):
+            return None, None
+        return _number(payload.get("u")), _number(payload.get("t"))
     try:
         secret = token_from_header(request.headers.get("Authorization", ""))
         if secret is not None:
-            return int(token_identity(secret)[0].pk)
+            user, grant = token_identity(secret)
+            return int(user.pk), grant.id
     except AuthenticationFailed:
-        return None
+        return None, None
     cookie = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if cookie:
         engine = import_module(settings.SESSION_ENGINE)
         value = engine.SessionStore(cookie).get(SESSION_KEY)
-        return int(value) if isinstance(value, str | int) and str(value).isdigit() else None
-    return None
+        user_id = int(value) if isinstance(value, str | int) and str(value).isdigit() else None
+        return user_id, None
+    return None, None
 
 
 @dataclass
 class Opener:
     address: str
     user_id: int | None
+    token_id: int | None = None
 
 
 def _opener(request: HttpRequest) -> Opener | Throttled:
@@ -116,14 +126,14 @@ def _opener(request: HttpRequest) -> Opener | Throttled:
     if wait is not None:
         return Throttled(retry_after=wait)
     try:
-        user_id = _user_id(request)
+        user_id, token_id = _who(request)
     except SuspiciousOperation:  # e.g. too many query fields: the view answers it
-        user_id = None
+        user_id, token_id = None, None
     if user_id is not None:
         wait = _over(_window("user", str(user_id), settings.FACEDOWN_THROTTLE_LIVE_OPENS, now), now)
         if wait is not None:
             return Throttled(retry_after=wait)
-    return Opener(address, user_id)
+    return Opener(address, user_id, token_id)
 
 
 def problem(exc: FacedownError, retry_after: float) -> JsonResponse:
@@ -152,6 +162,9 @@ async def admit(request: HttpRequest) -> Admission | JsonResponse:
         limits.append(
             Limit(f"live:slots:user:{opener.user_id}", settings.FACEDOWN_LIVE_MAX_STREAMS_PER_USER)
         )
+    if opener.token_id is not None:
+        per_token = settings.FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN
+        limits.append(Limit(f"live:slots:token:{opener.token_id}", per_token))
     taken = await slots().take(limits)
     if isinstance(taken, Limit):
         return problem(TooManyStreams(), TooManyStreams.retry_after)

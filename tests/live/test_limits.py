@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.http import HttpResponse
 
+from accounts.tokens import token_issue
 from tests.deployment.helpers import compose
 from tests.live.client import Stream
 from tests.live.conftest import Server, _env, _start, _stop, _wait_ready
@@ -67,6 +68,7 @@ def test_woken_long_polls_share_a_bounded_database_pool(
         DB_CONN_MAX_AGE="60",
         FACEDOWN_LIVE_DB_CONCURRENCY=str(POOL),
         FACEDOWN_LIVE_MAX_STREAMS_PER_USER="10000",
+        FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN="10000",
         FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS="10000",
         FACEDOWN_ACCESS_LOG="0",
         **HIGH,
@@ -101,6 +103,7 @@ def tight_server(django_db_setup: None, django_db_blocker: object) -> Iterator[t
     log = tempfile.NamedTemporaryFile(prefix="facedown-asgi-", suffix=".log")  # noqa: SIM115
     limits = {
         "FACEDOWN_LIVE_MAX_STREAMS_PER_USER": "2",
+        "FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN": "1",
         "FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS": "3",
         "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS": "12/hour",
         "FACEDOWN_THROTTLE_LIVE_OPENS": "100000/min",
@@ -146,17 +149,24 @@ def _open_again(server: Server, path: str, headers: dict[str, str]) -> Stream:
         time.sleep(0.02)
 
 
-def test_streams_per_user_and_per_address_then_freed_on_close(
+def test_streams_per_token_user_and_address_then_freed_on_close(
     tight: tuple[Server, Any], alice: Player, bob: Player
 ) -> None:
     server, _ = tight
     match_id = start_match("gops", [alice, bob])
     match_path = f"/api/v1/matches/{match_id}/stream"
     user_path = "/api/v1/accounts/me/stream"
+    laptop, phone = (
+        {"Authorization": f"Bearer {token_issue(alice.user, name=name)[1]}"}
+        for name in ("laptop", "phone")
+    )
     first = Stream(server.port, match_path, _token(alice))
-    second = Stream(server.port, user_path, _token(alice))
+    # One stream per token here: the same token again is refused, another of hers is not...
+    _refused(Stream(server.port, user_path, _token(alice)), "too_many_streams")
+    second = Stream(server.port, user_path, laptop)
     assert (first.status, second.status) == (200, 200)
-    _refused(Stream(server.port, match_path, _token(alice)), "too_many_streams")
+    # ... until the user's two are open.
+    _refused(Stream(server.port, match_path, phone), "too_many_streams")
     # Another user on the same address: one slot left there, then the address is full, and a
     # waiting long-poll counts like a stream.
     bobs = Stream(server.port, match_path, _token(bob))
@@ -179,7 +189,9 @@ def test_the_address_counted_is_the_one_the_trusted_proxy_saw(
     path = f"/api/v1/matches/{match_id}/stream"
 
     def behind_proxy(player: Player, forwarded: str) -> Stream:
-        return Stream(server.port, path, _token(player) | {"X-Forwarded-For": forwarded})
+        # A token of its own each (one stream per token here).
+        token = {"Authorization": f"Bearer {token_issue(player.user, name='proxy')[1]}"}
+        return Stream(server.port, path, token | {"X-Forwarded-For": forwarded})
 
     # Three streams from 203.0.113.7 fill that address (whatever the client wrote before it).
     opened = [
