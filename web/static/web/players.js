@@ -15,7 +15,8 @@
     const answer = await api("GET", `/players/${encodeURIComponent(name)}`);
     if (!answer.ok) { $("profile-status").textContent = problemText(answer); return; }
     const p = answer.data;
-    $("profile-status").textContent = `Playing since ${Facedown.localTime(p.joined)}.`;
+    const kind = p.bot ? "A bot account (a program), playing" : "Playing";
+    $("profile-status").textContent = `${kind} since ${Facedown.localTime(p.joined)}.`;
     $("streak").textContent = p.streak.kind
       ? `Current streak: ${p.streak.length} ${p.streak.kind === "won" ? "won" : "not won"} in a row.`
       : "No finished match yet.";

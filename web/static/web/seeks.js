@@ -28,7 +28,7 @@
     return el("li", { class: "match-item seek-item", dataset: { seekId: seek.id } },
       el("div", { class: "match-line" },
         el("strong", {}, describe(seek)),
-        el("span", { class: "muted" }, mine ? "your seek, waiting" : `by ${seek.player}`)),
+        el("span", { class: "muted" }, mine ? "your seek, waiting" : `by ${seek.player}${seek.bot ? " (bot account)" : ""}`)),
       el("div", { class: "match-players muted" }, options(seek)),
       el("div", { class: "row" }, mine
         ? el("button", { type: "button", "aria-label": `Cancel your ${seek.game} seek`, onclick: () => cancel(seek) }, "Cancel")
