@@ -109,7 +109,7 @@ class Wsgi:
             "SERVER_PROTOCOL": "HTTP/1.1",
             "REMOTE_ADDR": "127.0.0.1",
             "HTTP_HOST": "127.0.0.1",
-            "HTTP_AUTHORIZATION": f"Token {token}",
+            "HTTP_AUTHORIZATION": f"Bearer {token}",
             "HTTP_ACCEPT": "application/json",
             "wsgi.version": (1, 0),
             "wsgi.url_scheme": "http",
@@ -155,16 +155,15 @@ def _backend_cpu() -> tuple[int, float]:
 
 
 def _players(count: int) -> list[tuple[str, str]]:
-    from rest_framework.authtoken.models import Token
-
     from accounts.models import User
+    from accounts.tokens import tokens_bulk_issue
 
     run = uuid.uuid4().hex[:6]
     users = User.objects.bulk_create(
         [User(username=f"hot-{run}-{i}", password="!") for i in range(count)]
     )
-    tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
-    return [(u.username, t.key) for u, t in zip(users, tokens, strict=True)]
+    tokens = tokens_bulk_issue(users, name="bench")
+    return [(u.username, t) for u, t in zip(users, tokens, strict=True)]
 
 
 def _expect(answer: tuple[int, dict[str, str], bytes], status: int, what: str) -> Any:

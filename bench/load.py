@@ -487,17 +487,16 @@ class Load:
     def users_via_db(self, count: int) -> list[Player]:
         """``--users-via-db``: accounts and tokens written straight to the database, without
         PBKDF2 (unusable passwords): saves ~0.3 CPU-s per player before the run."""
-        from rest_framework.authtoken.models import Token
-
         from accounts.models import User
+        from accounts.tokens import tokens_bulk_issue
 
         run = uuid.uuid4().hex[:6]
         users = User.objects.bulk_create(
             [User(username=f"load-{run}-{i}", password="!") for i in range(count)]
         )
-        tokens = Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+        tokens = tokens_bulk_issue(users, name="bench")
         return [
-            Player(u.username, t.key, Connection("127.0.0.1", self.port, t.key))
+            Player(u.username, t, Connection("127.0.0.1", self.port, t))
             for u, t in zip(users, tokens, strict=True)
         ]
 
@@ -777,17 +776,17 @@ def _sample_queries() -> tuple[dict[str, tuple[int, int]], dict[str, list[str]]]
     """SQL statements and libpq round trips of each request kind, token cache warm."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
-    from rest_framework.authtoken.models import Token
     from rest_framework.test import APIClient
 
     from accounts.models import User
+    from accounts.tokens import token_issue
     from tests.roundtrips import count_round_trips
 
     clients = []
     for i in range(2):
         user = User.objects.create_user(f"sample-{uuid.uuid4().hex[:8]}-{i}", password=PASSWORD)
         client = APIClient()
-        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(user, name='bench')[1]}")
         clients.append((user, client))
     (_, alice), (bob_user, bob) = clients
     out: dict[str, tuple[int, int]] = {}

@@ -79,9 +79,9 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
     django.setup()
     import redis
     from django.core.management import call_command
-    from rest_framework.authtoken.models import Token
 
     from accounts.models import User
+    from accounts.tokens import token_issue
     from games.services.matches import SeatSpec, match_create, match_join
 
     call_command("migrate", verbosity=0)
@@ -94,7 +94,7 @@ def prepare(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
         disclose_submitted=True,
     )
     match_join(match_id=match.id, user=users[1])
-    token = Token.objects.create(user=users[2]).key
+    token = token_issue(users[2], name="bench")[1]
     return {"match": str(match.id), "token": token, "players": users[:2]}
 
 
