@@ -29,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -178,6 +179,21 @@ class AccessTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request: Any) -> str:
         return "Token"
+
+
+class AccessTokenScheme(OpenApiAuthenticationExtension):
+    """How the OpenAPI schema names the token: an HTTP bearer credential."""
+
+    target_class = "accounts.authentication.AccessTokenAuthentication"
+    name = "accessToken"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, str]:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A personal access token (`Token <secret>` works too); its scopes "
+            "limit what it may do (docs/programs.md).",
+        }
 
 
 def forget_cached_tokens() -> None:

@@ -116,7 +116,7 @@ class ChallengeInput(StrictSerializer):
     )
     rated = StrictBooleanField(required=False, default=True)
     protocol = serializers.ChoiceField(
-        choices=Match.Protocol.choices, required=False, default=Match.Protocol.SEALED
+        choices=Match.Protocol.values, required=False, default=Match.Protocol.SEALED
     )
     expires_in = StrictIntegerField(
         required=False, min_value=60, max_value=30 * 86400, help_text="Seconds; 7 days if omitted."
@@ -166,7 +166,7 @@ class BulkPairingInput(StrictSerializer):
     time_control = serializers.JSONField(required=False, allow_null=True, default=None)
     rated = StrictBooleanField(required=False, default=True)
     protocol = serializers.ChoiceField(
-        choices=Match.Protocol.choices, required=False, default=Match.Protocol.SEALED
+        choices=Match.Protocol.values, required=False, default=Match.Protocol.SEALED
     )
 
 
