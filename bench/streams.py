@@ -255,9 +255,11 @@ def main() -> int:
         "FACEDOWN_TASK_RUNNER": "off",
         "DB_CONN_MAX_AGE": "0",
         "FACEDOWN_TOKEN_CACHE_SECONDS": "30",
-        # One user on one address holds every connection: the per-user and per-address limits
+        # One token of one user on one address holds every connection: the per-token, per-user
+        # and per-address limits
         # (docs/live.md, "Limits") would refuse all but the first 20.
         "FACEDOWN_LIVE_MAX_STREAMS_PER_USER": str(args.n + 100),
+        "FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN": str(args.n + 100),
         "FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS": str(args.n + 100),
         "FACEDOWN_THROTTLE_LIVE_OPENS": "1000000/min",
         "FACEDOWN_THROTTLE_LIVE_OPENS_ADDRESS": "1000000/min",
