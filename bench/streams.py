@@ -256,8 +256,7 @@ def main() -> int:
         "DB_CONN_MAX_AGE": "0",
         "FACEDOWN_TOKEN_CACHE_SECONDS": "30",
         # One token of one user on one address holds every connection: the per-token, per-user
-        # and per-address limits
-        # (docs/live.md, "Limits") would refuse all but the first 20.
+        # and per-address limits (docs/live.md, "Limits") would refuse all but the first 10.
         "FACEDOWN_LIVE_MAX_STREAMS_PER_USER": str(args.n + 100),
         "FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN": str(args.n + 100),
         "FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS": str(args.n + 100),
