@@ -181,7 +181,9 @@ class AccessTokenAuthentication(BaseAuthentication):
         return "Token"
 
 
-class AccessTokenScheme(OpenApiAuthenticationExtension):
+# drf-spectacular registers an extension when it is subclassed (its ``__init_subclass__`` is
+# untyped): defined here, it is registered whenever the authentication class is loaded.
+class AccessTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
     """How the OpenAPI schema names the token: an HTTP bearer credential."""
 
     target_class = "accounts.authentication.AccessTokenAuthentication"
