@@ -176,3 +176,13 @@ def test_tokens_of_the_one_token_scheme_carry_over(transactional_db: None) -> No
         "account",
         "tournament",
     ]
+
+
+def test_logout_from_the_web_session_ends_the_session_not_the_tokens() -> None:
+    alice = make_player()
+    session = APIClient()
+    session.force_login(alice.user)
+    assert session.get(f"{API}/accounts/me").status_code == 200
+    assert session.post(f"{API}/accounts/logout").status_code == 204
+    assert session.get(f"{API}/accounts/me").status_code in (401, 403)
+    assert alice.get("/accounts/me").status_code == 200  # its token stands
