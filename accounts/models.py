@@ -15,6 +15,18 @@ class User(AbstractUser):
     #: labelled wherever players are listed and rated apart from people. Set once, before the
     #: account has played; never unset.
     is_bot = models.BooleanField(default=False, db_default=False)
+    #: The player's time zone (IANA name): where their weekend is, for matches that pause on
+    #: weekends. Recorded in a match when it starts.
+    time_zone = models.CharField(max_length=64, default="UTC", db_default="UTC")
+    #: The vacation bank (games/services/vacations.py): seconds saved as of
+    #: ``vacation_counted_at``; it accrues from then on, up to its cap.
+    vacation_seconds = models.FloatField(default=0.0, db_default=0.0)
+    vacation_counted_at = models.DateTimeField(null=True, blank=True)
+    #: The vacation under way: it holds the player's correspondence clocks until then.
+    vacation_started_at = models.DateTimeField(null=True, blank=True)
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    #: Start a vacation by itself when a correspondence clock would run out (opt-out).
+    auto_vacation = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         db_table = "accounts_user"

@@ -72,6 +72,11 @@ class Match(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     step_opened_at = models.DateTimeField(null=True, blank=True)
     time_control = models.JSONField(null=True, blank=True)
+    #: Each seat's clock (games/clock.py ``Clock``), by seat index; null for an untimed match.
+    clocks = models.JSONField(null=True, blank=True)
+    #: A pause every seated player agreed to (games/services/pauses.py): no clock counts
+    #: before it ends.
+    paused_until = models.DateTimeField(null=True, blank=True)
 
     # Fairness: the seed stays secret until the match is over; its hash is public from creation.
     seed = models.CharField(max_length=64)
@@ -218,6 +223,9 @@ class Seat(models.Model):
     # kept by the unit of work on every change, so ``awaiting_me`` reads a small partial index
     # instead of the user's whole history.
     awaiting_move = models.BooleanField(default=False)
+    #: The player's vacation (games/services/vacations.py) holds this seat's clock until then;
+    #: kept on the seat, read with the lock, so a step opening reads no user row.
+    held_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["match", "index"]

@@ -20,8 +20,10 @@ from django.utils import timezone
 from core.errors import NotFound, ValidationFailed
 from games import events
 from games.catalog import bots_of
+from games.clock import KINDS, TimeControl
 from games.locks import overdue_step_claim
 from games.models import Match, Move
+from games.services.clocks import clock_timeout, deadline_refresh, seats_expired
 from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import match_play_on, seat_forfeit
@@ -30,38 +32,89 @@ from games.services.unit_of_work import MatchChange, match_change
 log = logging.getLogger(__name__)
 
 MAX_STEP_SECONDS = 14 * 24 * 3600
+MAX_BANK_SECONDS = 30 * 24 * 3600
+MAX_PERIODS = 30
 ON_TIMEOUT = ("auto_move", "forfeit")
+_COMMON = {"kind", "on_timeout", "auto_move_bot", "weekend_pause", "allow_pause"}
+_FORMS: dict[str, dict[str, int]] = {
+    # field: its upper bound (the lower is FACEDOWN_MIN_STEP_SECONDS)
+    "per_step": {"per_step_seconds": MAX_STEP_SECONDS},
+    "fischer": {
+        "initial_seconds": MAX_BANK_SECONDS,
+        "increment_seconds": MAX_BANK_SECONDS,
+        "max_seconds": MAX_BANK_SECONDS,
+    },
+    "byoyomi": {"main_seconds": MAX_BANK_SECONDS, "period_seconds": MAX_BANK_SECONDS},
+}
+
+
+def _seconds(value: Any, high: int) -> bool:
+    low = settings.FACEDOWN_MIN_STEP_SECONDS
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
 
 
 def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
-    """The time control with defaults filled, or None for an untimed match."""
+    """The time control with defaults filled, or None for an untimed match (docs/api.md,
+    "Time control"). An object without ``kind`` is ``per_step``, as before clocks."""
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
         raise ValidationFailed({"time_control": ["An object, or null for an untimed match."]})
+    kind = raw.get("kind", "per_step")
+    if kind not in KINDS:
+        raise ValidationFailed({"time_control.kind": [f"One of {', '.join(KINDS)}."]})
+    form = _FORMS[kind]
     errors: dict[str, list[str]] = {}
-    unknown = set(raw) - {"per_step_seconds", "on_timeout", "auto_move_bot"}
-    for key in sorted(unknown):
+    extra = {"periods"} if kind == "byoyomi" else set()
+    for key in sorted(set(raw) - _COMMON - set(form) - extra):
         errors[f"time_control.{key}"] = ["Unknown field."]
-    low = settings.FACEDOWN_MIN_STEP_SECONDS
-    seconds = raw.get("per_step_seconds")
-    if (
-        isinstance(seconds, bool)
-        or not isinstance(seconds, int)
-        or not (low <= seconds <= MAX_STEP_SECONDS)
+    low = max(settings.FACEDOWN_MIN_STEP_SECONDS, 1)
+    for key, high in form.items():
+        if not _seconds(raw.get(key), high):
+            errors[f"time_control.{key}"] = [
+                f"A whole number of seconds from {max(low, 10)} to {high}."
+            ]
+    periods = raw.get("periods")
+    if kind == "byoyomi" and (
+        isinstance(periods, bool) or not isinstance(periods, int) or not 1 <= periods <= MAX_PERIODS
     ):
-        errors["time_control.per_step_seconds"] = [
-            f"A whole number of seconds from {max(low, 10)} to {MAX_STEP_SECONDS}."
-        ]
+        errors["time_control.periods"] = [f"A whole number of periods from 1 to {MAX_PERIODS}."]
+    if (
+        kind == "fischer"
+        and "time_control.max_seconds" not in errors
+        and "time_control.initial_seconds" not in errors
+        and raw["max_seconds"] < raw["initial_seconds"]
+    ):
+        errors["time_control.max_seconds"] = ["At least initial_seconds."]
     on_timeout = raw.get("on_timeout", "auto_move")
     if on_timeout not in ON_TIMEOUT:
         errors["time_control.on_timeout"] = [f"One of {', '.join(ON_TIMEOUT)}."]
     bot = raw.get("auto_move_bot", "greedy")
     if bot not in bots_of(game):
         errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
+    for flag, default in (("weekend_pause", False), ("allow_pause", True)):
+        if not isinstance(raw.get(flag, default), bool):
+            errors[f"time_control.{flag}"] = ["true or false."]
     if errors:
         raise ValidationFailed(errors)
-    return {"per_step_seconds": seconds, "on_timeout": on_timeout, "auto_move_bot": bot}
+    valid = {
+        "kind": kind,
+        **{key: raw[key] for key in form},
+        **({"periods": periods} if kind == "byoyomi" else {}),
+        "on_timeout": on_timeout,
+        "auto_move_bot": bot,
+        "weekend_pause": raw.get("weekend_pause", False),
+        "allow_pause": raw.get("allow_pause", True),
+    }
+    if valid["weekend_pause"] and not TimeControl.of(valid).correspondence:
+        raise ValidationFailed(
+            {
+                "time_control.weekend_pause": [
+                    "Only for correspondence: a day or more per step or bank."
+                ]
+            }
+        )
+    return valid
 
 
 def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = None) -> bool:
@@ -69,7 +122,7 @@ def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = 
     Returns whether anything changed."""
     now = now or timezone.now()
     try:
-        with match_change(match_id) as tx:
+        with match_change(match_id, now=now) as tx:
             match = tx.match
             if (
                 match.status != Match.Status.ACTIVE
@@ -78,15 +131,19 @@ def step_expire(*, match_id: uuid.UUID | str, step: int, now: datetime | None = 
                 or match.deadline > now
             ):
                 return False
-            step_time_out(tx)
+            if not step_time_out(tx):
+                deadline_refresh(tx)  # a clock ran out and was held since: watch anew
+                return False
     except NotFound:
         return False
     return True
 
 
-def step_time_out(tx: MatchChange) -> None:
-    """Time out the open step's late seats, by the match's policy.
+def step_time_out(tx: MatchChange, *, forced: bool = False) -> bool:
+    """Time out the open step's late seats, by the match's policy; returns whether any was.
 
+    Late: a seat still to move whose clock has run out (``forced``, or a match timed before
+    clocks, or a reveal phase: every seat still to move).
     ``auto_move``: the stand-in bot moves for the seat, which stays the player's.
     ``forfeit``: the seat forfeits (final) and the stand-in bot plays on for it.
     """
@@ -105,18 +162,29 @@ def step_time_out(tx: MatchChange) -> None:
         and not match.submitted_mask >> seat.index & 1
         and not seat.forfeited
     ]
+    if not forced and match.clocks is not None and match.phase_kind != Match.PhaseKind.REVEAL:
+        expired = set(seats_expired(tx, tx.now))
+        late = [seat for seat in late if seat.index in expired]
+    if not late:
+        return False
     for seat in late:
+        clock_timeout(tx, seat.index)
         tx.emit(events.TIMEOUT({"seat": seat.index, "policy": policy}), step=step)
         if policy == "forfeit":
             seat_forfeit(tx, seat, reason="timeout")
     if policy == "forfeit":
         match_play_on(tx)
-        return
+        if match.step == step and match.status == Match.Status.ACTIVE:
+            deadline_refresh(tx)
+        return True
     for seat in late:
         if match.step != step or match.phase_kind == Match.PhaseKind.REVEAL:
             break
         move = bot_decide(tx, seat, name=stand_in_name(tx))
         move_record(tx, seat=seat.index, move=move, source=Move.Source.TIMEOUT)
+    if match.step == step and match.status == Match.Status.ACTIVE:
+        deadline_refresh(tx)
+    return True
 
 
 def overdue_sweep(*, limit: int = 500, now: datetime | None = None) -> int:

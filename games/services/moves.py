@@ -30,6 +30,7 @@ from games import events
 from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.models import Match, Move, Seat
 from games.services import shapes
+from games.services.clocks import clock_on_submit
 from games.services.fairness import commitment_of, receipt_make
 from games.services.steps import match_play_on, move_new, seat_forfeit, step_complete, step_ready
 from games.services.unit_of_work import MatchChange, match_change
@@ -136,6 +137,7 @@ def _receipt(tx: MatchChange, seat: int, submission: Any, kind: str | None) -> t
 def _submitted(tx: MatchChange, seat: int) -> None:
     """Count the seat's submission; the last one completes the step."""
     tx.match.submitted_mask |= 1 << seat
+    clock_on_submit(tx, seat)
     if tx.match.disclose_submitted:
         tx.emit(events.MOVE_SUBMITTED({"seat": seat}), step=tx.match.step)
     if step_ready(tx):

@@ -19,6 +19,8 @@ from games.catalog import bots_of, get_bot
 from games.events import timestamp
 from games.models import Match, Move, Seat
 from games.services.bots import bot_options_validate
+from games.services.clock_views import deadline_shown
+from games.services.clocks import clocks_add
 from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
 from games.services.steps import match_abort_in
 from games.services.unit_of_work import MatchChange, match_change
@@ -114,13 +116,16 @@ def deadline_extend(
         if match.deadline is None:
             raise MatchNotActive("This step has no deadline to extend (an untimed match).")
         # The deadline watch is scheduled again; the old task finds the step not yet due.
-        match.deadline = max(match.deadline, tx.now) + timedelta(seconds=seconds)
+        if match.clocks is not None and match.phase_kind != Match.PhaseKind.REVEAL:
+            clocks_add(tx, seconds)  # every running clock gets them
+        else:
+            match.deadline = max(match.deadline, tx.now) + timedelta(seconds=seconds)
         extended = events.DEADLINE_EXTENDED(
             {
                 "operator": name,
                 "reason": reason,
                 "seconds": seconds,
-                "deadline": timestamp(match.deadline) or "",
+                "deadline": timestamp(deadline_shown(match, [s.forfeited for s in tx.seats])) or "",
             }
         )
         tx.emit(extended, step=match.step)
@@ -144,7 +149,7 @@ def step_force_timeout(
         _active(match, step=step)
         match.deadline = tx.now
         tx.emit(events.DEADLINE_FORCED({"operator": name, "reason": reason}), step=match.step)
-        step_time_out(tx)
+        step_time_out(tx, forced=True)
     return match
 
 

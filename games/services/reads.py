@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, NamedTuple, cast
 
 from django.db import connection, connections, router, transaction
@@ -24,6 +24,7 @@ from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
 from games.services import shapes
 from games.services.archive import archived_events, archived_moves
+from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
 from games.services.steps import phase_public
 
 EVENTS_PAGE = 200
@@ -243,6 +244,9 @@ class ListedMatch(NamedTuple):
     acting_mask: int
     submitted_mask: int
     deadline: datetime | None
+    time_control: Any
+    clocks: Any
+    paused_until: datetime | None
     scores: list[int]
     result: Any
     rated: bool
@@ -309,7 +313,7 @@ _SEAT_TABLE, _USER_TABLE = Seat._meta.db_table, User._meta.db_table
 # (ordered by index within each match), but only the columns the list shows.
 _LISTED_SEATS_SQL = (
     'SELECT s."match_id", s."index", s."user_id", u."username", s."bot", s."accepted",'
-    ' s."forfeited", s."controlled_by"'
+    ' s."forfeited", s."controlled_by", s."held_until"'
     f' FROM "{_SEAT_TABLE}" s LEFT OUTER JOIN "{_USER_TABLE}" u ON u."id" = s."user_id"'
     ' WHERE s."match_id" IN ({}) ORDER BY s."index" ASC'
 )
@@ -353,7 +357,7 @@ def _listed_resource(
                 "forfeited": bool(forfeited),
                 "controlled_by": cast(shapes.ControlledBy, controlled_by),
             }
-            for _, index, _, username, bot, accepted, forfeited, controlled_by in seats
+            for _, index, _, username, bot, accepted, forfeited, controlled_by, _ in seats
         ],
         "you": you,
         "created_by": match.created_by,
@@ -363,10 +367,11 @@ def _listed_resource(
         "phase": {
             "kind": cast(shapes.PhaseKind, match.phase_kind),
             "to_act": Match.seats_of(match.acting_mask),
-            "deadline": timestamp(match.deadline),
+            "deadline": timestamp(deadline_shown(match, [bool(seat[6]) for seat in seats])),
             "submitted": _submitted_shown(match, you),
             "your_move": None,
         },
+        **_match_clocks(match, you, [_aware(seat[8]) for seat in seats]),
         **_match_outcome(match),
         "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
     }
@@ -384,6 +389,23 @@ def _match_head(match: Match | ListedMatch) -> shapes.MatchHead:
         "status": cast(shapes.Status, match.status),
         "version": match.version,
         "step": match.step,
+    }
+
+
+def _aware(value: datetime | str | None) -> datetime | None:
+    """A timestamp from the list's plain SQL: SQLite returns the text Django stored (UTC)."""
+    if isinstance(value, str):
+        return datetime.fromisoformat(value).replace(tzinfo=UTC)
+    return value
+
+
+def _match_clocks(
+    match: Match | ListedMatch, you: int | None, held_until: list[datetime | None]
+) -> shapes.MatchClocks:
+    return {
+        "time_control": match.time_control,
+        "clocks": clocks_shown(match, you, held_until),
+        "paused_until": paused_until_shown(match),
     }
 
 
@@ -432,7 +454,7 @@ def _seat_resource(seat: Seat, scores: list[int]) -> shapes.Seat:
 
 def _phase(snapshot: MatchSnapshot, your_move: Any) -> shapes.Phase:
     match = snapshot.match
-    public = phase_public(match)
+    public = phase_public(match, snapshot.seats)
     return {
         "kind": cast(shapes.PhaseKind, public["kind"]),
         "to_act": public["to_act"],
@@ -484,6 +506,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Ma
         "started_at": timestamp(match.started_at),
         "finished_at": timestamp(match.finished_at),
         "phase": _phase(snapshot, _your_move(snapshot, state) if detail else None),
+        **_match_clocks(match, snapshot.you, [seat.held_until for seat in snapshot.seats]),
         **_match_outcome(match),
         "fairness": {
             "seed_sha256": match.seed_sha256,

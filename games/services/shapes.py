@@ -93,7 +93,44 @@ class MatchOutcome(TypedDict):
     series: SeriesRef | None
 
 
-class MatchSummary(MatchHead, MatchOutcome):
+class SeatClock(TypedDict):
+    """A seat's clock (docs/api.md, "Clocks"): count down from ``running_since`` yourself."""
+
+    seat: int
+    remaining_at_step_start: Annotated[
+        float, Meta(description="Seconds in the bank when the clock (re)started.")
+    ]
+    remaining: Annotated[
+        float,
+        Meta(description="Seconds left: when running, as of running_since; else what is left."),
+    ]
+    periods_left: Annotated[int | None, Meta(description="Byo-yomi periods left.")]
+    running_since: Annotated[
+        Timestamp | None,
+        Meta(description="When the clock started counting (later than now: held until then)."),
+    ]
+    expires_at: Annotated[
+        Timestamp | None, Meta(description="When the running clock runs out if its seat waits.")
+    ]
+    time_zone: Annotated[
+        str | None, Meta(description="Whose weekends pause this clock (weekend_pause).")
+    ]
+    vacation_until: Annotated[
+        Timestamp | None, Meta(description="The seat's player is on vacation until then.")
+    ]
+
+
+class MatchClocks(TypedDict):
+    """The time control and the clocks (a part, not a body)."""
+
+    time_control: dict[str, Any] | None
+    clocks: list[SeatClock] | None
+    paused_until: Annotated[
+        Timestamp | None, Meta(description="The end of the pause the players agreed to.")
+    ]
+
+
+class MatchSummary(MatchHead, MatchClocks, MatchOutcome):
     """A match as the list shows it."""
 
     seats: list[Seat]

@@ -8,7 +8,6 @@ the unit of work does, on exit.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
@@ -22,23 +21,19 @@ from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
 from games.match_store import json_column
 from games.models import Match, Move, Seat
+from games.services.clock_views import deadline_shown
+from games.services.clocks import clocks_begin, clocks_open, clocks_settle
 from games.services.ratings import ratings_on_finish
 from games.services.standins import bot_decide, stand_in_name
 from games.services.unit_of_work import MatchChange
 
 
-def step_deadline(match: Match, now: datetime) -> datetime | None:
-    """When the step opening now times out, or None for an untimed match."""
-    seconds = (match.time_control or {}).get("per_step_seconds")
-    return now + timedelta(seconds=seconds) if seconds else None
-
-
-def phase_public(match: Match) -> events.StepOpened:
+def phase_public(match: Match, seats: list[Seat]) -> events.StepOpened:
     """The phase as every viewer may see it (no submissions, no own move)."""
     return {
         "kind": match.phase_kind,  # type: ignore[typeddict-item]
         "to_act": match.to_act,
-        "deadline": events.timestamp(match.deadline),
+        "deadline": events.timestamp(deadline_shown(match, [seat.forfeited for seat in seats])),
     }
 
 
@@ -84,6 +79,7 @@ def match_start(tx: MatchChange, state: Any) -> None:
     match.step = 1
     match.started_at = tx.now
     tx.emit(events.MATCH_STARTED({"seats": seats_public(tx.seats)}))
+    clocks_begin(tx)
     bots_observe(tx, None)
     step_advance(tx)
 
@@ -151,9 +147,9 @@ def step_advance(tx: MatchChange) -> None:
 
 def _phase_open(tx: MatchChange) -> None:
     match = tx.match
-    match.deadline = step_deadline(match, tx.now)
+    clocks_open(tx)
     match.step_opened_at = tx.now
-    tx.emit(events.STEP_OPENED(phase_public(match)), step=match.step)
+    tx.emit(events.STEP_OPENED(phase_public(match, tx.seats)), step=match.step)
 
 
 def step_ready(tx: MatchChange, *, counting: int | None = None) -> bool:
@@ -241,6 +237,7 @@ def step_resolve(tx: MatchChange, moves: dict[int, EngineMove], *, advance: bool
         table_only=engine.history_mode(match.options) == "table_only",
     )
     match.state = resolution.state
+    clocks_settle(tx)
     match.step += 1
     bots_observe(tx, resolution)
     if advance:

@@ -89,12 +89,14 @@ class MatchChange:
         created: bool = False,
         insert: bool = False,
         step_moves: StepMoves | None = None,
+        now: datetime | None = None,
     ) -> None:
         self.match = match
         self.seats = seats
         #: The open step's moves as the lock read them (``steps.step_moves`` checks them).
         self.step_moves_read = step_moves
-        self.now: datetime = timezone.now()
+        #: The change's time: every timestamp it writes, and every clock it runs, is from it.
+        self.now: datetime = now or timezone.now()
         self.moves: list[Move] = []
         self.events: list[MatchEvent] = []
         self._move_updates: dict[int, tuple[Move, dict[str, Any]]] = {}
@@ -375,13 +377,14 @@ def _write_in_steps(writes: Writes) -> None:
 
 
 @contextmanager
-def match_change(match_id: Any) -> Iterator[MatchChange]:
+def match_change(match_id: Any, *, now: datetime | None = None) -> Iterator[MatchChange]:
     """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
-    Raises ``NotFound`` for an unknown id."""
+    ``now``: the change's time (default: the wall clock). Raises ``NotFound`` for an unknown
+    id."""
     with transaction.atomic():
         # BEGIN travels with the lock (core/postgresql/begin.py) …
         match, seats, step_moves = match_lock_for_change(match_id)
-        tx = MatchChange(match, seats, step_moves=step_moves)
+        tx = MatchChange(match, seats, step_moves=step_moves, now=now)
         yield tx
         # … and the write with the COMMIT.
         _write_with_commit(tx.save())

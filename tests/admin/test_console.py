@@ -8,11 +8,11 @@ from typing import Any
 
 from django.contrib.admin import helpers
 from django.test import Client
-from django.utils import timezone
 
 from accounts.models import AccessToken, User
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
+from tests.clocks import overdue
 from tests.players import Player, start_match
 
 CHANGELIST = "/admin/games/match/"
@@ -71,7 +71,7 @@ def test_changelist_filters_and_search(
     with_bot = alice.create("gops", ["me", {"bot": "greedy"}]).json()["id"]
     aborted = start_match("gops", [carol, alice])
     operators.match_abort(match_id=aborted, operator=operator, reason="test")
-    Match.objects.filter(pk=gops).update(deadline=timezone.now() - timedelta(seconds=5))
+    overdue(gops, by=timedelta(seconds=5))
     everything = {gops, hols, with_bot, aborted}
 
     def shown(query: str = "") -> set[str]:

@@ -20,6 +20,7 @@ from core.errors import (
 from games.models import Match, MatchEvent, Move, Seat
 from games.services import operators
 from games.services.bots import bot_moves_play
+from tests.clocks import overdue
 from tests.players import Player, play_to_end, start_match
 
 TIMED = {"per_step_seconds": 60, "on_timeout": "auto_move"}
@@ -128,7 +129,7 @@ def test_extend_pushes_the_deadline_and_reschedules_its_watch(
 
 def test_extending_an_overdue_step_counts_from_now(alice: Player, bob: Player, operator: User):
     match_id = start_match("gops", [alice, bob], time_control=TIMED)
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(hours=1))
+    overdue(match_id, by=timedelta(hours=1))
     start = timezone.now()
     operators.deadline_extend(match_id=match_id, operator=operator, reason="late", seconds=60)
     assert _match(match_id).deadline >= start + timedelta(seconds=60)

@@ -9,13 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.models import Match, Move
 from games.services.audit import audit_transcript
 from games.services.bots import bot_moves_play
 from games.services.deadlines import step_expire
 from games.verify import verify_transcript
+from tests.clocks import overdue
 from tests.players import Player, make_player, start_match
 
 CR = {"protocol": "commit-reveal"}
@@ -235,7 +235,7 @@ def test_a_missing_reveal_at_the_deadline_forfeits_whatever_the_policy(alice, bo
     assert alice.match(match_id)["phase"]["deadline"] is not None
     sealers[0].reveal(1)
     sealers[1].reveal(1)
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    overdue(match_id, by=timedelta(seconds=1))
     assert step_expire(match_id=match_id, step=1)
     seen = alice.match(match_id)
     assert seen["seats"][2]["forfeited"] is True and seen["step"] == 2
@@ -248,7 +248,7 @@ def test_a_missing_commitment_follows_the_timeout_policy(alice, bob):
         "gops", [alice, bob], **CR, time_control={"per_step_seconds": 60, "on_timeout": "auto_move"}
     )
     Sealer(alice, match_id).commit(1, {"card": 5}, 0)
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    overdue(match_id, by=timedelta(seconds=1))
     assert step_expire(match_id=match_id, step=1)
     seen = bob.match(match_id)
     assert seen["phase"]["kind"] == "reveal" and seen["phase"]["submitted"] == [1]

@@ -13,11 +13,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 from rest_framework.views import APIView
 
 from config.celery import worker_sweep
 from games.models import Match, Move
+from tests.clocks import overdue
 from tests.faults.conftest import audit
 from tests.players import Player, make_player, start_match
 
@@ -94,7 +94,7 @@ def test_play_goes_on_while_redis_is_down_and_catches_up_after(
         assert again.json()["id"] == first.json()["id"]
         assert Match.objects.filter(created_by=alice.user).count() == 3
         # the deadline passes while Redis is down: it waits too
-        Match.objects.filter(pk=timed).update(deadline=timezone.now() - timedelta(seconds=1))
+        overdue(timed, by=timedelta(seconds=1))
         assert Match.objects.get(pk=timed).step == 3
 
         published = [r.getMessage() for r in caplog.records if r.name == "games.dispatch"]

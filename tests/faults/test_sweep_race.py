@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.models import Match, MatchEvent, Move
 from games.services.deadlines import overdue_sweep
+from tests.clocks import overdue
 from tests.players import make_player, start_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -34,7 +35,7 @@ def test_two_racing_sweeps_expire_each_overdue_step_once(settings):
     ]
     for match_id in matches:  # alice moves; bob's seat is late everywhere
         assert alice.move(match_id, 1, {"card": 1}).status_code == 202
-    Match.objects.filter(pk__in=matches).update(deadline=timezone.now() - timedelta(seconds=1))
+    overdue(*matches, by=timedelta(seconds=1))
 
     start = threading.Barrier(2)
     changed: list[int] = []
@@ -77,9 +78,8 @@ def test_a_claimed_match_is_skipped_by_another_sweep(settings):
         )
         for _ in range(2)
     )
-    past = timezone.now() - timedelta(seconds=1)
-    Match.objects.filter(pk=held).update(deadline=past - timedelta(seconds=1))
-    Match.objects.filter(pk=free).update(deadline=past)
+    overdue(held, by=timedelta(seconds=2))
+    overdue(free, by=timedelta(seconds=1))
     result: list[int] = []
 
     with overdue_step_claim(now=timezone.now()) as claimed:

@@ -28,9 +28,9 @@ import pytest
 import redis as redis_client
 from celery import Celery
 from django.conf import settings as django_settings
-from django.utils import timezone
 
 from games.models import Match, MatchEvent, Move
+from tests.clocks import overdue
 from tests.faults.processes import ROOT, CeleryWorker, RedisServer, wait_until
 from tests.players import make_player
 
@@ -179,7 +179,7 @@ def test_worker_killed_inside_a_deadline_task_the_sweep_of_another_expires_it_on
     match_id = created["id"]
     assert bob.post(f"/matches/{match_id}/join").status_code == 200
     assert alice.move(match_id, 1, {"card": 3}).status_code == 202
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    overdue(match_id, by=timedelta(seconds=1))
 
     first = workers("first")
     lock = RowLock(match_id)

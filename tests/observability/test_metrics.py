@@ -14,6 +14,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Match
+from tests.clocks import overdue
 from tests.observability.scrape import TOKEN, parse, scrape, value
 from tests.players import Player, start_match
 
@@ -158,7 +159,7 @@ def test_moves_and_steps_are_counted_once_committed(
 def test_the_oldest_overdue_deadline_and_the_bot_lag(alice: Player, bob: Player, token, settings):
     settings.FACEDOWN_TASK_RUNNER = "off"  # nothing expires or plays behind the test's back
     timed = start_match("gops", [alice, bob], time_control={"per_step_seconds": 60})
-    Match.objects.filter(pk=timed).update(deadline=timezone.now() - timedelta(seconds=40))
+    overdue(timed, by=timedelta(seconds=40))
     created = alice.create("gops", ["me", {"bot": "random"}])
     assert created.status_code == 201, created.content
     bot_match = created.json()["id"]

@@ -13,13 +13,14 @@ from django.utils import timezone
 
 from games.models import Match, MatchEvent, Move
 from games.services.deadlines import overdue_sweep, step_expire
+from tests.clocks import overdue
 from tests.players import Player, start_match
 
 TIMED = {"per_step_seconds": 60, "on_timeout": "auto_move"}
 
 
 def _overdue(match_id: str) -> None:
-    Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    overdue(match_id, by=timedelta(seconds=1))
 
 
 def _types(match_id: str) -> list[str]:
@@ -155,10 +156,14 @@ def test_time_control_is_validated_against_the_settings_minimum(alice: Player, s
     assert created["status"] == "open"
     match = Match.objects.get(pk=created["id"])
     assert match.time_control == {
+        "kind": "per_step",
         "per_step_seconds": 10,
         "on_timeout": "auto_move",
         "auto_move_bot": "greedy",
+        "weekend_pause": False,
+        "allow_pause": True,
     }
+    assert created["time_control"] == match.time_control
 
 
 def test_one_broken_match_does_not_stop_the_deadline_sweep(alice, bob, carol, monkeypatch):
@@ -166,7 +171,7 @@ def test_one_broken_match_does_not_stop_the_deadline_sweep(alice, bob, carol, mo
 
     broken = start_match("gops", [alice, bob], time_control=TIMED)
     healthy = start_match("gops", [alice, carol], time_control=TIMED)
-    Match.objects.filter(pk=broken).update(deadline=timezone.now() - timedelta(seconds=9))
+    overdue(broken, by=timedelta(seconds=9))
     _overdue(healthy)
     real = deadlines.step_expire
 

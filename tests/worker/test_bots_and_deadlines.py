@@ -8,10 +8,10 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from games.models import Match, MatchEvent, Move
 from games.tasks import overdue_sweep_task
+from tests.clocks import overdue
 from tests.players import Player, make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -111,7 +111,7 @@ def test_worker_down_then_up_resolves_every_overdue_step_once(start_celery):
         host.move(match_id, 1, {"card": 1})
     assert all(Match.objects.get(pk=m).step == 1 for m in matches)
     # the deadlines pass while the worker is down
-    Match.objects.filter(pk__in=matches).update(deadline=timezone.now() - timedelta(seconds=5))
+    overdue(*matches, by=timedelta(seconds=5))
     with start_celery():
         overdue_sweep_task.delay()  # what beat sends every few seconds
         wait_for(lambda: all(Match.objects.get(pk=m).step == 2 for m in matches))
