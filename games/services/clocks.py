@@ -164,8 +164,8 @@ def clocks_add(tx: MatchChange, seconds: int) -> None:
     clocks: list[Clock] = []
     for clock in match.clocks:
         if clock["since"] is not None and clock["stop"] is None:
-            # counted up to now first: a clock that ran out gets the time from now
-            if datetime.fromisoformat(clock["since"]) <= tx.now:
+            # a clock that ran out gets the time from now
+            if (at := expires_at(tc, clock)) is not None and at <= tx.now:
                 clock = clock_held(tc, clock, tx.now, tx.now)
             clock = {**clock, "bank": clock["bank"] + seconds * 1000}
         clocks.append(clock)
