@@ -310,6 +310,12 @@ FACEDOWN_TASK_RUNNER = os.environ.get("FACEDOWN_TASK_RUNNER", "celery" if REDIS_
 FACEDOWN_MIN_STEP_SECONDS = int(os.environ.get("FACEDOWN_MIN_STEP_SECONDS", "10"))
 # Deadlines nearer than this get a task at the deadline; later ones wait for the sweep.
 FACEDOWN_DEADLINE_TASK_HORIZON_SECONDS = 15 * 60
+# The vacation bank (docs/api.md, "Vacations"): earned through the year, capped, with an
+# allowance for a new account; an automatic vacation takes at most this many days.
+FACEDOWN_VACATION_DAYS_PER_YEAR = float(os.environ.get("FACEDOWN_VACATION_DAYS_PER_YEAR", "30"))
+FACEDOWN_VACATION_CAP_DAYS = float(os.environ.get("FACEDOWN_VACATION_CAP_DAYS", "30"))
+FACEDOWN_VACATION_INITIAL_DAYS = float(os.environ.get("FACEDOWN_VACATION_INITIAL_DAYS", "7"))
+FACEDOWN_AUTO_VACATION_DAYS = float(os.environ.get("FACEDOWN_AUTO_VACATION_DAYS", "3"))
 # Check every emitted event against the catalogue's payload schema (games/events.py). On in
 # tests; off in production, where the types already checked the code that emits.
 FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"

@@ -9,6 +9,7 @@ from django.urls import include, path
 from django.views.static import serve
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
+from games.api.vacation import VacationApi
 from web.views import favicon
 
 # Swagger UI's and ReDoc's files, from the installed drf-spectacular-sidecar package.
@@ -43,6 +44,7 @@ urlpatterns = [
     ),
     path("favicon.ico", favicon, name="favicon"),
     path("api/v1/", include("live.urls")),
+    path("api/v1/accounts/me/vacation", VacationApi.as_view(), name="accounts-vacation"),
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/accounts/", include("notify.urls")),
     path("api/v1/", include("social.api.urls")),

@@ -158,6 +158,10 @@ class ChallengeClosed(FacedownError):
     status, code, title = 409, "challenge_closed", "Challenge answered"
 
 
+class VacationConflict(FacedownError):
+    status, code, title = 409, "vacation_conflict", "Vacation already so"
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -189,6 +193,7 @@ ERROR_CODES: dict[str, int] = {
         InsufficientScope,
         BotRefused,
         ChallengeClosed,
+        VacationConflict,
     )
 } | {
     "parse_error": 400,

@@ -132,6 +132,17 @@ class OperatorAction(TypedDict):
     reason: str
 
 
+class SeatVacation(TypedDict):
+    seat: int
+    #: Null: the vacation ended.
+    until: str | None
+
+
+class AutoVacation(TypedDict):
+    seat: int
+    until: str
+
+
 class SeatReplaced(TypedDict):
     seat: int
     operator: str
@@ -238,6 +249,16 @@ SEAT_REPLACED: EventType[SeatReplaced] = EventType(
 SEAT_RETURNED: EventType[SeatReturned] = EventType(
     "seat_returned", SeatReturned, "An operator gave a seat back to its player."
 )
+SEAT_VACATION: EventType[SeatVacation] = EventType(
+    "seat_vacation",
+    SeatVacation,
+    "A seat's player went on vacation (its clock held until then), or came back (null).",
+)
+AUTO_VACATION: EventType[AutoVacation] = EventType(
+    "auto_vacation",
+    AutoVacation,
+    "A seat's clock ran out and its player's vacation bank took over (an automatic vacation).",
+)
 
 CATALOGUE: dict[str, EventType[Any]] = {
     event.name: event
@@ -258,6 +279,8 @@ CATALOGUE: dict[str, EventType[Any]] = {
         DEADLINE_FORCED,
         SEAT_REPLACED,
         SEAT_RETURNED,
+        SEAT_VACATION,
+        AUTO_VACATION,
     )
 }
 

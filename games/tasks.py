@@ -16,6 +16,7 @@ from games import dispatch
 from games.services.bots import bot_moves_play, stalled_bots_sweep
 from games.services.deadlines import overdue_sweep, step_expire
 from games.services.purge import data_purge
+from games.services.vacations import vacation_apply
 
 _RETRY: dict[str, Any] = {
     "autoretry_for": (OperationalError,),
@@ -40,6 +41,11 @@ def overdue_sweep_task() -> int:
 
 
 @shared_task(**_RETRY)
+def vacation_apply_task(user_id: int) -> int:
+    return vacation_apply(user_id=user_id)
+
+
+@shared_task(**_RETRY)
 def data_purge_task() -> dict[str, int]:
     return data_purge()
 
@@ -49,6 +55,7 @@ TASKS = {
     "step_expire": step_expire_task,
     "overdue_sweep": overdue_sweep_task,
     "data_purge": data_purge_task,
+    "vacation_apply": vacation_apply_task,
 }
 
 

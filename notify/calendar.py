@@ -32,16 +32,16 @@ def calendar_feed(key: str) -> bytes | None:
     calendar.add("x-wr-calname", "Facedown: your moves")
     now = timezone.now()
     base = settings.FACEDOWN_PUBLIC_URL.rstrip("/")
-    for match in waiting_matches(prefs.user_id):
-        if match.deadline is None:
+    for match, deadline in waiting_matches(prefs.user_id):
+        if deadline is None:
             continue
         event = Event()
         event.add("uid", f"{match.pk}-{match.step}-{match.phase_kind}@facedown")
         event.add("dtstamp", now)
-        event.add("dtstart", match.deadline - timedelta(minutes=15))
-        event.add("dtend", match.deadline)
+        event.add("dtstart", deadline - timedelta(minutes=15))
+        event.add("dtend", deadline)
         event.add("summary", f"Your move: {match.game}, step {match.step}")
         event.add("url", f"{base}/matches/{match.pk}")
-        event.add("description", f"Due {match.deadline:%Y-%m-%d %H:%M} UTC.")
+        event.add("description", f"Due {deadline:%Y-%m-%d %H:%M} UTC.")
         calendar.add_component(event)
     return bytes(calendar.to_ical())

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from games import events
 from games.models import Match, MatchEvent, Seat
+from games.services.clock_views import seat_deadline
 from games.services.unit_of_work import MatchChange, follow_up_register
 from notify.dispatch import notifications_send
 from notify.kinds import Kind, Notification
@@ -92,8 +93,13 @@ def notifications_of(tx: MatchChange) -> list[Notification]:
                     seat,
                     step=match.step,
                     phase=match.phase_kind,
-                    deadline=_iso(match.deadline),
+                    deadline=_iso(seat_deadline(match, seat.index)),
                 )
+    for event in emitted.get(events.AUTO_VACATION.name, []):
+        seat_index = (event.data or {}).get("seat")
+        for seat in humans:
+            if seat.index == seat_index:
+                add("auto_vacation", seat, until=(event.data or {}).get("until"))
     ended = emitted.get(events.MATCH_FINISHED.name) or emitted.get(events.MATCH_ABORTED.name)
     if ended:
         outcome = "aborted" if match.status == Match.Status.ABORTED else "finished"

@@ -20,6 +20,7 @@ Kind = Literal[
     "match_finished",
     "invited",
     "deadline_soon",
+    "auto_vacation",
 ]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
@@ -30,7 +31,11 @@ DESCRIPTIONS: dict[Kind, str] = {
     "match_started": "Every seat was filled: the match started.",
     "match_finished": "The match is over (finished, or aborted).",
     "invited": "Someone created a match with a seat for you.",
-    "deadline_soon": "Your move is due within 24 hours, or within 1 hour (each sent once).",
+    "deadline_soon": "Your clock runs out within 24 hours, or within 1 hour, or its byo-yomi "
+    "began (each sent once per step).",
+    "auto_vacation": "Your clock ran out in a correspondence match and your vacation bank took "
+    "over: your clocks are held until `until` (turn automatic vacations off: "
+    "PATCH /accounts/me/vacation).",
 }
 
 

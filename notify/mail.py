@@ -30,6 +30,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import dispatch
 from games.models import Match, Seat
+from games.services.clock_views import seat_deadline
 from notify.models import MailItem, NotificationSettings
 from notify.preferences import CHANGEABLE, MAIL_PREFERENCE, mail_allowed, settings_of
 
@@ -136,7 +137,18 @@ def _deadline_text(value: str | None) -> str:
 def _single(user: User, item: MailItem) -> None:
     data, url = item.data, _match_url(str(item.match_id))
     game = data.get("game", "")
-    if item.kind == "deadline_soon":
+    if item.kind == "deadline_soon" and data.get("within") == "byoyomi":
+        subject = f"your main time in {game} is spent: byo-yomi"
+        body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
+    elif item.kind == "auto_vacation":
+        until = str(data.get("until", "")).replace("T", " ")[:16]
+        subject = f"your clock in {game} ran out: you are on vacation until {until} UTC"
+        body = (
+            "Your vacation bank took over, so nothing timed out: your clocks in correspondence "
+            "matches are held until then. Come back early, or turn automatic vacations off, "
+            "on your profile. The match:"
+        )
+    elif item.kind == "deadline_soon":
         within = "1 hour" if data.get("within") == "1h" else "24 hours"
         subject = f"your move in {game} is due within {within}"
         body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
@@ -198,8 +210,9 @@ def mail_notifications(items: Sequence[dict[str, Any]]) -> int:
     return sent
 
 
-def waiting_matches(user_id: int) -> list[Match]:
-    """The active matches whose open phase waits for the user's seat."""
+def waiting_matches(user_id: int) -> list[tuple[Match, datetime | None]]:
+    """The active matches whose open phase waits for the user's seat, each with the moment
+    that seat's own clock runs out (never another seat's: that could tell who has moved)."""
     seats = Seat.objects.filter(
         user_id=user_id,
         forfeited=False,
@@ -207,7 +220,7 @@ def waiting_matches(user_id: int) -> list[Match]:
         match__status=Match.Status.ACTIVE,
     ).select_related("match")
     return [
-        seat.match
+        (seat.match, seat_deadline(seat.match, seat.index))
         for seat in seats
         if (seat.match.acting_mask & ~seat.match.submitted_mask) >> seat.index & 1
     ]
@@ -242,8 +255,8 @@ def your_move_digest(user_id: int) -> int:
         if not waiting or not mail_allowed(user, prefs, "email_your_move"):
             return 0
         lines = [
-            f"- {m.game}, step {m.step}{_deadline_text(_iso(m.deadline))}: {_match_url(str(m.pk))}"
-            for m in sorted(waiting, key=lambda m: (m.deadline is None, m.deadline, str(m.pk)))
+            f"- {m.game}, step {m.step}{_deadline_text(_iso(due))}: {_match_url(str(m.pk))}"
+            for m, due in sorted(waiting, key=lambda w: (w[1] is None, w[1], str(w[0].pk)))
         ]
         count = len(waiting)
         subject = f"your move in {count} match{'es' if count > 1 else ''}"

@@ -14,13 +14,15 @@ class DeadlineNotice(models.Model):
     class Window(models.TextChoices):
         DAY = "24h"
         HOUR = "1h"
+        #: A byo-yomi clock's main time is spent: its periods began.
+        BYOYOMI = "byoyomi"
 
     match_id = models.UUIDField()
     step = models.PositiveIntegerField()
     # A commit-reveal step's reveal phase has a deadline of its own.
     phase = models.CharField(max_length=16)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    window = models.CharField(max_length=4, choices=Window.choices)
+    window = models.CharField(max_length=8, choices=Window.choices)
     sent_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -15,11 +15,13 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "deadline_soon": "email_deadline_soon",
     "match_finished": "email_match_finished",
     "invited": "email_invited",
+    "auto_vacation": "email_deadline_soon",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
     "your_move": "push_your_move",
     "deadline_soon": "push_deadline_soon",
+    "auto_vacation": "push_deadline_soon",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

@@ -83,9 +83,14 @@ def push_unsubscribe(*, user: User, subscription_id: int) -> None:
 
 def _message(item: dict[str, Any]) -> dict[str, Any]:
     game, step = item.get("game", ""), item.get("step")
-    if item["type"] == "deadline_soon":
+    if item["type"] == "deadline_soon" and item.get("within") == "byoyomi":
+        title, body = "Byo-yomi", f"Your main time in {game} is spent: step {step} waits."
+    elif item["type"] == "deadline_soon":
         within = "1 hour" if item.get("within") == "1h" else "24 hours"
         title, body = f"Due within {within}", f"Your move in {game}, step {step}."
+    elif item["type"] == "auto_vacation":
+        until = str(item.get("until", "")).replace("T", " ")[:16]
+        title, body = "On vacation", f"Your clock in {game} ran out: vacation until {until} UTC."
     else:
         title, body = "Your move", f"{game}: step {step} waits for you."
     return {

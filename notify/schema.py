@@ -39,7 +39,16 @@ NOTIFICATION: dict[str, Any] = {
             "nullable": True,
             "description": "your_move, deadline_soon: when the open phase times out.",
         },
-        "within": {"type": "string", "enum": ["24h", "1h"], "description": "deadline_soon."},
+        "within": {
+            "type": "string",
+            "enum": ["24h", "1h", "byoyomi"],
+            "description": "deadline_soon: the window, or byo-yomi began.",
+        },
+        "until": {
+            "type": "string",
+            "format": "date-time",
+            "description": "auto_vacation: the vacation's end.",
+        },
         "outcome": {
             "type": "string",
             "enum": ["finished", "aborted"],

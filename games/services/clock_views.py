@@ -63,16 +63,19 @@ def clocks_shown(
     for seat, clock in enumerate(match.clocks):
         is_running = _shown_running(match, clock, seat, you)
         stop = clock["stop"]
+        remaining: int | None = clock["bank"]
+        periods = clock["periods"]
         if stop is not None and not is_running and clock["since"] is not None:
-            remaining, periods = int(stop[0] or 0), stop[1]
-        else:
-            remaining, periods = clock["bank"], clock["periods"]
+            if seat == you or clock["out"]:
+                remaining, periods = int(stop[0] or 0), stop[1]
+            else:  # how long a seat took is its own until the step resolves
+                remaining, periods = None, None
         held = held_until[seat] if seat < len(held_until) else None
         shown.append(
             {
                 "seat": seat,
                 "remaining_at_step_start": clock["bank"] / 1000,
-                "remaining": remaining / 1000,
+                "remaining": None if remaining is None else remaining / 1000,
                 "periods_left": periods,
                 "running_since": clock["since"] if is_running else None,
                 "expires_at": timestamp(expires_at(tc, clock, ignore_stop=True))
@@ -91,3 +94,15 @@ def paused_until_shown(match: Any) -> str | None:
     if match.paused_until is None or match.status != Match.Status.ACTIVE:
         return None
     return timestamp(match.paused_until)
+
+
+def seat_deadline(match: Any, seat: int) -> datetime | None:
+    """When seat ``seat``'s own clock runs out (for that seat's own reminders and calendar):
+    the reveal phase's deadline, or a match's timed before clocks."""
+    tc = _time_control(match)
+    if tc is None or match.status != Match.Status.ACTIVE:
+        return None
+    if match.clocks is None or match.phase_kind == Match.PhaseKind.REVEAL:
+        deadline: datetime | None = match.deadline
+        return deadline
+    return expires_at(tc, match.clocks[seat], ignore_stop=True)

@@ -12,13 +12,15 @@ import logging
 import uuid
 from collections.abc import Mapping
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
-from games import events
+from games import dispatch, events
 from games.catalog import bots_of
 from games.clock import KINDS, TimeControl
 from games.locks import overdue_step_claim
@@ -28,6 +30,7 @@ from games.services.moves import move_record
 from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import match_play_on, seat_forfeit
 from games.services.unit_of_work import MatchChange, match_change
+from games.services.vacations import auto_vacation_take
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +168,16 @@ def step_time_out(tx: MatchChange, *, forced: bool = False) -> bool:
     if not forced and match.clocks is not None and match.phase_kind != Match.PhaseKind.REVEAL:
         expired = set(seats_expired(tx, tx.now))
         late = [seat for seat in late if seat.index in expired]
+        # A correspondence player's vacation bank takes over before a timeout does.
+        away = [seat for seat in late if auto_vacation_take(tx, seat)]
+        for seat in away:
+            assert seat.user_id is not None
+            transaction.on_commit(
+                partial(dispatch.enqueue, "vacation_apply", seat.user_id), robust=True
+            )
+        late = [seat for seat in late if seat not in away]
+        if away and not late:
+            return True
     if not late:
         return False
     for seat in late:

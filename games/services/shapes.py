@@ -101,8 +101,11 @@ class SeatClock(TypedDict):
         float, Meta(description="Seconds in the bank when the clock (re)started.")
     ]
     remaining: Annotated[
-        float,
-        Meta(description="Seconds left: when running, as of running_since; else what is left."),
+        float | None,
+        Meta(
+            description="Seconds left: when running, as of running_since; else what is left "
+            "(null for another seat that has moved: told when the step resolves)."
+        ),
     ]
     periods_left: Annotated[int | None, Meta(description="Byo-yomi periods left.")]
     running_since: Annotated[

@@ -36,10 +36,12 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import AccessToken, User
@@ -94,6 +96,7 @@ INVALID = Outcome(400, "validation_error")
 NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
 BOT_REFUSED = Outcome(409, "bot_refused")
+VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -294,6 +297,14 @@ def _token(world: World, actor: str, state: str) -> Any:
     return {"name": "a program", "scopes": ["read"]}
 
 
+def _vacation(world: World, actor: str, state: str) -> Any:
+    return {"until": (timezone.now() + timedelta(days=2)).isoformat()}
+
+
+def _vacation_settings(world: World, actor: str, state: str) -> Any:
+    return {"auto_vacation": False}
+
+
 def _challenge(world: World, actor: str, state: str) -> Any:
     return {"game": "gops", **GOPS3}  # open to anyone
 
@@ -373,6 +384,11 @@ ROWS: tuple[Row, ...] = (
     Row("GET", "/api/v1/accounts/me/tokens", authenticated(OK)),
     Row("POST", "/api/v1/accounts/me/tokens", authenticated(CREATED), _token),
     Row("DELETE", "/api/v1/accounts/me/tokens/{token_id}", authenticated(NOT_FOUND)),
+    # One's own vacation: every account starts with some; nobody here is away yet.
+    Row("GET", "/api/v1/accounts/me/vacation", authenticated(OK)),
+    Row("POST", "/api/v1/accounts/me/vacation", authenticated(OK), _vacation),
+    Row("PATCH", "/api/v1/accounts/me/vacation", authenticated(OK), _vacation_settings),
+    Row("DELETE", "/api/v1/accounts/me/vacation", authenticated(VACATION_CONFLICT)),
     # Only an account that never played (nor staff) becomes a bot account.
     Row(
         "POST",
@@ -673,8 +689,9 @@ def _comparable(name: str, answer: Answer) -> bool:
     """Answers that must not depend on what the actor may not know: every JSON read and every
     refusal. (A request that changes the match, e.g. a resignation that ends it, may rightly
     make public what was hidden, and a receipt is salted afresh each time; the HTML of the
-    interactive docs holds no match at all.)"""
-    if not answer.content_type.endswith("json"):
+    interactive docs holds no match at all; the vacation bank accrues by the second and holds
+    nothing of any match.)"""
+    if not answer.content_type.endswith("json") or "/me/vacation" in name:
         return False
     return name.startswith("GET ") or answer.status >= 400
 

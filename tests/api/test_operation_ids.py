@@ -23,6 +23,10 @@ PUBLISHED = [
     ("GET accounts/me/notifications", "accounts_me_notifications_retrieve"),
     ("PATCH accounts/me/notifications", "accounts_me_notifications_partial_update"),
     ("POST accounts/me/push-subscriptions", "accounts_me_push_subscription_create"),
+    ("GET accounts/me/vacation", "accounts_me_vacation_retrieve"),
+    ("POST accounts/me/vacation", "accounts_me_vacation_create"),
+    ("PATCH accounts/me/vacation", "accounts_me_vacation_partial_update"),
+    ("DELETE accounts/me/vacation", "accounts_me_vacation_destroy"),
     (
         "DELETE accounts/me/push-subscriptions/{subscription_id}",
         "accounts_me_push_subscription_destroy",
