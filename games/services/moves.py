@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, cast
 
 from accounts.models import User
@@ -91,14 +92,16 @@ def move_submit(
     step: int,
     move: dict[str, Any] | None,
     commitment: str | None = None,
+    now: datetime | None = None,
 ) -> MoveAccepted:
     """Record the seat's sealed move (or, in a commit phase, its commitment); the last one
     completes the step in this transaction.
 
     Precedence: not_seated → stale_step → match_not_active → wrong_phase → not_your_turn →
-    already_submitted → commitment_reused → illegal_move.
+    already_submitted → commitment_reused → illegal_move. ``now``: the change's time (the
+    wall clock; tests of clocks give their own).
     """
-    with match_change(match_id) as tx:
+    with match_change(match_id, now=now) as tx:
         match = tx.match
         seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind == Match.PhaseKind.REVEAL:
