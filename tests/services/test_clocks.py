@@ -79,7 +79,7 @@ def test_byoyomi_keeps_a_period_used_in_time_and_loses_each_one_that_runs_out() 
     assert spend(tc, 60_000, 2, 95_000) == (0, 1)  # one period ran out
     assert spend(tc, 60_000, 2, 125_000) == (0, 0)
     clock = clock_start(clock_new(tc), datetime(2027, 1, 4, tzinfo=UTC))
-    assert expires_at(tc, clock) == datetime(2027, 1, 4, 0, 2, tzinfo=UTC)  # 60 + 2 × 30
+    assert expires_at(tc, clock) == datetime(2027, 1, 4, 0, 2, tzinfo=UTC)  # 60 + 2 periods of 30
 
 
 # --- through the services ---------------------------------------------------------------------
