@@ -203,7 +203,10 @@ def auto_vacation_take(tx: MatchChange, seat: Seat) -> bool:
     if not correspondence(match):
         return False
     user = User.objects.select_for_update().get(pk=seat.user_id)
-    if not user.auto_vacation or on_vacation(user, now):
+    if on_vacation(user, now):  # away already, and this match not yet told: hold it now
+        assert user.vacation_until is not None
+        return seat_hold(tx, user.pk, user.vacation_until)
+    if not user.auto_vacation:
         return False
     bank = bank_at(user, now)
     if bank < DAY:
