@@ -103,6 +103,19 @@ class Fairness(TypedDict, total=False):
     seed: str | None
 
 
+class SeatClock(TypedDict, total=False):
+    """One seat's clock: count down from ``running_since`` yourself."""
+
+    seat: int
+    remaining_at_step_start: float
+    remaining: float | None
+    periods_left: int | None
+    running_since: str | None
+    expires_at: str | None
+    time_zone: str | None
+    vacation_until: str | None
+
+
 class Match(TypedDict, total=False):
     """``GET /matches/{id}`` (the list's items lack ``view`` and ``legal_moves``)."""
 
@@ -117,6 +130,9 @@ class Match(TypedDict, total=False):
     seats: list[Seat]
     you: int | None
     phase: Phase
+    time_control: dict[str, Any] | None
+    clocks: list[SeatClock] | None
+    paused_until: str | None
     legal_moves: list[Move]
     view: dict[str, Any]
     result: Result | None
