@@ -203,6 +203,26 @@ class EventPage(TypedDict):
     last_seq: int
 
 
+class Proposal(TypedDict):
+    """A pause or an abort a seated player proposed (docs/api.md, "Pause and abort by
+    agreement"); ``accepted``: the seats that agreed, its proposer's first."""
+
+    id: int
+    kind: Literal["pause", "abort"]
+    proposer: int
+    until: Timestamp | None
+    created_at: Timestamp
+    expires_at: Timestamp
+    accepted: list[int]
+    status: Literal["open", "accepted", "declined", "withdrawn", "expired"]
+    answered_at: Timestamp | None
+    answered_by: int | None
+
+
+class ProposalPage(TypedDict):
+    results: list[Proposal]
+
+
 #: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
 SHAPES: tuple[type, ...] = (
     Seat,
@@ -217,4 +237,6 @@ SHAPES: tuple[type, ...] = (
     MoveAnswer,
     Event,
     EventPage,
+    Proposal,
+    ProposalPage,
 )
