@@ -20,6 +20,8 @@ Kind = Literal[
     "match_finished",
     "invited",
     "deadline_soon",
+    "proposal",
+    "proposal_answered",
 ]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
@@ -31,6 +33,8 @@ DESCRIPTIONS: dict[Kind, str] = {
     "match_finished": "The match is over (finished, or aborted).",
     "invited": "Someone created a match with a seat for you.",
     "deadline_soon": "Your move is due within 24 hours, or within 1 hour (each sent once).",
+    "proposal": "A player of your match proposed a pause or an abort: accept or decline it.",
+    "proposal_answered": "Your proposal was accepted by everyone (it took effect) or declined.",
 }
 
 
@@ -45,7 +49,7 @@ class Notification:
     match_id: str
     at: datetime
     #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
-    #: ``within``, ``outcome``, ``by``.
+    #: ``within``, ``outcome``, ``by``, ``proposal``, ``kind``, ``until``, ``answer``.
     data: Mapping[str, Any] = field(default_factory=dict)
     #: Whether the user may have destinations outside the site (``User.offsite_channels``);
     #: true when unknown. Not sent: it only spares the outbound job when nobody has one.

@@ -15,11 +15,15 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "deadline_soon": "email_deadline_soon",
     "match_finished": "email_match_finished",
     "invited": "email_invited",
+    "proposal": "email_proposals",
+    "proposal_answered": "email_proposals",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
     "your_move": "push_your_move",
     "deadline_soon": "push_deadline_soon",
+    "proposal": "push_proposals",
+    "proposal_answered": "push_proposals",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

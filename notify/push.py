@@ -86,6 +86,10 @@ def _message(item: dict[str, Any]) -> dict[str, Any]:
     if item["type"] == "deadline_soon":
         within = "1 hour" if item.get("within") == "1h" else "24 hours"
         title, body = f"Due within {within}", f"Your move in {game}, step {step}."
+    elif item["type"] == "proposal":
+        title, body = f"{item.get('kind', '').capitalize()} proposed", f"{game}: accept or decline."
+    elif item["type"] == "proposal_answered":
+        title, body = f"Proposal {item.get('answer')}", f"{game}: your {item.get('kind')} proposal."
     else:
         title, body = "Your move", f"{game}: step {step} waits for you."
     return {

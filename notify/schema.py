@@ -50,6 +50,27 @@ NOTIFICATION: dict[str, Any] = {
             "nullable": True,
             "description": "invited: the creator's name.",
         },
+        "proposal": {
+            "type": "integer",
+            "description": "proposal, proposal_answered: the proposal's id (GET "
+            "/matches/{id}/proposals).",
+        },
+        "kind": {
+            "type": "string",
+            "enum": ["pause", "abort"],
+            "description": "proposal, proposal_answered.",
+        },
+        "until": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": True,
+            "description": "proposal: a pause's end.",
+        },
+        "answer": {
+            "type": "string",
+            "enum": ["accepted", "declined"],
+            "description": "proposal_answered: accepted by everyone (it took effect), or declined.",
+        },
     },
     "required": ["id", "type", "match", "at", "game"],
 }
