@@ -12,7 +12,9 @@ from django.utils import timezone
 from core.errors import ProposalClosed
 from games.clock import iso, parse
 from games.models import Match, MatchEvent, Proposal, Rating
+from games.services.deadlines import step_expire
 from games.services.proposals import proposal_answer, proposal_make, proposals_read
+from tests.clocks import overdue
 from tests.players import Player, start_match
 
 DAY = 24 * 3600
@@ -86,6 +88,28 @@ def test_a_step_opening_during_the_pause_starts_its_clocks_at_its_end(
     assert match.step == 2
     assert [clock["since"] for clock in match.clocks] == [made["until"]] * 2
     assert match.deadline == parse(made["until"]) + timedelta(days=3)
+
+
+@pytest.mark.parametrize("sweep_first", [True, False])
+def test_a_pause_and_an_overdue_step_in_either_order(
+    alice: Player, bob: Player, sweep_first: bool
+) -> None:
+    """The two orders the match lock allows an accept and the sweep (tests/api races them)."""
+    match_id = start_match("gops", [alice, bob], **SLOW)
+    made = _propose(alice, match_id, kind="pause", until=_until(2)).json()
+    overdue(match_id)
+    if sweep_first:
+        assert step_expire(match_id=match_id, step=1) is True
+    assert _answer(bob, match_id, made["id"], "accept").status_code == 200
+    expired_after = step_expire(match_id=match_id, step=1)
+    match = Match.objects.get(pk=match_id)
+    assert _types(match_id).count("match_paused") == 1
+    if sweep_first:  # timed out before the pause: the stand-in moved, the next step is held
+        assert _types(match_id).count("timeout") == 2 and match.step == 2
+        assert [clock["since"] for clock in match.clocks] == [made["until"]] * 2
+    else:  # paused first: the clocks that ran out now run out at the pause's end
+        assert not expired_after and "timeout" not in _types(match_id) and match.step == 1
+        assert match.deadline == parse(made["until"])
 
 
 def test_three_players_need_both_others(alice: Player, bob: Player, carol: Player) -> None:
