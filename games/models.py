@@ -77,6 +77,9 @@ class Match(models.Model):
     #: A pause every seated player agreed to (games/services/pauses.py): no clock counts
     #: before it ends.
     paused_until = models.DateTimeField(null=True, blank=True)
+    #: The open pause or abort proposal as every reader sees it (games/services/proposals.py,
+    #: ``proposal_on_row``): on the row, so a read or a list needs no join; null once closed.
+    proposal = models.JSONField(null=True, blank=True)
 
     # Fairness: the seed stays secret until the match is over; its hash is public from creation.
     seed = models.CharField(max_length=64)

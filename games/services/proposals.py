@@ -93,6 +93,7 @@ def proposal_make(
             expires_at=tx.now + timedelta(seconds=settings.FACEDOWN_PROPOSAL_SECONDS),
             accepted=[own.index],
         )
+        proposal_on_row(tx, proposal)
         tx.emit(
             events.PROPOSAL_MADE(
                 {
@@ -142,11 +143,11 @@ def proposal_answer(
 
 def _voter(tx: MatchChange, user: User) -> tuple[Seat, list[Seat]]:
     """The user's seat, if it votes, and every voting seat."""
-    if tx.match.status != Match.Status.ACTIVE:
-        raise MatchNotActive("Only an active match may pause or abort by agreement.")
     own = tx.seat_of(user.pk)
     if own is None:
         raise NotSeated()
+    if tx.match.status != Match.Status.ACTIVE:
+        raise MatchNotActive("Only an active match may pause or abort by agreement.")
     if own.forfeited:
         raise MatchNotActive("Your seat has forfeited.")
     voting = voters(tx)
@@ -182,6 +183,7 @@ def _close(tx: MatchChange, proposal: Proposal, own: Seat, status: Closing) -> N
     proposal.answered_at = tx.now
     proposal.answered_by = own.index
     proposal.save(update_fields=["status", "answered_at", "answered_by"])
+    proposal_on_row(tx, proposal)
     _answered(tx, proposal, own, status)
 
 
@@ -190,11 +192,13 @@ def _accept(tx: MatchChange, proposal: Proposal, own: Seat, voting: list[Seat]) 
     waiting = [seat for seat in voting if seat.index not in proposal.accepted]
     if waiting:
         proposal.save(update_fields=["accepted"])
+        proposal_on_row(tx, proposal)
         _answered(tx, proposal, own, "accepted", status="open")
         return
     proposal.status = Proposal.Status.ACCEPTED
     proposal.answered_at = tx.now
     proposal.save(update_fields=["accepted", "status", "answered_at"])
+    proposal_on_row(tx, proposal)
     _answered(tx, proposal, own, "accepted")
     if proposal.kind == Proposal.Kind.PAUSE:
         assert proposal.until is not None
@@ -222,6 +226,22 @@ def _answered(
         "status": status or answer,
     }
     tx.emit(events.PROPOSAL_ANSWERED(data))
+
+
+def proposal_on_row(tx: MatchChange, proposal: Proposal) -> None:
+    """Keep the match row's copy of its open proposal (what the match resource shows)."""
+    if proposal.status != Proposal.Status.OPEN:
+        tx.match.proposal = None
+        return
+    shown: shapes.OpenProposal = {
+        "id": proposal.pk,
+        "kind": cast(events.ProposalKind, proposal.kind),
+        "proposer": proposal.proposer,
+        "until": iso(proposal.until) if proposal.until else None,
+        "expires_at": iso(proposal.expires_at),
+        "accepted": list(proposal.accepted),
+    }
+    tx.match.proposal = shown
 
 
 def proposal_public(

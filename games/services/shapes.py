@@ -120,6 +120,19 @@ class SeatClock(TypedDict):
     ]
 
 
+class OpenProposal(TypedDict):
+    """The open pause or abort proposal, as the match shows it (``Proposal`` in full)."""
+
+    id: int
+    kind: Literal["pause", "abort"]
+    proposer: int
+    until: Timestamp | None
+    expires_at: Annotated[
+        Timestamp, Meta(description="Unanswered by then, it is expired (compare it yourself).")
+    ]
+    accepted: list[int]
+
+
 class MatchClocks(TypedDict):
     """The time control and the clocks (a part, not a body)."""
 
@@ -127,6 +140,10 @@ class MatchClocks(TypedDict):
     clocks: list[SeatClock] | None
     paused_until: Annotated[
         Timestamp | None, Meta(description="The end of the pause the players agreed to.")
+    ]
+    proposal: Annotated[
+        OpenProposal | None,
+        Meta(description="The open pause or abort proposal (GET /matches/{id}/proposals)."),
     ]
 
 

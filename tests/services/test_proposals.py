@@ -233,3 +233,18 @@ def test_alone_with_bots_nobody_can_agree(alice: Player) -> None:
     match_id = created.json()["id"]
     refused = _propose(alice, match_id, kind="abort")
     assert refused.status_code == 409 and refused.json()["code"] == "no_one_to_ask"
+
+
+def test_the_match_shows_its_open_proposal_in_the_detail_and_the_list(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    match_id = start_match("gops", [alice, bob, carol], **SLOW)
+    assert alice.match(match_id)["proposal"] is None
+    made = _propose(alice, match_id, kind="pause", until=_until()).json()
+    _answer(bob, match_id, made["id"], "accept")
+    shown = {key: made[key] for key in ("id", "kind", "proposer", "until", "expires_at")}
+    assert carol.match(match_id)["proposal"] == {**shown, "accepted": [0, 1]}
+    listed = carol.get("/matches?mine=true").json()["results"]
+    assert [m["proposal"] for m in listed if m["id"] == match_id] == [{**shown, "accepted": [0, 1]}]
+    _answer(carol, match_id, made["id"], "decline")
+    assert carol.match(match_id)["proposal"] is None
