@@ -80,7 +80,10 @@ def proposal_make(
         own, voting = _voter(tx, user)
         if not [seat for seat in voting if seat.index != own.index]:
             raise NoOneToAsk()
-        until = _pause_end(tx, until) if kind == Proposal.Kind.PAUSE else None
+        if kind == Proposal.Kind.PAUSE:
+            until = _pause_end(tx, until)
+        elif until is not None:
+            raise ValidationFailed({"until": ["Only a pause has an end."]})
         _close_expired(tx)
         if Proposal.objects.filter(match_id=tx.match.pk, status=Proposal.Status.OPEN).exists():
             raise ProposalOpen()

@@ -210,6 +210,7 @@ def test_pauses_only_where_the_time_control_allows(alice: Player, bob: Player) -
         {"kind": "pause", "until": "2000-01-01T00:00:00Z"},
         {"kind": "pause", "until": "far"},
         {"kind": "nap", "until": "2000-01-01T00:00:00Z"},
+        {"kind": "abort", "until": "2030-01-01T00:00:00Z"},
     ],
 )
 def test_bad_input_is_refused_and_changes_nothing(alice: Player, bob: Player, body: Any) -> None:
