@@ -204,10 +204,18 @@ def _accept(tx: MatchChange, proposal: Proposal, own: Seat, voting: list[Seat]) 
     proposal_on_row(tx, proposal)
     _answered(tx, proposal, own, "accepted")
     if proposal.kind == Proposal.Kind.PAUSE:
-        assert proposal.until is not None
-        tx.match.paused_until = proposal.until
-        clocks_hold(tx, proposal.until)
-        tx.emit(events.MATCH_PAUSED({"proposal": proposal.pk, "until": iso(proposal.until)}))
+        until = proposal.until
+        assert until is not None
+        # A hold already reaching past the pause (a vacation, a longer pause) stays as it is.
+        earlier = [
+            seat.index
+            for seat in tx.seats
+            if max((at for at in (seat.held_until, tx.match.paused_until) if at), default=tx.now)
+            < until
+        ]
+        tx.match.paused_until = max(until, tx.match.paused_until or until)
+        clocks_hold(tx, until, seats=earlier)
+        tx.emit(events.MATCH_PAUSED({"proposal": proposal.pk, "until": iso(until)}))
     else:
         match_abort_in(tx, reason="agreed", seat=proposal.proposer)
 

@@ -12,8 +12,10 @@ from django.utils import timezone
 from core.errors import ProposalClosed
 from games.clock import iso, parse
 from games.models import Match, MatchEvent, Proposal, Rating
+from games.services.clocks import clocks_hold
 from games.services.deadlines import step_expire
 from games.services.proposals import proposal_answer, proposal_make, proposals_read
+from games.services.unit_of_work import match_change
 from tests.clocks import overdue
 from tests.players import Player, start_match
 
@@ -74,6 +76,19 @@ def test_an_accepted_pause_holds_every_running_clock(alice: Player, bob: Player)
     assert _types(match_id)[-3:] == ["proposal_made", "proposal_answered", "match_paused"]
     paused = alice.events(match_id)["results"][-1]
     assert paused["data"] == {"proposal": proposal["id"], "until": proposal["until"]}
+
+
+def test_a_pause_never_shortens_a_longer_hold(alice: Player, bob: Player) -> None:
+    match_id = start_match("gops", [alice, bob], **SLOW)
+    away = timezone.now() + timedelta(days=10)
+    with match_change(match_id) as tx:  # bob is on vacation for ten days
+        tx.seats[1].held_until = away
+        clocks_hold(tx, away, seats=[1])
+    made = _propose(alice, match_id, kind="pause", until=_until(2)).json()
+    assert _answer(bob, match_id, made["id"], "accept").status_code == 200
+    match = Match.objects.get(pk=match_id)
+    assert match.clocks[0]["since"] == made["until"]
+    assert match.clocks[1]["since"] == iso(away)
 
 
 def test_a_step_opening_during_the_pause_starts_its_clocks_at_its_end(
