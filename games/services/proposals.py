@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal, cast
 
 from django.conf import settings
+from django.db.models import F
 
 from accounts.models import User
 from core.errors import (
@@ -84,7 +85,7 @@ def proposal_make(
             until = _pause_end(tx, until)
         elif until is not None:
             raise ValidationFailed({"until": ["Only a pause has an end."]})
-        _close_expired(tx)
+        _close_stale(tx)
         if Proposal.objects.filter(match_id=tx.match.pk, status=Proposal.Status.OPEN).exists():
             raise ProposalOpen()
         proposal = Proposal.objects.create(
@@ -131,12 +132,17 @@ def proposal_answer(
             raise ProposalClosed("The proposal expired unanswered.")
         if proposal.status != Proposal.Status.OPEN:
             raise ProposalClosed()
+        if any(s.forfeited for s in tx.seats if s.index == proposal.proposer):
+            raise ProposalClosed("Its proposer has forfeited since.")
         if answer == "withdraw":
             if own.index != proposal.proposer:
                 raise PermissionDenied("Only its proposer may withdraw a proposal.")
             _close(tx, proposal, own, "withdrawn")
         elif own.index in proposal.accepted:
-            raise AlreadyAnswered()
+            if answer == "decline" or any(s.index not in proposal.accepted for s in voting):
+                raise AlreadyAnswered()
+            # Whoever was still to answer forfeited since: an accept again makes it take effect.
+            _accept(tx, proposal, own, voting)
         elif answer == "decline":
             _close(tx, proposal, own, "declined")
         else:
@@ -170,12 +176,16 @@ def _pause_end(tx: MatchChange, until: datetime | None) -> datetime:
     return until
 
 
-def _close_expired(tx: MatchChange) -> None:
-    """Record an open proposal of the match that ran out of time as expired (no event: its
-    expiry was known to every reader from ``proposal_made``)."""
-    Proposal.objects.filter(
-        match_id=tx.match.pk, status=Proposal.Status.OPEN, expires_at__lte=tx.now
-    ).update(status=Proposal.Status.EXPIRED, answered_at=tx.now)
+def _close_stale(tx: MatchChange) -> None:
+    """Record the match's open proposal as expired if it ran out of time (no event: every
+    reader knew its expiry from ``proposal_made``), or as withdrawn if its proposer forfeited
+    since (one answer can no longer come)."""
+    open_ = Proposal.objects.filter(match_id=tx.match.pk, status=Proposal.Status.OPEN)
+    open_.filter(expires_at__lte=tx.now).update(status=Proposal.Status.EXPIRED, answered_at=tx.now)
+    forfeited = [seat.index for seat in tx.seats if seat.forfeited]
+    open_.filter(proposer__in=forfeited).update(
+        status=Proposal.Status.WITHDRAWN, answered_at=tx.now, answered_by=F("proposer")
+    )
 
 
 Closing = Literal["declined", "withdrawn"]

@@ -147,6 +147,26 @@ def test_three_players_need_both_others(alice: Player, bob: Player, carol: Playe
     assert not Rating.objects.filter(user__in=[alice.user, bob.user, carol.user]).exists()
 
 
+def test_a_forfeit_meanwhile_neither_blocks_nor_outlives_a_proposal(
+    alice: Player, bob: Player, carol: Player
+) -> None:
+    match_id = start_match("gops", [alice, bob, carol], **SLOW)
+    made = _propose(alice, match_id, kind="abort").json()
+    assert _answer(bob, match_id, made["id"], "accept").json()["status"] == "open"
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+    # carol can no longer answer: an accept again by one who agreed makes it take effect
+    assert _answer(bob, match_id, made["id"], "accept").json()["status"] == "accepted"
+    assert Match.objects.get(pk=match_id).status == Match.Status.ABORTED
+
+    match_id = start_match("gops", [alice, bob, carol], **SLOW)
+    made = _propose(alice, match_id, kind="abort").json()
+    assert alice.post(f"/matches/{match_id}/resign").status_code == 200
+    closed = _answer(bob, match_id, made["id"], "accept")
+    assert closed.status_code == 409 and closed.json()["code"] == "proposal_closed"
+    assert _propose(bob, match_id, kind="abort").status_code == 201  # not blocked by it
+    assert Proposal.objects.get(pk=made["id"]).status == Proposal.Status.WITHDRAWN
+
+
 def test_a_decline_ends_it_and_changes_nothing_else(alice: Player, bob: Player) -> None:
     match_id = start_match("gops", [alice, bob], **SLOW)
     clocks = Match.objects.get(pk=match_id).clocks
