@@ -319,6 +319,8 @@ FACEDOWN_AUTO_VACATION_DAYS = float(os.environ.get("FACEDOWN_AUTO_VACATION_DAYS"
 # Check every emitted event against the catalogue's payload schema (games/events.py). On in
 # tests; off in production, where the types already checked the code that emits.
 FACEDOWN_CHECK_EVENTS = os.environ.get("FACEDOWN_CHECK_EVENTS", "0") == "1"
+# How long a proposed pause or abort waits for the other seated players' answers (seconds).
+FACEDOWN_PROPOSAL_SECONDS = int(os.environ.get("FACEDOWN_PROPOSAL_SECONDS", str(48 * 3600)))
 # How often the sweep looks for overdue steps and bot seats whose task was lost.
 FACEDOWN_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SWEEP_SECONDS", "5"))
 # A bot seat still waiting this long after its step opened is nudged by the sweep.

@@ -162,6 +162,31 @@ class VacationConflict(FacedownError):
     status, code, title = 409, "vacation_conflict", "Vacation already so"
 
 
+class PauseNotAllowed(FacedownError):
+    status, code, title = 409, "pause_not_allowed", "Pause not allowed"
+    default_detail = "Only a correspondence match whose time control allows pauses may pause."
+
+
+class ProposalOpen(FacedownError):
+    status, code, title = 409, "proposal_open", "A proposal is open"
+    default_detail = "The match already has an open proposal: answer or withdraw it first."
+
+
+class ProposalClosed(FacedownError):
+    status, code, title = 409, "proposal_closed", "Proposal closed"
+    default_detail = "The proposal was already accepted, declined, withdrawn or expired."
+
+
+class NoOneToAsk(FacedownError):
+    status, code, title = 409, "no_one_to_ask", "No other player"
+    default_detail = "No other seated player could accept this proposal: resign instead."
+
+
+class AlreadyAnswered(FacedownError):
+    status, code, title = 409, "already_answered", "Already answered"
+    default_detail = "Your seat has already accepted this proposal."
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -194,6 +219,11 @@ ERROR_CODES: dict[str, int] = {
         BotRefused,
         ChallengeClosed,
         VacationConflict,
+        PauseNotAllowed,
+        ProposalOpen,
+        ProposalClosed,
+        NoOneToAsk,
+        AlreadyAnswered,
     )
 } | {
     "parse_error": 400,

@@ -23,6 +23,7 @@ SINGULAR = {
     "moves": "move",
     "mutes": "mute",
     "players": "player",
+    "proposals": "proposal",
     "push-subscriptions": "push_subscription",
     "reveals": "reveal",
     "seeks": "seek",

@@ -120,6 +120,34 @@ class MatchAborted(_MatchAbortedAlways, total=False):
     decline_reason: str
 
 
+ProposalKind = Literal["pause", "abort"]
+
+
+class ProposalMade(TypedDict):
+    proposal: int
+    kind: ProposalKind
+    seat: int
+    #: A pause's end (null for an abort).
+    until: str | None
+    expires_at: str
+
+
+class ProposalAnswered(TypedDict):
+    proposal: int
+    kind: ProposalKind
+    proposer: int
+    #: The seat that answered.
+    seat: int
+    answer: Literal["accepted", "declined", "withdrawn"]
+    #: The proposal's status after this answer: still open until every voter accepted.
+    status: Literal["open", "accepted", "declined", "withdrawn"]
+
+
+class MatchPaused(TypedDict):
+    proposal: int
+    until: str
+
+
 class DeadlineExtended(TypedDict):
     operator: str
     reason: str
@@ -237,6 +265,21 @@ REMATCH_CREATED: EventType[RematchCreated] = EventType(
 MATCH_ABORTED: EventType[MatchAborted] = EventType(
     "match_aborted", MatchAborted, "The match ended without a result."
 )
+PROPOSAL_MADE: EventType[ProposalMade] = EventType(
+    "proposal_made",
+    ProposalMade,
+    "A seated player proposed a pause or an abort; every other seated human must accept it.",
+)
+PROPOSAL_ANSWERED: EventType[ProposalAnswered] = EventType(
+    "proposal_answered",
+    ProposalAnswered,
+    "A seated player accepted or declined the open proposal, or its proposer withdrew it.",
+)
+MATCH_PAUSED: EventType[MatchPaused] = EventType(
+    "match_paused",
+    MatchPaused,
+    "A pause every seated human agreed to started: no clock counts until it ends.",
+)
 DEADLINE_EXTENDED: EventType[DeadlineExtended] = EventType(
     "deadline_extended", DeadlineExtended, "An operator gave the open step more time."
 )
@@ -275,6 +318,9 @@ CATALOGUE: dict[str, EventType[Any]] = {
         MATCH_FINISHED,
         REMATCH_CREATED,
         MATCH_ABORTED,
+        PROPOSAL_MADE,
+        PROPOSAL_ANSWERED,
+        MATCH_PAUSED,
         DEADLINE_EXTENDED,
         DEADLINE_FORCED,
         SEAT_REPLACED,

@@ -77,6 +77,9 @@ class Match(models.Model):
     #: A pause every seated player agreed to (games/services/pauses.py): no clock counts
     #: before it ends.
     paused_until = models.DateTimeField(null=True, blank=True)
+    #: The open pause or abort proposal as every reader sees it (games/services/proposals.py,
+    #: ``proposal_on_row``): on the row, so a read or a list needs no join; null once closed.
+    proposal = models.JSONField(null=True, blank=True)
 
     # Fairness: the seed stays secret until the match is over; its hash is public from creation.
     seed = models.CharField(max_length=64)
@@ -375,3 +378,50 @@ class MatchArchive(models.Model):
 
     def __str__(self) -> str:
         return f"archive of {self.match_id}"
+
+
+class Proposal(models.Model):
+    """A pause or an abort one seated player proposed and every other seated human must accept
+    (games/services/proposals.py). One open proposal per match at a time."""
+
+    class Kind(models.TextChoices):
+        PAUSE = "pause"
+        ABORT = "abort"
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"
+        EXPIRED = "expired"
+
+    # No index of its own: the partial unique index and ``proposal_match_created`` serve it.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="proposals", db_index=False
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    #: The proposing seat's index.
+    proposer = models.PositiveSmallIntegerField()
+    #: A pause's end.
+    until = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField()
+    expires_at = models.DateTimeField()
+    #: The seat indexes that accepted so far (the proposer's included).
+    accepted = models.JSONField(default=list)
+    #: Stored ``open`` until answered; an open one past ``expires_at`` reads as ``expired``.
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    #: The seat that declined or withdrew it.
+    answered_by = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "-created_at"]
+        indexes = [models.Index(fields=["match", "-created_at"], name="proposal_match_created")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], name="proposal_one_open_per_match", condition=Q(status="open")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} proposal {self.pk} of {self.match_id} ({self.status})"

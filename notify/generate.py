@@ -10,6 +10,8 @@ inside the locked transaction; the batch goes to the channels once the change ha
   (a human-controlled seat that has not forfeited nor submitted yet).
 - ``step_resolved``: every seated user, when steps resolved in this change (the last one).
 - ``match_finished``: every seated user, when the match finished or was aborted.
+- ``proposal``: every other seated user, when a pause or an abort was proposed.
+- ``proposal_answered``: the proposer, when their proposal was declined or took effect.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def notifications_of(tx: MatchChange) -> list[Notification]:
     humans = [seat for seat in tx.seats if seat.user_id is not None]
     found: list[Notification] = []
 
-    def add(kind: Kind, seat: Seat, **data: Any) -> None:
+    def add(kind: Kind, seat: Seat, /, **data: Any) -> None:
         assert seat.user_id is not None
         found.append(
             Notification(
@@ -100,6 +102,32 @@ def notifications_of(tx: MatchChange) -> list[Notification]:
         for seat in humans:
             if seat.index == seat_index:
                 add("auto_vacation", seat, until=(event.data or {}).get("until"))
+    for made in emitted.get(events.PROPOSAL_MADE.name, []):
+        proposed = made.data or {}
+        for seat in humans:
+            if seat.index != proposed["seat"] and not seat.forfeited:
+                add(
+                    "proposal",
+                    seat,
+                    step=match.step,
+                    proposal=proposed["proposal"],
+                    kind=proposed["kind"],
+                    until=proposed["until"],
+                )
+    for answered in emitted.get(events.PROPOSAL_ANSWERED.name, []):
+        data = answered.data or {}
+        if data["status"] not in ("accepted", "declined"):
+            continue  # still open, or withdrawn by the proposer: nothing to tell them
+        proposer = next((s for s in tx.seats if s.index == data["proposer"]), None)
+        if proposer is not None and proposer.user_id is not None:
+            add(
+                "proposal_answered",
+                proposer,
+                step=match.step,
+                proposal=data["proposal"],
+                kind=data["kind"],
+                answer=data["status"],
+            )
     ended = emitted.get(events.MATCH_FINISHED.name) or emitted.get(events.MATCH_ABORTED.name)
     if ended:
         outcome = "aborted" if match.status == Match.Status.ABORTED else "finished"

@@ -21,6 +21,8 @@ Kind = Literal[
     "invited",
     "deadline_soon",
     "auto_vacation",
+    "proposal",
+    "proposal_answered",
 ]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
@@ -36,6 +38,8 @@ DESCRIPTIONS: dict[Kind, str] = {
     "auto_vacation": "Your clock ran out in a correspondence match and your vacation bank took "
     "over: your clocks are held until `until` (turn automatic vacations off: "
     "PATCH /accounts/me/vacation).",
+    "proposal": "A player of your match proposed a pause or an abort: accept or decline it.",
+    "proposal_answered": "Your proposal was accepted by everyone (it took effect) or declined.",
 }
 
 
@@ -50,7 +54,7 @@ class Notification:
     match_id: str
     at: datetime
     #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
-    #: ``within``, ``outcome``, ``by``.
+    #: ``within``, ``outcome``, ``by``, ``proposal``, ``kind``, ``until``, ``answer``.
     data: Mapping[str, Any] = field(default_factory=dict)
     #: Whether the user may have destinations outside the site (``User.offsite_channels``);
     #: true when unknown. Not sent: it only spares the outbound job when nobody has one.

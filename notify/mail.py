@@ -158,10 +158,26 @@ def _single(user: User, item: MailItem) -> None:
             "been aborted." if data.get("outcome") == "aborted" else "ended."
         )
         body += " The result:"
+    elif item.kind in ("proposal", "proposal_answered"):
+        subject, body = _proposal_text(data)
     else:  # invited
         subject = f"{data.get('by') or 'someone'} invited you to {game}"
         body = "You have a seat in a new match. Accept or decline it:"
     _send(user, MAIL_PREFERENCE[item.kind], subject, f"{body}\n{url}")  # type: ignore[index]
+
+
+def _proposal_text(data: dict[str, Any]) -> tuple[str, str]:
+    game, kind = data.get("game", ""), data.get("kind")
+    what = (
+        f"a pause until {str(data.get('until'))[:16].replace('T', ' ')} UTC"
+        if kind == "pause"
+        else "an abort"
+    )
+    if "answer" not in data:
+        return f"{what} was proposed in your {game} match", "Accept or decline it:"
+    if data["answer"] == "accepted":
+        return f"{what} in your {game} match was agreed", "It took effect:"
+    return f"your proposal of {what} in {game} was declined", "The match goes on:"
 
 
 def mail_notifications(items: Sequence[dict[str, Any]]) -> int:

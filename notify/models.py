@@ -52,6 +52,11 @@ class NotificationSettings(models.Model):
     email_invited = models.BooleanField(default=True)
     push_your_move = models.BooleanField(default=True)
     push_deadline_soon = models.BooleanField(default=True)
+    #: A proposed pause or abort, and the answer to one's own (games/services/proposals.py).
+    #: db_default: a process of the previous release creating settings during a rolling
+    #: upgrade does not know the columns.
+    email_proposals = models.BooleanField(default=True, db_default=True)
+    push_proposals = models.BooleanField(default=True, db_default=True)
     # The address the user proved to own; mail goes out only while it equals ``user.email``.
     verified_email = models.CharField(max_length=254, blank=True, default="")
     # When the last "your move" digest went out (at most one per interval).

@@ -16,12 +16,16 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "match_finished": "email_match_finished",
     "invited": "email_invited",
     "auto_vacation": "email_deadline_soon",
+    "proposal": "email_proposals",
+    "proposal_answered": "email_proposals",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
     "your_move": "push_your_move",
     "deadline_soon": "push_deadline_soon",
     "auto_vacation": "push_deadline_soon",
+    "proposal": "push_proposals",
+    "proposal_answered": "push_proposals",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

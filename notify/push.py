@@ -91,6 +91,10 @@ def _message(item: dict[str, Any]) -> dict[str, Any]:
     elif item["type"] == "auto_vacation":
         until = str(item.get("until", "")).replace("T", " ")[:16]
         title, body = "On vacation", f"Your clock in {game} ran out: vacation until {until} UTC."
+    elif item["type"] == "proposal":
+        title, body = f"{item.get('kind', '').capitalize()} proposed", f"{game}: accept or decline."
+    elif item["type"] == "proposal_answered":
+        title, body = f"Proposal {item.get('answer')}", f"{game}: your {item.get('kind')} proposal."
     else:
         title, body = "Your move", f"{game}: step {step} waits for you."
     return {

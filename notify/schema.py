@@ -44,11 +44,6 @@ NOTIFICATION: dict[str, Any] = {
             "enum": ["24h", "1h", "byoyomi"],
             "description": "deadline_soon: the window, or byo-yomi began.",
         },
-        "until": {
-            "type": "string",
-            "format": "date-time",
-            "description": "auto_vacation: the vacation's end.",
-        },
         "outcome": {
             "type": "string",
             "enum": ["finished", "aborted"],
@@ -58,6 +53,27 @@ NOTIFICATION: dict[str, Any] = {
             "type": "string",
             "nullable": True,
             "description": "invited: the creator's name.",
+        },
+        "proposal": {
+            "type": "integer",
+            "description": "proposal, proposal_answered: the proposal's id (GET "
+            "/matches/{id}/proposals).",
+        },
+        "kind": {
+            "type": "string",
+            "enum": ["pause", "abort"],
+            "description": "proposal, proposal_answered.",
+        },
+        "until": {
+            "type": "string",
+            "format": "date-time",
+            "nullable": True,
+            "description": "proposal: a pause's end; auto_vacation: the vacation's end.",
+        },
+        "answer": {
+            "type": "string",
+            "enum": ["accepted", "declined"],
+            "description": "proposal_answered: accepted by everyone (it took effect), or declined.",
         },
     },
     "required": ["id", "type", "match", "at", "game"],

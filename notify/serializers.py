@@ -15,6 +15,8 @@ class PreferencesInput(StrictSerializer):
     email_invited = StrictBooleanField(required=False)
     push_your_move = StrictBooleanField(required=False)
     push_deadline_soon = StrictBooleanField(required=False)
+    email_proposals = StrictBooleanField(required=False)
+    push_proposals = StrictBooleanField(required=False)
 
 
 class PreferencesOutput(serializers.Serializer):
@@ -28,6 +30,10 @@ class PreferencesOutput(serializers.Serializer):
     email_invited = serializers.BooleanField()
     push_your_move = serializers.BooleanField()
     push_deadline_soon = serializers.BooleanField()
+    email_proposals = serializers.BooleanField(
+        help_text="Mail when a player proposes a pause or an abort, and when yours is answered."
+    )
+    push_proposals = serializers.BooleanField()
     email = serializers.CharField(help_text="The account's address, or an empty string.")
     email_verified = serializers.BooleanField(
         help_text="Whether that address was verified; mail goes only to a verified address."

@@ -263,3 +263,10 @@ class PlayerOutput(serializers.Serializer):
     ratings = PlayerRatingOutput(many=True)
     streak = StreakOutput(help_text="Consecutive finished matches won (or not won), latest first.")
     recent = RecentMatchOutput(many=True)
+
+
+class ProposalInput(StrictSerializer):
+    kind = serializers.ChoiceField(choices=["pause", "abort"])
+    until = serializers.DateTimeField(
+        required=False, help_text="A pause's end: after now, at most 14 days ahead."
+    )

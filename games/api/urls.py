@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import fairness, games, matches, players, rematch, series
+from games.api import fairness, games, matches, players, proposals, rematch, series
 
 urlpatterns = [
     # The hottest routes first: Django tries the patterns in order (config/urls.py).
@@ -21,4 +21,24 @@ urlpatterns = [
     path("matches/<str:match_id>/reveals", matches.MatchRevealsApi.as_view(), name="match-reveals"),
     path("matches/<str:match_id>/rematch", rematch.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<str:match_id>/audit", matches.MatchAuditApi.as_view(), name="match-audit"),
+    path(
+        "matches/<str:match_id>/proposals",
+        proposals.MatchProposalsApi.as_view(),
+        name="match-proposals",
+    ),
+    path(
+        "matches/<str:match_id>/proposals/<str:proposal_id>/accept",
+        proposals.ProposalAcceptApi.as_view(),
+        name="match-proposal-accept",
+    ),
+    path(
+        "matches/<str:match_id>/proposals/<str:proposal_id>/decline",
+        proposals.ProposalDeclineApi.as_view(),
+        name="match-proposal-decline",
+    ),
+    path(
+        "matches/<str:match_id>/proposals/<str:proposal_id>/withdraw",
+        proposals.ProposalWithdrawApi.as_view(),
+        name="match-proposal-withdraw",
+    ),
 ]

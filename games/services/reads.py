@@ -247,6 +247,7 @@ class ListedMatch(NamedTuple):
     time_control: Any
     clocks: Any
     paused_until: datetime | None
+    proposal: Any
     scores: list[int]
     result: Any
     rated: bool
@@ -406,6 +407,7 @@ def _match_clocks(
         "time_control": match.time_control,
         "clocks": clocks_shown(match, you, held_until),
         "paused_until": paused_until_shown(match),
+        "proposal": match.proposal if match.status == Match.Status.ACTIVE else None,
     }
 
 

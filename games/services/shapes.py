@@ -123,6 +123,19 @@ class SeatClock(TypedDict):
     ]
 
 
+class OpenProposal(TypedDict):
+    """The open pause or abort proposal, as the match shows it (``Proposal`` in full)."""
+
+    id: int
+    kind: Literal["pause", "abort"]
+    proposer: int
+    until: Timestamp | None
+    expires_at: Annotated[
+        Timestamp, Meta(description="Unanswered by then, it is expired (compare it yourself).")
+    ]
+    accepted: list[int]
+
+
 class MatchClocks(TypedDict):
     """The time control and the clocks (a part, not a body)."""
 
@@ -130,6 +143,10 @@ class MatchClocks(TypedDict):
     clocks: list[SeatClock] | None
     paused_until: Annotated[
         Timestamp | None, Meta(description="The end of the pause the players agreed to.")
+    ]
+    proposal: Annotated[
+        OpenProposal | None,
+        Meta(description="The open pause or abort proposal (GET /matches/{id}/proposals)."),
     ]
 
 
@@ -206,6 +223,26 @@ class EventPage(TypedDict):
     last_seq: int
 
 
+class Proposal(TypedDict):
+    """A pause or an abort a seated player proposed (docs/api.md, "Pause and abort by
+    agreement"); ``accepted``: the seats that agreed, its proposer's first."""
+
+    id: int
+    kind: Literal["pause", "abort"]
+    proposer: int
+    until: Timestamp | None
+    created_at: Timestamp
+    expires_at: Timestamp
+    accepted: list[int]
+    status: Literal["open", "accepted", "declined", "withdrawn", "expired"]
+    answered_at: Timestamp | None
+    answered_by: int | None
+
+
+class ProposalPage(TypedDict):
+    results: list[Proposal]
+
+
 #: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
 SHAPES: tuple[type, ...] = (
     Seat,
@@ -220,4 +257,6 @@ SHAPES: tuple[type, ...] = (
     MoveAnswer,
     Event,
     EventPage,
+    Proposal,
+    ProposalPage,
 )

@@ -221,6 +221,9 @@ class Row:
             "{username}", world.usernames[SEATED]
         )
         path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
+        # No proposal is open in the matrix's matches (tests/services/test_proposals.py
+        # answers real ones): every proposal id is unknown.
+        path = path.replace("{proposal_id}", "999999")
         # Nobody here has a webhook or a push subscription: every such id is unknown.
         path = path.replace("{token_id}", "999999").replace("{challenge_id}", NO_ID)
         return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
@@ -267,6 +270,10 @@ def _move(world: World, actor: str, state: str) -> Any:
 
 def _reveal(world: World, actor: str, state: str) -> Any:
     return {"step": world.step(state), "move": {"card": 5}, "salt": "0" * 32}
+
+
+def _abort(world: World, actor: str, state: str) -> Any:
+    return {"kind": "abort"}
 
 
 def _series(world: World, actor: str, state: str) -> Any:
@@ -482,6 +489,28 @@ ROWS: tuple[Row, ...] = (
             finished=authenticated(NOT_SEATED, seated=CREATED, other_seat=CREATED),
         ),
         states=MATCH,
+    ),
+    # Proposals are public; seats of an active match propose.
+    Row("GET", "/api/v1/matches/{match_id}/proposals", authenticated(OK), states=MATCH),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/proposals",
+        by_state(
+            open=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+            active=authenticated(NOT_SEATED, seated=CREATED, other_seat=CREATED),
+            finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
+        ),
+        _abort,
+        states=MATCH,
+    ),
+    *(
+        Row(
+            "POST",
+            f"/api/v1/matches/{{match_id}}/proposals/{{proposal_id}}/{answer}",
+            authenticated(NOT_FOUND),
+            states=MATCH,
+        )
+        for answer in ("accept", "decline", "withdraw")
     ),
     # Series: any logged-in user may create one and read any.
     Row("POST", "/api/v1/series", authenticated(CREATED), _series),

@@ -82,6 +82,20 @@ PUBLISHED = [
     ("GET matches/{match_id}/events", "match_events_retrieve"),
     ("POST matches/{match_id}/join", "match_join_create"),
     ("POST matches/{match_id}/moves", "match_move_create"),
+    ("GET matches/{match_id}/proposals", "match_proposals_retrieve"),
+    ("POST matches/{match_id}/proposals", "match_proposal_create"),
+    (
+        "POST matches/{match_id}/proposals/{proposal_id}/accept",
+        "match_proposal_accept_create",
+    ),
+    (
+        "POST matches/{match_id}/proposals/{proposal_id}/decline",
+        "match_proposal_decline_create",
+    ),
+    (
+        "POST matches/{match_id}/proposals/{proposal_id}/withdraw",
+        "match_proposal_withdraw_create",
+    ),
     ("POST matches/{match_id}/rematch", "match_rematch_create"),
     ("POST matches/{match_id}/resign", "match_resign_create"),
     ("POST matches/{match_id}/reveals", "match_reveal_create"),

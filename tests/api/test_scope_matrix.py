@@ -40,6 +40,7 @@ FAKE = {
     "token_id": "999999",
     "webhook_id": "999999",
     "subscription_id": "999999",
+    "proposal_id": "999999",
 }
 
 
