@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from accounts.models import User
 from games.clock import iso
 from games.models import Match, MatchEvent, Proposal
 from games.services.deadlines import step_expire
@@ -102,6 +103,8 @@ def _together(*calls: Callable[[], Any]) -> list[Any]:
 @pytest.mark.parametrize("attempt", range(3))
 def test_an_accept_racing_the_deadline_sweep_resolves_one_way(attempt: int) -> None:
     alice, bob = make_player(), make_player()
+    # plain timeouts: no automatic vacation takes over
+    User.objects.filter(pk__in=[alice.user.pk, bob.user.pk]).update(auto_vacation=False)
     match_id = start_match("gops", [alice, bob], **SLOW)
     until = iso(timezone.now() + timedelta(days=2))
     made = alice.post(f"/matches/{match_id}/proposals", {"kind": "pause", "until": until}).json()

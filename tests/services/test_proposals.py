@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
 from core.errors import ProposalClosed
 from games.clock import iso, parse
 from games.models import Match, MatchEvent, Proposal, Rating
@@ -110,6 +111,8 @@ def test_a_pause_and_an_overdue_step_in_either_order(
     alice: Player, bob: Player, sweep_first: bool
 ) -> None:
     """The two orders the match lock allows an accept and the sweep (tests/api races them)."""
+    # plain timeouts: no automatic vacation takes over
+    User.objects.filter(pk__in=[alice.user.pk, bob.user.pk]).update(auto_vacation=False)
     match_id = start_match("gops", [alice, bob], **SLOW)
     made = _propose(alice, match_id, kind="pause", until=_until(2)).json()
     overdue(match_id)
