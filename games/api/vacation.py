@@ -12,17 +12,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.vacation_bank import DAY, vacation_settings
 from core.serializers import StrictBooleanField, StrictCharField, StrictSerializer
 from games.api.matches import PROBLEM, _input, requester
 from games.events import timestamp
-from games.services.vacations import (
-    DAY,
-    VacationState,
-    vacation_end,
-    vacation_settings,
-    vacation_start,
-    vacation_state,
-)
+from games.services.vacations import VacationState, vacation_end, vacation_start, vacation_state
 
 
 class VacationOutput(serializers.Serializer):

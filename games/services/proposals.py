@@ -192,25 +192,21 @@ Closing = Literal["declined", "withdrawn"]
 
 
 def _close(tx: MatchChange, proposal: Proposal, own: Seat, status: Closing) -> None:
-    proposal.status = status
-    proposal.answered_at = tx.now
-    proposal.answered_by = own.index
-    proposal.save(update_fields=["status", "answered_at", "answered_by"])
+    # written with the change, under the match's lock
+    tx.update_row(proposal, status=status, answered_at=tx.now, answered_by=own.index)
     proposal_on_row(tx, proposal)
     _answered(tx, proposal, own, status)
 
 
 def _accept(tx: MatchChange, proposal: Proposal, own: Seat, voting: list[Seat]) -> None:
-    proposal.accepted = sorted({*proposal.accepted, own.index})
-    waiting = [seat for seat in voting if seat.index not in proposal.accepted]
+    accepted = sorted({*proposal.accepted, own.index})
+    waiting = [seat for seat in voting if seat.index not in accepted]
     if waiting:
-        proposal.save(update_fields=["accepted"])
+        tx.update_row(proposal, accepted=accepted)
         proposal_on_row(tx, proposal)
         _answered(tx, proposal, own, "accepted", status="open")
         return
-    proposal.status = Proposal.Status.ACCEPTED
-    proposal.answered_at = tx.now
-    proposal.save(update_fields=["accepted", "status", "answered_at"])
+    tx.update_row(proposal, accepted=accepted, status=Proposal.Status.ACCEPTED, answered_at=tx.now)
     proposal_on_row(tx, proposal)
     _answered(tx, proposal, own, "accepted")
     if proposal.kind == Proposal.Kind.PAUSE:

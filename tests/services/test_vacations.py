@@ -8,12 +8,11 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from accounts.vacation_bank import DAY, bank_at
 from games.clock import iso
 from games.models import Match, MatchEvent, Move
 from games.services.deadlines import overdue_sweep
 from games.services.vacations import (
-    DAY,
-    bank_at,
     vacation_apply,
     vacation_end,
     vacation_start,
