@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games.models import Match
 from tests.players import Player, make_player, start_match
+from tests.web.test_newcomer_browser import assert_accessible
 from tests.web.test_profiles_browser import OVERFLOW, PHONE, _log_in
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -65,6 +66,7 @@ def test_clocks_tick_stop_after_a_move_and_show_periods_and_vacations(
     assert mine.locator(".clock-time").inner_text() == stopped
     expect(_clock(phone, 0).locator(".clock-time")).to_have_text("—")
     expect(_clock(phone, 1)).to_have_class(re.compile("running"))
+    assert_accessible(desktop, "a timed match page")
     desktop.screenshot(path=str(tmp_path / "clocks-1100.png"), full_page=True)
     phone.screenshot(path=str(tmp_path / "clocks-390.png"), full_page=True)
     assert phone.evaluate(OVERFLOW) <= 0, "the timed match scrolls sideways at 390 px"
@@ -133,6 +135,7 @@ def test_the_vacation_panel_starts_and_ends_a_vacation(new_page: NewPage, tmp_pa
     expect(page.locator("#vacation-error")).to_be_hidden()
     user = User.objects.get(pk=ann.user.pk)
     assert user.vacation_until is not None and user.vacation_until > timezone.now()
+    assert_accessible(page, "the own profile's vacation panel")
     page.screenshot(path=str(tmp_path / "vacation-390.png"), full_page=True)
     assert page.evaluate(OVERFLOW) <= 0, "the profile scrolls sideways at 390 px"
 

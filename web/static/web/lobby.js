@@ -190,8 +190,17 @@
     byoyomi: { kind: "byoyomi", main_seconds: 3 * DAY, periods: 5, period_seconds: DAY },
   };
 
+  const CLOCK_HELP = {
+    none: "",
+    timed: "Every step has the same time; nothing carries over.",
+    day: "Correspondence: a day for every step.",
+    fischer: "Correspondence (Fischer): a bank of 3 days; each move adds a day, up to 7 days.",
+    byoyomi: "Correspondence (byo-yomi): a bank of 3 days, then 5 periods of a day; a move within a period keeps it.",
+  };
+
   function timeControlShow() {
     const kind = $("tc-kind").value;
+    $("tc-help").textContent = CLOCK_HELP[kind] || "";
     $("tc-timed").hidden = kind !== "timed";
     $("tc-weekends").hidden = !(kind in CLOCKS);
     $("tc-after").hidden = kind === "none";
