@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from games.clock import TimeControl, after_counting, iso, zone
 from games.models import Match
 from tests.players import Player, make_player, start_match
 from tests.web.test_newcomer_browser import assert_accessible
@@ -152,3 +153,56 @@ def test_the_vacation_panel_starts_and_ends_a_vacation(new_page: NewPage, tmp_pa
     expect(page.get_by_role("button", name="Save time zone")).to_be_hidden()
     user = User.objects.get(pk=ann.user.pk)
     assert user.time_zone == "Europe/Berlin" and user.auto_vacation is False
+
+
+COUNT = """([match, clock, now]) => {
+    const state = Facedown.clock.seatState(match, clock, Date.parse(now), {});
+    return [state.text, state.extra, state.running, state.notes.map((n) => n[0])];
+}"""
+
+
+def test_the_countdown_skips_weekends_and_counts_byoyomi_periods(new_page: NewPage) -> None:
+    # The page's own arithmetic at fixed moments, against the server's (games/clock.py).
+    page = new_page()
+    page.goto("/login")
+    page.add_script_tag(url="/assets/api.js")
+    page.add_script_tag(url="/assets/clock.js")
+    friday_noon = datetime(2026, 11, 27, 12, tzinfo=UTC)  # three days from here, weekends off
+    tc = TimeControl.of({"kind": "fischer", "initial_seconds": 3 * DAY, "weekend_pause": True})
+    ends = after_counting(friday_noon, 3 * DAY * 1000, zone("Europe/Berlin"))
+    clock = {
+        "seat": 0,
+        "remaining": 3 * DAY,
+        "periods_left": None,
+        "running_since": iso(friday_noon),
+        "expires_at": iso(ends),
+        "time_zone": "Europe/Berlin",
+        "vacation_until": None,
+    }
+    match = {"time_control": {"kind": tc.kind, "weekend_pause": True}}
+    sunday, monday = "2026-11-29T12:00:00Z", "2026-11-30T05:00:00Z"
+    # 11 hours counted on Friday (Berlin's Saturday starts at 23:00 UTC), none on the weekend.
+    assert page.evaluate(COUNT, [match, clock, sunday]) == [
+        "2d 13h",
+        None,
+        False,
+        ["weekend pause"],
+    ]
+    assert page.evaluate(COUNT, [match, clock, monday]) == ["2d 7h", None, True, []]
+
+    byoyomi = {"time_control": {"kind": "byoyomi", "period_seconds": DAY}}
+    overtime = {**clock, "remaining": 3600, "periods_left": 3, "time_zone": None}
+    overtime["expires_at"] = iso(friday_noon + timedelta(seconds=3600 + 3 * DAY))
+    assert page.evaluate(COUNT, [byoyomi, overtime, "2026-11-27T12:30:00Z"]) == [
+        "0:30:00",
+        "+ 3\u00d71d",
+        True,
+        [],
+    ]
+    # Into the second of three periods: 20 hours of it left, one more after it.
+    assert page.evaluate(COUNT, [byoyomi, overtime, "2026-11-28T17:00:00Z"]) == [
+        "20:00:00",
+        "+ 1\u00d71d",
+        True,
+        [],
+    ]
