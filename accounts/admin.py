@@ -22,7 +22,7 @@ from accounts.revocation import revocation_record
 
 @admin.register(User)
 class FacedownUserAdmin(UserAdmin):
-    actions = ("deactivate_users", "reset_tokens")
+    actions: tuple[str, ...] = ("deactivate_users", "reset_tokens")
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         # A rename is recorded too: the token cache keeps each token's user id and name.

@@ -25,14 +25,19 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from core.errors import FacedownError
+from accounts.admin import FacedownUserAdmin
+from accounts.models import User
+from core.errors import FacedownError, VacationConflict
 from games.catalog import bots_of, get_engine
+from games.clock import TimeControl, counted_ms, parse, spend, zone
 from games.events import event_for, timestamp
 from games.models import Match, MatchEvent, Seat
 from games.services import operators
 from games.services.archive import archived_events
+from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
 from games.services.deadlines import MAX_STEP_SECONDS
 from games.services.reads import spectator_reader
+from games.services.vacations import VacationState, vacation_end, vacation_state
 
 EVENTS_SHOWN = 500
 
@@ -204,9 +209,72 @@ def _timestamp(value: Any) -> str:
     return timestamp(value) or "—"
 
 
+def _deadline(match: Match) -> Any:
+    """The step's deadline every reader sees: the row's own may be earlier when a seat moved
+    under ``disclose_submitted: false``, and would tell an operator which one."""
+    return deadline_shown(match, [seat.forfeited for seat in match.seats.all()])
+
+
+def _span(seconds: float) -> str:
+    whole = max(0, int(seconds))
+    days, rest = divmod(whole, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    if days:
+        return f"{days}d {hours}h" if hours else f"{days}d"
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def time_control_text(raw: dict[str, Any] | None) -> str:
+    """A time control in words: "Fischer: 3d, +1d a move, at most 7d; …"."""
+    if not raw:
+        return "untimed"
+    tc = TimeControl.of(raw)
+    clock = {
+        "per_step": f"{_span(tc.per_step_seconds)} per step",
+        "fischer": f"Fischer: {_span(tc.initial_seconds)}, +{_span(tc.increment_seconds)} "
+        f"a move, at most {_span(tc.max_seconds)}",
+        "byoyomi": f"byo-yomi: {_span(tc.main_seconds)}, then {tc.periods} x "
+        f"{_span(tc.period_seconds)}",
+    }[tc.kind]
+    timeout = (
+        f"a bot ({tc.auto_move_bot}) moves" if tc.on_timeout == "auto_move" else "the seat forfeits"
+    )
+    parts = [clock, f"on timeout {timeout}"]
+    if tc.correspondence:
+        parts.append("weekends paused" if tc.weekend_pause else "weekends count")
+        parts.append("pauses allowed" if tc.allow_pause else "no pauses")
+    return "; ".join(parts)
+
+
+def _left_now(match: Match, seat: int, remaining: float | None, now: Any) -> str:
+    """What a spectator's clock shows now: counted from the stored clock as if its seat had
+    not moved (the shown clock hides a sealed stop), or what a stopped clock holds."""
+    if remaining is None:
+        return "moved (told when the step resolves)"
+    clock = (match.clocks or [])[seat]
+    since = parse(clock["since"])
+    if since is None or since > now or clock["out"] or match.status != Match.Status.ACTIVE:
+        return _span(remaining)
+    if clock["stop"] is not None and match.disclose_submitted:
+        return _span(remaining)
+    tc = TimeControl.of(match.time_control or {})
+    used = counted_ms(since, now, zone(clock["tz"]))
+    bank, periods = spend(tc, clock["bank"], clock["periods"], used)
+    left = _span(bank / 1000)
+    return f"{left} + {periods} x {_span(tc.period_seconds)}" if tc.kind == "byoyomi" else left
+
+
+def _running_text(since: str | None, now: Any) -> str:
+    at = parse(since)
+    if at is None:
+        return "stopped"
+    return f"held until {since}" if at > now else f"running since {since}"
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
-    list_display = ("id", "game", "status", "step", "players", "deadline", "created_at")
+    list_display = ("id", "game", "status", "step", "players", "public_deadline", "created_at")
     list_filter = ("game", "status", OverdueFilter, HasBotsFilter)
     search_fields = ("seats__user__username",)
     #: The only field lookups a changelist URL may use. Django allows filtering on any of the
@@ -234,6 +302,8 @@ class MatchAdmin(admin.ModelAdmin):
                     "version",
                     "phase",
                     "time_control",
+                    "time_control_words",
+                    "paused_until",
                     "created_by",
                     "created_at",
                     "started_at",
@@ -244,7 +314,7 @@ class MatchAdmin(admin.ModelAdmin):
                 )
             },
         ),
-        ("Seats", {"fields": ("seats_table",)}),
+        ("Seats", {"fields": ("seats_table", "clocks_table")}),
         ("Table (what a spectator sees)", {"fields": ("spectator_view",)}),
         ("Events (public data)", {"fields": ("events_table",)}),
     )
@@ -259,6 +329,8 @@ class MatchAdmin(admin.ModelAdmin):
         "version",
         "phase",
         "time_control",
+        "time_control_words",
+        "paused_until",
         "created_by",
         "created_at",
         "started_at",
@@ -267,6 +339,7 @@ class MatchAdmin(admin.ModelAdmin):
         "result",
         "fairness",
         "seats_table",
+        "clocks_table",
         "spectator_view",
         "events_table",
     )
@@ -324,6 +397,10 @@ class MatchAdmin(admin.ModelAdmin):
             names.append(name)
         return ", ".join(names)
 
+    @admin.display(description="deadline")
+    def public_deadline(self, match: Match) -> str:
+        return _timestamp(_deadline(match))
+
     # --- change page: public information only ---
 
     @admin.display(description="phase")
@@ -333,10 +410,51 @@ class MatchAdmin(admin.ModelAdmin):
         parts = [f"{match.phase_kind}, to act: {match.to_act or '—'}"]
         if match.disclose_submitted and match.phase_kind != Match.PhaseKind.TURN:
             parts.append(f"submitted: {match.submitted}")
-        parts.append(f"deadline: {_timestamp(match.deadline)}")
-        if match.deadline is not None and match.deadline < timezone.now():
+        deadline = _deadline(match)
+        parts.append(f"deadline: {_timestamp(deadline)}")
+        if deadline is not None and deadline < timezone.now():
             parts.append("OVERDUE")
         return "; ".join(parts)
+
+    @admin.display(description="time control in words")
+    def time_control_words(self, match: Match) -> str:
+        return time_control_text(match.time_control)
+
+    @admin.display(description="paused until")
+    def paused_until(self, match: Match) -> str:
+        return paused_until_shown(match) or "—"
+
+    @admin.display(description="clocks (as a spectator sees them)")
+    def clocks_table(self, match: Match) -> SafeString | str:
+        seats = list(match.seats.all())
+        shown = clocks_shown(match, None, [seat.held_until for seat in seats])
+        if shown is None or not match.time_control:
+            return "—"
+        now = timezone.now()
+        rows = format_html_join(
+            "",
+            '<tr><td>{}</td><td class="left-now">{}</td><td>{}</td><td>{}</td><td>{}</td>'
+            "<td>{}</td></tr>",
+            (
+                (
+                    clock["seat"],
+                    _left_now(match, clock["seat"], clock["remaining"], now),
+                    _running_text(clock["running_since"], now),
+                    "—" if clock["periods_left"] is None else clock["periods_left"],
+                    clock["expires_at"] or "—",
+                    f"on vacation until {clock['vacation_until']}"
+                    if clock["vacation_until"]
+                    else "—",
+                )
+                for clock in shown
+            ),
+        )
+        return format_html(
+            '<table class="clocks"><thead><tr><th>seat</th><th>left now</th><th>running</th>'
+            "<th>periods left</th><th>runs out</th><th>vacation</th></tr></thead>"
+            "<tbody>{}</tbody></table>",
+            rows,
+        )
 
     @admin.display(description="fairness")
     def fairness(self, match: Match) -> SafeString:
@@ -571,3 +689,46 @@ def _form_errors(form: forms.Form, exc: FacedownError) -> None:
         target = field if field in form.fields else None
         for problem in problems:
             form.add_error(target, problem)
+
+
+# --- users: the vacation (games.services.vacations; accounts may not import games) -------------
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserVacationAdmin(FacedownUserAdmin):
+    """The user admin of accounts/admin.py with the vacation: its state on the user's page and
+    an action that ends it (the unused days go back to the bank, the clocks count again)."""
+
+    actions = (*FacedownUserAdmin.actions, "end_vacations")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        return fieldsets if obj is None else (*fieldsets, ("Vacation", {"fields": ("vacation",)}))
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return (*super().get_readonly_fields(request, obj), "vacation")
+
+    @admin.display(description="vacation")
+    def vacation(self, user: User) -> str:
+        return vacation_text(vacation_state(user))
+
+    @admin.action(description="End the vacation of the selected users", permissions=["change"])
+    def end_vacations(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        ended = 0
+        for user in queryset:
+            try:
+                vacation_end(user=user)
+            except VacationConflict:
+                continue  # not on vacation
+            ended += 1
+            self.log_change(request, user, "Vacation ended.")
+        self.message_user(request, f"{ended} vacation(s) ended.", messages.SUCCESS)
+
+
+def vacation_text(state: VacationState) -> str:
+    bank = f"bank {state.bank_seconds / 86_400:.1f} days"
+    away = f"on vacation until {timestamp(state.until)}" if state.until else "not on vacation"
+    auto = "automatic vacation on" if state.auto_vacation else "automatic vacation off"
+    return f"{away}; {bank}; {auto}; time zone {state.time_zone}"

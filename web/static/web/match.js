@@ -334,6 +334,8 @@
 
   function renderSeats() {
     const phase = match.phase || {};
+    const timed = Array.isArray(match.clocks);
+    $("clock-col").hidden = !timed;
     const rows = match.seats.map((seat) => {
       let state = "—";
       if (match.status === "open") state = seat.accepted ? "ready" : (seat.player ? "invited" : (seat.bot ? "ready" : "open"));
@@ -352,9 +354,51 @@
         el("td", {}, nameOf(seat.index), winner ? el("span", { class: "badge win" }, "winner") : null,
           flags.length ? el("small", { class: "muted" }, ` (${flags.join(", ")})`) : null),
         el("td", { class: "num" }, String(seat.score)),
+        timed ? el("td", { class: "seat-clock", dataset: { seat: seat.index } }) : null,
         el("td", { class: `step-state${state.includes("✓") ? " done" : ""}` }, state));
     });
     put($("seat-rows"), rows);
+    weekendCache = {};
+    tickClocks();
+    tickerSet();
+  }
+
+  // ---- clocks: one timer ticks them and the deadline while anything counts down ----------
+
+  let ticker = null;
+  let weekendCache = {};
+
+  function tickerSet() {
+    const active = match && match.status === "active";
+    const needed = active && ((match.phase && match.phase.deadline) || match.paused_until ||
+      (match.clocks || []).some((c) => c.running_since || c.vacation_until));
+    if (needed && ticker === null) ticker = setInterval(tick, 1000);
+    if (!needed && ticker !== null) { clearInterval(ticker); ticker = null; }
+  }
+
+  function tick() {
+    tickDeadline();
+    tickClocks();
+  }
+
+  function tickClocks() {
+    const now = Date.now();
+    const C = F.clock;
+    const paused = match.paused_until && Date.parse(match.paused_until) > now ? match.paused_until : null;
+    $("paused").hidden = !paused;
+    if (paused) put($("paused"), `${C.TEXT.paused} `, el("time", { datetime: paused }, F.localTime(paused)));
+    for (const cell of document.querySelectorAll("#seat-rows .seat-clock")) {
+      const clock = (match.clocks || [])[Number(cell.dataset.seat)];
+      if (!clock) { put(cell); continue; }
+      const state = C.seatState(match, clock, now, weekendCache);
+      cell.classList.toggle("running", state.running);
+      put(cell,
+        el("span", { class: "clock-time", title: state.label }, state.text),
+        state.extra ? [" ", el("span", { class: "clock-periods" }, state.extra)] : null,
+        state.running ? el("span", { class: "visually-hidden" }, ` (${C.TEXT.running})`) : null,
+        state.notes.map(([text, at]) => el("small", { class: "clock-note" }, text,
+          at ? [" ", el("time", { datetime: at }, F.localTime(at))] : null)));
+    }
   }
 
   function renderTable(animate) {
@@ -868,7 +912,6 @@
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
   document.addEventListener("facedown:prefs", () => { armed = null; if (match) renderHand(); });
-  setInterval(() => { if (match) tickDeadline(); }, 1000);
   poll().then(() => {
     if (!match || match.status === "finished" || match.status === "aborted") return;
     goLive();
