@@ -15,6 +15,9 @@ class User(AbstractUser):
     #: labelled wherever players are listed and rated apart from people. Set once, before the
     #: account has played; never unset.
     is_bot = models.BooleanField(default=False, db_default=False)
+    #: The language the player chose (one of ``settings.LANGUAGES``), "" for none: pages then
+    #: follow the browser, mail and pushes the default (core/languages.py).
+    language = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         db_table = "accounts_user"
