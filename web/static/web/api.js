@@ -5,6 +5,12 @@
 const Facedown = (() => {
   const API = "/api/v1";
 
+  /** The page language's text for ``text`` (the catalogue /jsi18n serves), with
+      ``%(name)s`` filled from ``values``: _("Step %(step)s", {step: 3}). */
+  function _(text, values) {
+    return values ? interpolate(gettext(text), values, true) : gettext(text);
+  }
+
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
       const [key, ...rest] = part.trim().split("=");
@@ -38,8 +44,8 @@ const Facedown = (() => {
   /** A readable message from a problem+json answer. */
   function problemText(answer) {
     const p = answer && answer.data;
-    if (!p) return `Request failed (${answer ? answer.status : "network"})`;
-    let text = p.detail || p.title || `Request failed (${answer.status})`;
+    if (!p) return answer ? _("Request failed (%(status)s)", { status: answer.status }) : _("Request failed (network)");
+    let text = p.detail || p.title || _("Request failed (%(status)s)", { status: answer.status });
     if (p.errors) {
       const lines = Object.entries(p.errors).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`);
       text += " — " + lines.join("; ");
@@ -139,9 +145,9 @@ const Facedown = (() => {
   }
 
   function valueLabel(value) {
-    if (value === null) return "none";
-    if (value === true) return "yes";
-    if (value === false) return "no";
+    if (value === null) return _("none");
+    if (value === true) return _("yes");
+    if (value === false) return _("no");
     if (Array.isArray(value)) return value.map(valueLabel).join(", ");
     if (typeof value === "object") {
       return Object.entries(value).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(", ");
@@ -157,27 +163,27 @@ const Facedown = (() => {
   /** What the page may show of a move the player made: Xato's life cards and sacrifices are
    *  kept even from their owner (the rules), so the page never prints them back either. */
   function shownMove(move) {
-    return "life" in move || "sacrifice" in move ? "your sealed choice" : moveLabel(move);
+    return "life" in move || "sacrifice" in move ? _("your sealed choice") : moveLabel(move);
   }
 
   function localTime(iso) {
     if (!iso) return "";
     const when = new Date(iso);
-    return when.toLocaleString(undefined, {
+    return when.toLocaleString(document.documentElement.lang || undefined, {
       weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
     });
   }
 
   function countdown(iso) {
     const ms = new Date(iso).getTime() - Date.now();
-    if (ms <= 0) return "time is up";
+    if (ms <= 0) return _("time is up");
     const s = Math.floor(ms / 1000);
     const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
     const m = Math.floor((s % 3600) / 60), sec = s % 60;
-    if (d > 0) return `${d} d ${h} h left`;
-    if (h > 0) return `${h} h ${m} min left`;
-    if (m > 0) return `${m} min ${String(sec).padStart(2, "0")} s left`;
-    return `${sec} s left`;
+    if (d > 0) return _("%(d)s d %(h)s h left", { d, h });
+    if (h > 0) return _("%(h)s h %(m)s min left", { h, m });
+    if (m > 0) return _("%(m)s min %(s)s s left", { m, s: String(sec).padStart(2, "0") });
+    return _("%(s)s s left", { s: sec });
   }
 
   /** Create an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
@@ -210,8 +216,8 @@ const Facedown = (() => {
   function seatName(seat) {
     if (!seat) return "?";
     if (seat.player) return seat.player;
-    if (seat.bot) return `bot (${seat.bot})`;
-    return "open seat";
+    if (seat.bot) return _("bot (%(name)s)", { name: seat.bot });
+    return _("open seat");
   }
 
   /** Whether the requester is awaited in this match resource (to_act, not yet submitted). */
@@ -297,14 +303,14 @@ const Facedown = (() => {
       const notable = type === "your_move" || type === "deadline_soon" || type === "invited";
       if (notable && document.hidden && typeof Notification !== "undefined" &&
           Notification.permission === "granted") {
-        const text = { your_move: "Your move", deadline_soon: "Your move is due soon", invited: "You are invited" }[type];
+        const text = { your_move: _("Your move"), deadline_soon: _("Your move is due soon"), invited: _("You are invited") }[type];
         new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match}` });
       }
     }, () => {});
   }
 
   return {
-    api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
+    _, api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
     moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
     follow, followMe, titleSet, waitingRefresh,
   };
