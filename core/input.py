@@ -17,6 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils import translation
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -104,7 +105,8 @@ class BodyLimitMiddleware:
         length = int(declared) if declared.isascii() and declared.isdigit() else 0
         if length > max_body_bytes():
             error = PayloadTooLarge()
-            return payload_problem(error.status, error.code, error.title, error.detail)
+            with translation.override(translation.get_language_from_request(request)):
+                return payload_problem(error.status, error.code, error.title, error.detail)
         return self.get_response(request)
 
 

@@ -59,7 +59,7 @@ class PageLanguageMiddleware:
             return self.get_response(request)
         language = request_language(request)
         translation.activate(language)
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         try:
             response = self.get_response(request)
         finally:

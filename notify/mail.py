@@ -12,6 +12,9 @@ records each notification once in ``MailItem`` (so a retried job mails nothing t
 Every mail carries a signed one-click unsubscribe link for its kind, also as
 ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058). Nothing in a mail is hidden
 information: the game, the step, the public deadline and a link to the match.
+
+Every mail is written in its recipient's language (``core.languages.language_of``), whoever
+caused it.
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
+from core.languages import language_of
 from games import dispatch
 from games.models import Match, Seat
 from notify.models import MailItem, NotificationSettings
@@ -60,20 +65,21 @@ def unsubscribe_url(user_id: int, preference: str) -> str:
     return _url(f"/api/v1/accounts/notifications/unsubscribe?token={token}")
 
 
-def unsubscribe(token: str) -> str | None:
-    """Turn off the preference a link names; returns it, or None for a bad link. Never
-    expires: an old mail's link must still work."""
+def unsubscribe(token: str) -> tuple[User, str] | None:
+    """Turn off the preference a link names; returns its user and it, or None for a bad link.
+    Never expires: an old mail's link must still work."""
     try:
         found = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
         user_id, preference = int(found["u"]), str(found["p"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         return None
-    if preference not in CHANGEABLE or not User.objects.filter(pk=user_id).exists():
+    user = User.objects.filter(pk=user_id).first()
+    if preference not in CHANGEABLE or user is None:
         return None
     prefs = settings_of(user_id)
     setattr(prefs, preference, False)
     prefs.save(update_fields=[preference])
-    return preference
+    return user, preference
 
 
 def email_verify_send(user_id: int) -> bool:
@@ -85,13 +91,15 @@ def email_verify_send(user_id: int) -> bool:
     token = signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
     link = _url(f"/api/v1/accounts/email/verify?token={token}")
     hours = settings.FACEDOWN_EMAIL_VERIFY_SECONDS // 3600
-    EmailMessage(
-        "Facedown: confirm your e-mail address",
-        f"The Facedown account {user.username} gave this address.\n\n"
-        f"To receive its notifications here, open this link within {hours} hours:\n{link}\n\n"
-        "If this was not you, ignore this message: nothing will be sent to you.",
-        to=[user.email],
-    ).send()
+    with translation.override(language_of(user)):
+        subject = gettext("Facedown: confirm your e-mail address")
+        body = gettext(
+            "The Facedown account %(username)s gave this address.\n\n"
+            "To receive its notifications here, open this link within %(hours)s hours:\n"
+            "%(link)s\n\n"
+            "If this was not you, ignore this message: nothing will be sent to you."
+        ) % {"username": user.username, "hours": hours, "link": link}
+    EmailMessage(subject, body, to=[user.email]).send()
     return True
 
 
@@ -117,10 +125,11 @@ def email_verify(token: str) -> User | None:
 
 
 def _send(user: User, preference: str, subject: str, body: str) -> None:
+    """One notification mail; called with the recipient's language active."""
     link = unsubscribe_url(user.pk, preference)
     EmailMessage(
-        f"Facedown: {subject}",
-        f"{body}\n\n--\nTo stop these mails: {link}\n",
+        gettext("Facedown: %(subject)s") % {"subject": subject},
+        body + "\n\n--\n" + gettext("To stop these mails: %(link)s") % {"link": link} + "\n",
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{link}>",
@@ -130,26 +139,44 @@ def _send(user: User, preference: str, subject: str, body: str) -> None:
 
 
 def _deadline_text(value: str | None) -> str:
-    return f" (due {value.replace('T', ' ')[:16]} UTC)" if value else ""
+    if not value:
+        return ""
+    return " " + gettext("(due %(when)s UTC)") % {"when": value.replace("T", " ")[:16]}
 
 
 def _single(user: User, item: MailItem) -> None:
+    with translation.override(language_of(user)):
+        subject, body = _single_text(item)
+        _send(user, MAIL_PREFERENCE[item.kind], subject, body)  # type: ignore[index]
+
+
+def _single_text(item: MailItem) -> tuple[str, str]:
+    """A mail's subject and body, in the active language."""
     data, url = item.data, _match_url(str(item.match_id))
     game = data.get("game", "")
     if item.kind == "deadline_soon":
-        within = "1 hour" if data.get("within") == "1h" else "24 hours"
-        subject = f"your move in {game} is due within {within}"
-        body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
+        if data.get("within") == "1h":
+            subject = gettext("your move in %(game)s is due within 1 hour") % {"game": game}
+        else:
+            subject = gettext("your move in %(game)s is due within 24 hours") % {"game": game}
+        body = gettext("Step %(step)s%(due)s waits for you:") % {
+            "step": data.get("step"),
+            "due": _deadline_text(data.get("deadline")),
+        }
     elif item.kind == "match_finished":
-        subject = f"your {game} match is over"
-        body = "The match has " + (
-            "been aborted." if data.get("outcome") == "aborted" else "ended."
-        )
-        body += " The result:"
+        subject = gettext("your %(game)s match is over") % {"game": game}
+        if data.get("outcome") == "aborted":
+            body = gettext("The match has been aborted. The result:")
+        else:
+            body = gettext("The match has ended. The result:")
     else:  # invited
-        subject = f"{data.get('by') or 'someone'} invited you to {game}"
-        body = "You have a seat in a new match. Accept or decline it:"
-    _send(user, MAIL_PREFERENCE[item.kind], subject, f"{body}\n{url}")  # type: ignore[index]
+        by = data.get("by")
+        if by:
+            subject = gettext("%(player)s invited you to %(game)s") % {"player": by, "game": game}
+        else:
+            subject = gettext("someone invited you to %(game)s") % {"game": game}
+        body = gettext("You have a seat in a new match. Accept or decline it:")
+    return subject, f"{body}\n{url}"
 
 
 def mail_notifications(items: Sequence[dict[str, Any]]) -> int:
@@ -241,13 +268,23 @@ def your_move_digest(user_id: int) -> int:
         pending.update(sent_at=now)
         if not waiting or not mail_allowed(user, prefs, "email_your_move"):
             return 0
-        lines = [
-            f"- {m.game}, step {m.step}{_deadline_text(_iso(m.deadline))}: {_match_url(str(m.pk))}"
-            for m in sorted(waiting, key=lambda m: (m.deadline is None, m.deadline, str(m.pk)))
-        ]
-        count = len(waiting)
-        subject = f"your move in {count} match{'es' if count > 1 else ''}"
-        _send(user, "email_your_move", subject, "Waiting for you:\n" + "\n".join(lines))
+        with translation.override(language_of(user)):
+            lines = [
+                gettext("- %(game)s, step %(step)s%(due)s: %(link)s")
+                % {
+                    "game": m.game,
+                    "step": m.step,
+                    "due": _deadline_text(_iso(m.deadline)),
+                    "link": _match_url(str(m.pk)),
+                }
+                for m in sorted(waiting, key=lambda m: (m.deadline is None, m.deadline, str(m.pk)))
+            ]
+            count = len(waiting)
+            subject = ngettext(
+                "your move in %(count)s match", "your move in %(count)s matches", count
+            ) % {"count": count}
+            body = gettext("Waiting for you:") + "\n" + "\n".join(lines)
+            _send(user, "email_your_move", subject, body)
         prefs.your_move_mailed_at = now
         prefs.save(update_fields=["your_move_mailed_at"])
         return 1

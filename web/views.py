@@ -6,10 +6,8 @@ from __future__ import annotations
 import uuid
 from math import ceil
 from pathlib import Path
-from typing import cast
 
 from django.conf import settings
-
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
@@ -23,7 +21,6 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
 from django.views.i18n import JavaScriptCatalog
 
-from accounts.models import User
 from accounts.scopes import DESCRIPTIONS
 from accounts.services import account_update
 from core.languages import supported
@@ -89,7 +86,7 @@ def set_language(request: HttpRequest) -> HttpResponse:
     if language is None:
         return response
     if request.user.is_authenticated:
-        account_update(user=cast(User, request.user), language=language)
+        account_update(user=request.user, language=language)
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         language,
@@ -149,7 +146,8 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
 @login_required(login_url=LOGIN_URL)
 def tokens_page(request: HttpRequest) -> HttpResponse:
     """The user's API tokens (GET/POST /api/v1/accounts/me/tokens, DELETE one)."""
-    return render(request, "web/tokens.html", {"scopes": list(DESCRIPTIONS.items())})
+    scopes = [(scope, gettext(description)) for scope, description in DESCRIPTIONS.items()]
+    return render(request, "web/tokens.html", {"scopes": scopes})
 
 
 @never_cache

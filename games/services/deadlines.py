@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import NotFound, ValidationFailed
 from games import events
@@ -38,7 +39,9 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ValidationFailed({"time_control": ["An object, or null for an untimed match."]})
+        raise ValidationFailed(
+            {"time_control": [gettext_noop("An object, or null for an untimed match.")]}
+        )
     errors: dict[str, list[str]] = {}
     unknown = set(raw) - {"per_step_seconds", "on_timeout", "auto_move_bot"}
     for key in sorted(unknown):

@@ -11,6 +11,13 @@ const Facedown = (() => {
     return values ? interpolate(gettext(text), values, true) : gettext(text);
   }
 
+  /** The game catalogue's own texts (GET /games serves them in English) in the page's
+      language, from the table the page carries (web/context.py). */
+  const CATALOGUE = JSON.parse((document.getElementById("catalogue-words") || {}).textContent || "{}");
+  function said(text) {
+    return (text && CATALOGUE[text]) || text;
+  }
+
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
       const [key, ...rest] = part.trim().split("=");
@@ -47,7 +54,7 @@ const Facedown = (() => {
     if (!p) return answer ? _("Request failed (%(status)s)", { status: answer.status }) : _("Request failed (network)");
     let text = p.detail || p.title || _("Request failed (%(status)s)", { status: answer.status });
     if (p.errors) {
-      const lines = Object.entries(p.errors).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`);
+      const lines = Object.entries(p.errors).map(([k, v]) => k + ": " + [].concat(v).join(" "));
       text += " — " + lines.join("; ");
     }
     return text;
@@ -137,11 +144,38 @@ const Facedown = (() => {
 
   /** The commitment (docs/fairness.md, "Commitments"): sha256 of facedown-move-v1|match|step|seat|canonical move|salt. */
   function commitment(matchId, step, seat, move, salt) {
-    return sha256hex(`facedown-move-v1|${matchId}|${step}|${seat}|${canonical(move)}|${salt}`);
+    // Concatenated rather than a template literal, which xgettext (makemessages) misreads.
+    return sha256hex("facedown-move-v1|" + matchId + "|" + step + "|" + seat + "|" + canonical(move) + "|" + salt);
   }
 
+  // The keys of the games' views and moves as the generic match page names them, listed here
+  // so the catalogue holds them (words() looks each up at run time).
+  const KEY_WORDS = [
+    gettext_noop("flip"), gettext_noop("play"), gettext_noop("take"), gettext_noop("cash in"), gettext_noop("claim"), gettext_noop("call"),
+    gettext_noop("discard"), gettext_noop("give"), gettext_noop("kill"), gettext_noop("hit"), gettext_noop("miss"), gettext_noop("life"),
+    gettext_noop("sacrifice"), gettext_noop("orangutan"), gettext_noop("grid"), gettext_noop("hand"), gettext_noop("hands"), gettext_noop("hand size"),
+    gettext_noop("hand count"), gettext_noop("hand counts"), gettext_noop("scores"), gettext_noop("points"), gettext_noop("pot"), gettext_noop("next pot"),
+    gettext_noop("deal"), gettext_noop("deals"), gettext_noop("turn"), gettext_noop("turns"), gettext_noop("trick"), gettext_noop("tricks"),
+    gettext_noop("trick number"), gettext_noop("current"), gettext_noop("next"), gettext_noop("winner"), gettext_noop("caller"), gettext_noop("target"),
+    gettext_noop("seat"), gettext_noop("seats"), gettext_noop("players"), gettext_noop("phase"), gettext_noop("mode"), gettext_noop("history"),
+    gettext_noop("step"), gettext_noop("over"), gettext_noop("won"), gettext_noop("taken"), gettext_noop("taken by"), gettext_noop("piles"),
+    gettext_noop("removed"), gettext_noop("removed points"), gettext_noop("discarded"), gettext_noop("deck"), gettext_noop("stock"), gettext_noop("pool"),
+    gettext_noop("discard top"), gettext_noop("discard count"), gettext_noop("cards left"), gettext_noop("cards"), gettext_noop("pairs"), gettext_noop("pairs left"),
+    gettext_noop("pair"), gettext_noop("owner"), gettext_noop("holder"), gettext_noop("life cards"), gettext_noop("life count"), gettext_noop("life counts"),
+    gettext_noop("sacrificed"), gettext_noop("calls"), gettext_noop("calls made"), gettext_noop("max calls"), gettext_noop("total calls"), gettext_noop("claims"),
+    gettext_noop("cash ins"), gettext_noop("collections"), gettext_noop("exposed"), gettext_noop("pending"), gettext_noop("seen"), gettext_noop("showing"),
+    gettext_noop("shown by"), gettext_noop("flipped"), gettext_noop("results"), gettext_noop("status"), gettext_noop("reason"), gettext_noop("completed"),
+    gettext_noop("forfeit"), gettext_noop("resigned"), gettext_noop("declined"), gettext_noop("creator left"), gettext_noop("illegal reveal"), gettext_noop("timeout"),
+    gettext_noop("vulture"), gettext_noop("mice"), gettext_noop("deal results"), gettext_noop("game results"), gettext_noop("game number"), gettext_noop("rounds"),
+    gettext_noop("leader"), gettext_noop("starting player"), gettext_noop("penalties"), gettext_noop("orangutans left"), gettext_noop("undealt"), gettext_noop("turned down"),
+    gettext_noop("refill"), gettext_noop("critical"), gettext_noop("first"), gettext_noop("blank"), gettext_noop("another turn on pair"), gettext_noop("strict memory"),
+    gettext_noop("flips visible to"), gettext_noop("turn direction"), gettext_noop("deforestation penalty"), gettext_noop("start draw"), gettext_noop("takes"), gettext_noop("suicide"),
+    gettext_noop("variant"), gettext_noop("total"), gettext_noop("under"), gettext_noop("kind"), gettext_noop("card"), gettext_noop("outcome"),
+    gettext_noop("position"), gettext_noop("start"), gettext_noop("starts")
+  ];
+
   function words(key) {
-    return String(key).replace(/_/g, " ");
+    return gettext(String(key).replace(/_/g, " "));
   }
 
   function valueLabel(value) {
@@ -150,14 +184,14 @@ const Facedown = (() => {
     if (value === false) return _("no");
     if (Array.isArray(value)) return value.map(valueLabel).join(", ");
     if (typeof value === "object") {
-      return Object.entries(value).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(", ");
+      return Object.entries(value).map(([k, v]) => words(k) + " " + valueLabel(v)).join(", ");
     }
     return String(value);
   }
 
   /** A readable label for a move: {"flip": 3} → "flip 3", {"cash_in": null} → "cash in none". */
   function moveLabel(move) {
-    return Object.entries(move).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(" · ");
+    return Object.entries(move).map(([k, v]) => words(k) + " " + valueLabel(v)).join(" · ");
   }
 
   /** What the page may show of a move the player made: Xato's life cards and sacrifices are
@@ -277,7 +311,7 @@ const Facedown = (() => {
   /** "(2) Facedown": the number of matches waiting for the player, kept in the page title. */
   let waitingCount = 0;
   function titleSet(base) {
-    document.title = (waitingCount ? `(${waitingCount}) ` : "") + base;
+    document.title = (waitingCount ? "(" + waitingCount + ") " : "") + base;
     titleSet.base = base;
   }
   async function waitingRefresh() {
@@ -310,7 +344,7 @@ const Facedown = (() => {
   }
 
   return {
-    _, api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
+    _, said, KEY_WORDS, api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
     moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
     follow, followMe, titleSet, waitingRefresh,
   };

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { _, api, problemText, el, toast, seatName, awaitingMe, localTime, clientSeed } = Facedown;
+  const { _, said, api, problemText, el, toast, seatName, awaitingMe, localTime, clientSeed } = Facedown;
   const $ = (id) => document.getElementById(id);
   let games = [];
   const gameNames = {};
@@ -19,8 +19,8 @@
   // nothing is cut on a phone.
   function choicesOf(prop, nullable) {
     if (Array.isArray(prop.oneOf) && prop.oneOf.every((c) => "const" in c)) {
-      return prop.oneOf.map((c) => ({ value: c.const, title: c.title || Facedown.valueLabel(c.const),
-        description: c.description || "" }));
+      return prop.oneOf.map((c) => ({ value: c.const, title: said(c.title) || Facedown.valueLabel(c.const),
+        description: said(c.description) || "" }));
     }
     const types = [].concat(prop.type || []);
     if (!prop.enum && !(types.includes("boolean") && nullable)) return null;
@@ -34,8 +34,8 @@
     const types = [].concat(prop.type || []);
     const nullable = types.includes("null") || prop.default === null;
     const id = `opt-${name}`;
-    const label = el("label", { for: id }, prop.title || Facedown.words(name));
-    const help = el("small", { class: "help", id: `${id}-help` }, prop.description || "");
+    const label = el("label", { for: id }, said(prop.title) || Facedown.words(name));
+    const help = el("small", { class: "help", id: `${id}-help` }, said(prop.description) || "");
     const choice = el("small", { class: "help choice-help", id: `${id}-choice`, "aria-live": "polite" });
     const choices = choicesOf(prop, nullable);
     let control;
@@ -116,7 +116,7 @@
   }
 
   function botAbout(b) {
-    return _("%(about)s Strength: %(strength)s.", { about: b.description || b.name, strength: botStrength(b) });
+    return _("%(about)s Strength: %(strength)s.", { about: said(b.description) || b.name, strength: botStrength(b) });
   }
 
   function seatRow(kind, detail) {
@@ -194,7 +194,7 @@
     const choice = (choicesOf(prop, types.includes("null") || prop.default === null) || [])
       .find((c) => JSON.stringify(c.value) === JSON.stringify(value));
     const shown = choice ? choice.title : value === null ? _("automatic") : Facedown.valueLabel(value);
-    return _("%(title)s: %(description)s", { title: prop.title || Facedown.words(name), description: shown });
+    return _("%(title)s: %(description)s", { title: said(prop.title) || Facedown.words(name), description: shown });
   }
 
   // What the seek form (seeks.js) reuses of this form.
