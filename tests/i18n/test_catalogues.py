@@ -33,9 +33,9 @@ def gettext_tool(name: str) -> str:
 @pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_every_message_is_translated(language: str, domain: str) -> None:
+    source = str(po_path(language, domain))
     checked = subprocess.run(
-        [gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null"]
-        + [str(po_path(language, domain))],
+        [gettext_tool("msgfmt"), "--check", "--statistics", "-o", "/dev/null", source],
         capture_output=True,
         text=True,
         check=True,
