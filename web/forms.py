@@ -56,7 +56,7 @@ class SignUpForm(forms.Form):
         username = username_normalise(self.cleaned_data["username"])
         refusal = username_refusal(username)
         if refusal is not None:
-            raise ValidationError(refusal)
+            raise ValidationError(gettext(refusal))
         return username
 
     def clean(self) -> dict[str, Any]:
