@@ -58,6 +58,7 @@ def catalogue_texts() -> list[str]:
     for record in RECORDS:
         texts += words_in(record.option_words)
         texts += [record.bot_note(name).description for name in sorted(record.bots)]
+        texts += record.view_texts
     return list(dict.fromkeys(texts))
 
 

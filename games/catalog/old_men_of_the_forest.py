@@ -58,4 +58,11 @@ RECORD = GameRecord(
         ),
     },
     option_words=OPTION_WORDS,
+    # The placeholder cards' note (games/engine/data/), as the views carry it.
+    view_texts=(
+        gettext_noop(
+            "Stand-in orang-utan cards: the published list is not available. Only OU01 (Baby, "
+            "3 points, one yellow card) is known to be real. Requirements count colours only."
+        ),
+    ),
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from games.catalog import catalogue_texts
+from games.catalog import GAMES, catalogue_texts
 from tests.i18n.catalogues import DOMAINS, messages, po_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,3 +81,11 @@ def test_every_text_of_the_game_catalogue_is_in_the_catalogue() -> None:
     catalogued = {m.msgid for m in messages("de", "django")}
     missing = [text for text in catalogue_texts() if text not in catalogued]
     assert not missing, f"run makemessages (docs/languages.md): {missing}"
+
+
+def test_the_view_texts_are_what_the_views_carry() -> None:
+    """A sentence of a view marked for translation must be the view's own, else the page
+    would show the English one (a changed data file changes the view)."""
+    from games.engine.old_men_of_the_forest import PLACEHOLDER_NOTE
+
+    assert GAMES["old-men-of-the-forest"].view_texts == (PLACEHOLDER_NOTE,)

@@ -170,7 +170,9 @@ const Facedown = (() => {
     gettext_noop("leader"), gettext_noop("starting player"), gettext_noop("penalties"), gettext_noop("orangutans left"), gettext_noop("undealt"), gettext_noop("turned down"),
     gettext_noop("refill"), gettext_noop("critical"), gettext_noop("first"), gettext_noop("blank"), gettext_noop("another turn on pair"), gettext_noop("strict memory"),
     gettext_noop("flips visible to"), gettext_noop("turn direction"), gettext_noop("deforestation penalty"), gettext_noop("start draw"), gettext_noop("takes"), gettext_noop("suicide"),
-    gettext_noop("variant"), gettext_noop("total"), gettext_noop("under"), gettext_noop("kind"), gettext_noop("card"), gettext_noop("outcome"),
+    gettext_noop("variant"), gettext_noop("total"), gettext_noop("under"), gettext_noop("kind"), gettext_noop("history mode"), gettext_noop("table only"), gettext_noop("full"),
+    gettext_noop("starting hand"), gettext_noop("game"), gettext_noop("games"), gettext_noop("placeholder note"),
+    gettext_noop("additional"), gettext_noop("clockwise"), gettext_noop("counterclockwise"), gettext_noop("placeholder"), gettext_noop("card"), gettext_noop("outcome"),
     gettext_noop("position"), gettext_noop("start"), gettext_noop("starts")
   ];
 
@@ -183,6 +185,8 @@ const Facedown = (() => {
     if (value === true) return _("yes");
     if (value === false) return _("no");
     if (Array.isArray(value)) return value.map(valueLabel).join(", ");
+    // A sentence the catalogue knows, or an identifier ("table_only") in words.
+    if (typeof value === "string") return CATALOGUE[value] || (/^[a-z][a-z_]*$/.test(value) ? words(value) : value);
     if (typeof value === "object") {
       return Object.entries(value).map(([k, v]) => words(k) + " " + valueLabel(v)).join(", ");
     }

@@ -15,11 +15,18 @@
 
   function row(token) {
     const tr = document.createElement("tr");
-    const cells = [token.name, token.scopes.join(", "), when(token.expires_at),
+    const cells = [token.name, token.scopes, when(token.expires_at),
       token.last_used_at ? when(token.last_used_at) : _("not yet")];
-    for (const text of cells) {
+    for (const value of cells) {
       const td = document.createElement("td");
-      td.textContent = text;
+      // Scopes are identifiers, the same in every language: shown as code.
+      if (Array.isArray(value)) {
+        value.forEach((scope, i) => {
+          const code = document.createElement("code");
+          code.textContent = scope;
+          td.append(...(i ? [", ", code] : [code]));
+        });
+      } else td.textContent = value;
       tr.append(td);
     }
     const td = document.createElement("td");
