@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
+from django.utils.translation import gettext_noop
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -26,7 +27,7 @@ from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 
 #: C0 controls except tab, newline and carriage return; DEL; the C1 controls.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-CONTROL_MESSAGE = "Control characters (such as NUL) are not allowed."
+CONTROL_MESSAGE = gettext_noop("Control characters (such as NUL) are not allowed.")
 
 
 def max_body_bytes() -> int:

@@ -45,7 +45,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     errors: dict[str, list[str]] = {}
     unknown = set(raw) - {"per_step_seconds", "on_timeout", "auto_move_bot"}
     for key in sorted(unknown):
-        errors[f"time_control.{key}"] = ["Unknown field."]
+        errors[f"time_control.{key}"] = [gettext_noop("Unknown field.")]
     low = settings.FACEDOWN_MIN_STEP_SECONDS
     seconds = raw.get("per_step_seconds")
     if (

@@ -44,6 +44,9 @@ def test_the_profile_language_comes_before_the_browser(alice: Player) -> None:
     assert set(body["errors"]) >= {"seats"}
     # A field message of DRF's own catalogue, in German too.
     assert body["errors"]["seats"] == ["Dieses Feld ist zwingend erforderlich."]
+    # And one of our own, marked where it is raised.
+    typo = alice.post("/matches", {"game": "gops", "seats": ["me", "open"], "sneaky": 1})
+    assert problem(typo, 400, "validation_error")["errors"] == {"sneaky": ["Unbekanntes Feld."]}
 
 
 def test_an_unknown_language_is_refused_with_a_code(alice: Player) -> None:
