@@ -27,7 +27,7 @@ from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
-from core.languages import language_of
+from core.languages import supported
 from notify.models import PushSubscription
 from notify.preferences import PUSH_PREFERENCE, settings_of
 from notify.ssrf import UnsafeTarget, target_check
@@ -128,8 +128,9 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
     wanted = [item for item in wanted if int(item["user"]) in subscribed]
     if not wanted:
         return 0
+    # Each recipient's language, in one query (the profile's, else the default).
     languages = {
-        pk: language_of(User(language=language))
+        pk: supported(language) or settings.LANGUAGE_CODE
         for pk, language in User.objects.filter(
             pk__in={int(i["user"]) for i in wanted}
         ).values_list("pk", "language")
