@@ -48,7 +48,8 @@ SHOWN = """() => {
 
 def english_phrases() -> list[re.Pattern[str]]:
     """Each English message of the catalogues, cut at its placeholders and markup, whose words
-    its German translation does not share."""
+    its German translation does not share: pieces of three letters or more ("of" alone, left of
+    "%(n)s of %(count)s chosen", would find the English name of a placeholder card)."""
     phrases: set[str] = set()
     for domain in DOMAINS:
         for message in messages("de", domain):
@@ -56,7 +57,7 @@ def english_phrases() -> list[re.Pattern[str]]:
             for source in (message.msgid, message.plural):
                 for part in re.split(r"%\(\w+\)s|<[^>]+>|\n", source):
                     part = part.strip(" .,:;()\u2014\u2013-\u00b7")
-                    if re.search(r"[A-Za-z]{2}", part) and part not in german:
+                    if re.search(r"[A-Za-z]{3}", part) and part not in german:
                         phrases.add(part)
     return [re.compile(rf"(?<![\w'-]){re.escape(p)}(?![\w'-])") for p in sorted(phrases)]
 

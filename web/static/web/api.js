@@ -172,7 +172,7 @@ const Facedown = (() => {
     gettext_noop("flips visible to"), gettext_noop("turn direction"), gettext_noop("deforestation penalty"), gettext_noop("start draw"), gettext_noop("takes"), gettext_noop("suicide"),
     gettext_noop("variant"), gettext_noop("total"), gettext_noop("under"), gettext_noop("kind"), gettext_noop("history mode"), gettext_noop("table only"), gettext_noop("full"),
     gettext_noop("starting hand"), gettext_noop("game"), gettext_noop("games"), gettext_noop("placeholder note"),
-    gettext_noop("additional"), gettext_noop("clockwise"), gettext_noop("counterclockwise"), gettext_noop("placeholder"), gettext_noop("card"), gettext_noop("outcome"),
+    gettext_noop("additional"), gettext_noop("requires"), gettext_noop("name"), gettext_noop("id"), gettext_noop("layout"), gettext_noop("clockwise"), gettext_noop("counterclockwise"), gettext_noop("placeholder"), gettext_noop("card"), gettext_noop("outcome"),
     gettext_noop("position"), gettext_noop("start"), gettext_noop("starts")
   ];
 
