@@ -29,6 +29,7 @@ from typing import Any
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import AuthenticationFailed
@@ -146,7 +147,7 @@ def token_identity(secret: str) -> tuple[User, TokenGrant]:
                     _cache.clear()
                 _cache[digest] = entry
     if entry.grant.expires is not None and entry.grant.expires <= time.time():
-        raise AuthenticationFailed("This token has expired.")
+        raise AuthenticationFailed(gettext_noop("This token has expired."))
     _used(entry.grant.id, now)
     return _identity(entry), entry.grant
 

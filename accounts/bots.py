@@ -8,6 +8,7 @@ account cannot use); it creates ``bot:play`` tokens afterwards.
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.authentication import forget_cached_tokens
 from accounts.hooks import account_hooks
@@ -22,7 +23,9 @@ def bot_account_make(user: User) -> User:
         if fresh.is_bot:
             return fresh
         if fresh.is_staff or any(hooks.has_played(fresh) for hooks in account_hooks()):
-            raise BotRefused("Only an account that has never played can become a bot account.")
+            raise BotRefused(
+                gettext_noop("Only an account that has never played can become a bot account.")
+            )
         fresh.is_bot = True
         fresh.save(update_fields=["is_bot"])
         tokens_delete_all(fresh)

@@ -27,6 +27,9 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     #: Start a vacation by itself when a correspondence clock would run out (opt-out).
     auto_vacation = models.BooleanField(default=True, db_default=True)
+    #: The language the player chose (one of ``settings.LANGUAGES``), "" for none: pages then
+    #: follow the browser, mail and pushes the default (core/languages.py).
+    language = models.CharField(max_length=16, blank=True, default="", db_default="")
 
     class Meta:
         db_table = "accounts_user"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from core.errors import InsufficientScope
@@ -24,13 +25,19 @@ TOURNAMENT = "tournament"
 SCOPES: tuple[str, ...] = (READ, PLAY, BOT_PLAY, CHALLENGE, ACCOUNT, TOURNAMENT)
 
 DESCRIPTIONS: dict[str, str] = {
-    READ: "Read matches, events, streams, games, players and your account.",
-    PLAY: "Includes read. Create, join, decline and resign matches; move, reveal, chat, seek "
-    "(people only).",
-    BOT_PLAY: "Includes read. The same for a bot account, which plays with no other scope.",
-    CHALLENGE: "Send, accept, decline and cancel challenges; bulk pairings.",
-    ACCOUNT: "Change the account: e-mail, password, tokens, notifications, webhooks, export.",
-    TOURNAMENT: "Create and join tournaments (reserved: no tournament routes yet).",
+    READ: gettext_noop("Read matches, events, streams, games, players and your account."),
+    PLAY: gettext_noop(
+        "Includes read. Create, join, decline and resign matches; move, reveal, chat, seek "
+        "(people only)."
+    ),
+    BOT_PLAY: gettext_noop(
+        "Includes read. The same for a bot account, which plays with no other scope."
+    ),
+    CHALLENGE: gettext_noop("Send, accept, decline and cancel challenges; bulk pairings."),
+    ACCOUNT: gettext_noop(
+        "Change the account: e-mail, password, tokens, notifications, webhooks, export."
+    ),
+    TOURNAMENT: gettext_noop("Create and join tournaments (reserved: no tournament routes yet)."),
 }
 
 
@@ -75,7 +82,9 @@ class ScopesAllow(BasePermission):
         is_bot = bool(getattr(user, "is_bot", False))
         if not isinstance(grant, TokenGrant):
             if is_bot and needed_scope(view, request.method, True) == BOT_PLAY:
-                raise InsufficientScope("A bot account plays only with a bot:play token.")
+                raise InsufficientScope(
+                    gettext_noop("A bot account plays only with a bot:play token.")
+                )
             return True
         scope = needed_scope(view, request.method, is_bot)
         if scope not in grant.scopes:

@@ -1,3 +1,4 @@
+from django.conf import settings
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -114,6 +115,10 @@ class MeOutput(serializers.Serializer):
     email = OptionalEmailField()
     date_joined = serializers.DateTimeField()
     bot = serializers.BooleanField(source="is_bot", help_text="A program's account.")
+    language = serializers.CharField(
+        help_text='The language chosen for pages, mail and pushes ("de", "en"); "" for none '
+        "(pages follow the browser's Accept-Language, mail and pushes are in English)."
+    )
 
 
 class ExportMoveOutput(serializers.Serializer):
@@ -159,6 +164,11 @@ class MeUpdateInput(StrictSerializer):
         max_length=128,
         trim_whitespace=False,
         help_text="Needed to change the e-mail address.",
+    )
+    language = serializers.ChoiceField(
+        choices=["", *(code for code, _ in settings.LANGUAGES)],
+        required=False,
+        help_text='A language for pages, mail and pushes; "" to follow the browser.',
     )
 
 

@@ -105,12 +105,20 @@ def _password_given(password: str | None, field: str = "current_password") -> st
 
 
 def account_update(
-    *, user: User, email: str | None = None, current_password: str | None = None
+    *,
+    user: User,
+    email: str | None = None,
+    current_password: str | None = None,
+    language: str | None = None,
 ) -> User:
-    """Change the account's own fields (the e-mail address, which needs the current password);
-    a new address goes to every registered hook (which mails it a verification link)."""
+    """Change the account's own fields (the language; the e-mail address, which needs the
+    current password); a new address goes to every registered hook (which mails it a
+    verification link)."""
     with transaction.atomic():
         fresh = _fresh(user)
+        if language is not None and language != fresh.language:
+            fresh.language = language
+            fresh.save(update_fields=["language"])
         if email is None or email == fresh.email:
             return fresh
         _password_check(

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import AccessToken, User
 from accounts.revocation import revocation_record
@@ -46,9 +47,11 @@ def scopes_validate(user: User, scopes: list[str] | None) -> list[str]:
     if unknown or not scopes:
         raise ValidationFailed({"scopes": [f"Choose from {', '.join(SCOPES)}."]})
     if BOT_PLAY in scopes and not user.is_bot:
-        raise ValidationFailed({"scopes": ["bot:play is for bot accounts (POST accounts/me/bot)."]})
+        raise ValidationFailed(
+            {"scopes": [gettext_noop("bot:play is for bot accounts (POST accounts/me/bot).")]}
+        )
     if PLAY in scopes and user.is_bot:
-        raise ValidationFailed({"scopes": ["A bot account plays with bot:play."]})
+        raise ValidationFailed({"scopes": [gettext_noop("A bot account plays with bot:play.")]})
     return [scope for scope in SCOPES if scope in scopes]
 
 
@@ -62,7 +65,7 @@ def token_issue(
     """A new token of ``user`` and its secret (the only time it is seen)."""
     chosen = scopes_validate(user, scopes)
     if expires_in is not None and not timedelta(minutes=1) <= expires_in <= MAX_LIFETIME:
-        raise ValidationFailed({"expires_in": ["From 60 seconds to 366 days."]})
+        raise ValidationFailed({"expires_in": [gettext_noop("From 60 seconds to 366 days.")]})
     if AccessToken.objects.filter(user=user).count() >= MAX_TOKENS:
         raise ValidationFailed({"name": [f"An account holds at most {MAX_TOKENS} tokens."]})
     secret = PREFIX + secrets.token_hex(20)
@@ -117,7 +120,7 @@ def token_delete(user: User, token_id: int) -> None:
     with transaction.atomic():
         deleted, _ = AccessToken.objects.filter(user=user, pk=token_id).delete()
         if not deleted:
-            raise NotFound("No token with this id.")
+            raise NotFound(gettext_noop("No token with this id."))
         revocation_record([user.pk])
 
 
@@ -126,7 +129,7 @@ def token_secret_replace(user: User, token_id: int) -> str:
     name, scopes and expiry (a new id: the streams and tickets of the old one end with it)."""
     old = AccessToken.objects.filter(user=user, pk=token_id).first()
     if old is None:
-        raise NotFound("No token with this id.")
+        raise NotFound(gettext_noop("No token with this id."))
     old.delete()
     secret = PREFIX + secrets.token_hex(20)
     AccessToken.objects.create(

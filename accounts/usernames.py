@@ -30,20 +30,22 @@ import unicodedata
 
 from django.db.models import F, Func, Value
 from django.db.models.functions import Lower, Replace
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 
 USERNAME_PATTERN = re.compile(r"^[A-Za-z0-9_.-]{3,30}$")
 RESERVED_PREFIX = "deleted-"
 
-TAKEN = "This username is taken."
-LOOKS_ALIKE = "This username looks too much like an existing one."
-BAD_USERNAME = (
-    f"Must match the pattern {USERNAME_PATTERN.pattern} after Unicode NFKC normalisation: "
+# English, marked for the catalogue: the reader's language replaces them where they are shown.
+TAKEN = gettext_noop("This username is taken.")
+LOOKS_ALIKE = gettext_noop("This username looks too much like an existing one.")
+BAD_USERNAME = gettext_noop(
+    "Must match the pattern ^[A-Za-z0-9_.-]{3,30}$ after Unicode NFKC normalisation: "
     "3 to 30 characters of A-Z, a-z, 0-9, '_', '.' and '-' (ASCII only, so accented and "
     "non-Latin letters such as 'émile' or '李雷' are refused)."
 )
-RESERVED = "Usernames that read like 'deleted-' are reserved."
+RESERVED = gettext_noop("Usernames that read like 'deleted-' are reserved.")
 
 # Applied to the case-folded name, in this order.
 _CONFUSABLE: tuple[tuple[str, str], ...] = (

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The player's language for pages, never for /api/ (core/languages.py says why).
+    "core.languages.PageLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -98,6 +100,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+                "web.context.catalogue_words",
             ]
         },
     }
@@ -168,7 +172,11 @@ FACEDOWN_PASSWORD_RESET_URL = os.environ.get("FACEDOWN_PASSWORD_RESET_URL", "")
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "facedown@localhost")
 
-LANGUAGE_CODE = "en-us"
+# Languages (docs/languages.md): a player's profile choice, else the browser's Accept-Language,
+# else English. Adding one: its catalogues under locale/ and a line here.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -2,17 +2,23 @@
 
 Services raise these; one exception handler (``core.problems``) renders them as RFC 9457
 problem+json. Messages never name another seat's hidden data.
+
+Titles and fixed messages are English and marked with ``gettext_noop``: they stay plain
+strings wherever they travel, and ``core.problems`` looks them up in the reader's language only
+when it writes the problem (the ``code`` never changes).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from django.utils.translation import gettext_noop
+
 
 class FacedownError(Exception):
     status: ClassVar[int] = 400
     code: ClassVar[str] = "error"
-    title: ClassVar[str] = "Error"
+    title: ClassVar[str] = gettext_noop("Error")
     default_detail: ClassVar[str] = ""
 
     def __init__(self, detail: str | None = None, **extra: Any) -> None:
@@ -22,107 +28,113 @@ class FacedownError(Exception):
 
 
 class ValidationFailed(FacedownError):
-    status, code, title = 400, "validation_error", "Invalid request"
+    status, code, title = 400, "validation_error", gettext_noop("Invalid request")
 
     def __init__(self, errors: dict[str, list[str]], detail: str | None = None) -> None:
-        super().__init__(detail or "The request has invalid fields.", errors=errors)
+        super().__init__(detail or gettext_noop("The request has invalid fields."), errors=errors)
 
 
 class InvalidCredentials(ValidationFailed):
     def __init__(self) -> None:
-        super().__init__({"non_field_errors": ["Unable to log in with the provided credentials."]})
+        super().__init__(
+            {"non_field_errors": [gettext_noop("Unable to log in with the provided credentials.")]}
+        )
 
 
 class NotSupported(FacedownError):
-    status, code, title = 400, "not_supported", "Not supported"
+    status, code, title = 400, "not_supported", gettext_noop("Not supported")
 
 
 class PayloadTooLarge(FacedownError):
-    status, code, title = 413, "payload_too_large", "Payload too large"
-    default_detail = "The request body is larger than this server accepts."
+    status, code, title = 413, "payload_too_large", gettext_noop("Payload too large")
+    default_detail = gettext_noop("The request body is larger than this server accepts.")
 
 
 class IllegalMove(FacedownError):
-    status, code, title = 400, "illegal_move", "Illegal move"
+    status, code, title = 400, "illegal_move", gettext_noop("Illegal move")
 
 
 class NotSeated(FacedownError):
-    status, code, title = 403, "not_seated", "Not seated"
-    default_detail = "You do not hold a seat in this match."
+    status, code, title = 403, "not_seated", gettext_noop("Not seated")
+    default_detail = gettext_noop("You do not hold a seat in this match.")
 
 
 class PermissionDenied(FacedownError):
-    status, code, title = 403, "permission_denied", "Permission denied"
+    status, code, title = 403, "permission_denied", gettext_noop("Permission denied")
 
 
 class NotFound(FacedownError):
-    status, code, title = 404, "not_found", "Not found"
+    status, code, title = 404, "not_found", gettext_noop("Not found")
 
 
 class StaleStep(FacedownError):
-    status, code, title = 409, "stale_step", "Stale step"
+    status, code, title = 409, "stale_step", gettext_noop("Stale step")
 
 
 class MatchNotActive(FacedownError):
-    status, code, title = 409, "match_not_active", "Match not active"
+    status, code, title = 409, "match_not_active", gettext_noop("Match not active")
 
 
 class WrongPhase(FacedownError):
-    status, code, title = 409, "wrong_phase", "Wrong phase"
+    status, code, title = 409, "wrong_phase", gettext_noop("Wrong phase")
 
 
 class NotYourTurn(FacedownError):
-    status, code, title = 409, "not_your_turn", "Not your turn"
-    default_detail = "Your seat is not to act in this step."
+    status, code, title = 409, "not_your_turn", gettext_noop("Not your turn")
+    default_detail = gettext_noop("Your seat is not to act in this step.")
 
 
 class AlreadySubmitted(FacedownError):
-    status, code, title = 409, "already_submitted", "Already submitted"
-    default_detail = "A different move is already recorded for your seat in this step."
+    status, code, title = 409, "already_submitted", gettext_noop("Already submitted")
+    default_detail = gettext_noop(
+        "A different move is already recorded for your seat in this step."
+    )
 
 
 class MatchNotFinished(FacedownError):
-    status, code, title = 409, "match_not_finished", "Match not finished"
+    status, code, title = 409, "match_not_finished", gettext_noop("Match not finished")
 
 
 class SeatTaken(FacedownError):
-    status, code, title = 409, "seat_taken", "Seat taken"
+    status, code, title = 409, "seat_taken", gettext_noop("Seat taken")
 
 
 class AlreadySeated(FacedownError):
-    status, code, title = 409, "already_seated", "Already seated"
+    status, code, title = 409, "already_seated", gettext_noop("Already seated")
 
 
 class CommitmentMismatch(FacedownError):
-    status, code, title = 409, "commitment_mismatch", "Commitment mismatch"
+    status, code, title = 409, "commitment_mismatch", gettext_noop("Commitment mismatch")
 
 
 class CommitmentReused(FacedownError):
-    status, code, title = 409, "commitment_reused", "Commitment reused"
+    status, code, title = 409, "commitment_reused", gettext_noop("Commitment reused")
 
 
 class AlreadySeeking(FacedownError):
-    status, code, title = 409, "already_seeking", "Already seeking"
-    default_detail = "You already have an open seek for this game, player count and options."
+    status, code, title = 409, "already_seeking", gettext_noop("Already seeking")
+    default_detail = gettext_noop(
+        "You already have an open seek for this game, player count and options."
+    )
 
 
 class SeekClosed(FacedownError):
-    status, code, title = 409, "seek_closed", "Seek closed"
+    status, code, title = 409, "seek_closed", gettext_noop("Seek closed")
 
 
 class ChatDisabled(FacedownError):
-    status, code, title = 409, "chat_disabled", "Chat disabled"
-    default_detail = "This match was created without chat."
+    status, code, title = 409, "chat_disabled", gettext_noop("Chat disabled")
+    default_detail = gettext_noop("This match was created without chat.")
 
 
 class IdempotencyInProgress(FacedownError):
-    status, code, title = 409, "idempotency_in_progress", "Request in progress"
-    default_detail = "A request with this Idempotency-Key is still being processed."
+    status, code, title = 409, "idempotency_in_progress", gettext_noop("Request in progress")
+    default_detail = gettext_noop("A request with this Idempotency-Key is still being processed.")
 
 
 class IdempotencyKeyReused(FacedownError):
-    status, code, title = 422, "idempotency_key_reused", "Idempotency key reused"
-    default_detail = "This Idempotency-Key was used with a different request body."
+    status, code, title = 422, "idempotency_key_reused", gettext_noop("Idempotency key reused")
+    default_detail = gettext_noop("This Idempotency-Key was used with a different request body.")
 
 
 class ServiceUnavailable(FacedownError):
@@ -131,8 +143,8 @@ class ServiceUnavailable(FacedownError):
     ``Retry-After`` header): if the connection dropped just as a move committed, the re-sent
     move answers with its original receipt (or ``stale_step`` with ``recorded: true``)."""
 
-    status, code, title = 503, "service_unavailable", "Service unavailable"
-    default_detail = "The service is briefly unavailable; retry shortly."
+    status, code, title = 503, "service_unavailable", gettext_noop("Service unavailable")
+    default_detail = gettext_noop("The service is briefly unavailable; retry shortly.")
     retry_after: ClassVar[int] = 1
 
 
@@ -140,22 +152,22 @@ class TooManyStreams(FacedownError):
     """The user or the client address holds as many open streams and long-polls as allowed
     (docs/reliability.md); one must close first."""
 
-    status, code, title = 429, "too_many_streams", "Too many open streams"
-    default_detail = "Too many streams and long-polls are open; close one and retry."
+    status, code, title = 429, "too_many_streams", gettext_noop("Too many open streams")
+    default_detail = gettext_noop("Too many streams and long-polls are open; close one and retry.")
     retry_after: ClassVar[int] = 5
 
 
 class InsufficientScope(FacedownError):
-    status, code, title = 403, "insufficient_scope", "Token scope missing"
-    default_detail = "This token may not do this."
+    status, code, title = 403, "insufficient_scope", gettext_noop("Token scope missing")
+    default_detail = gettext_noop("This token may not do this.")
 
 
 class BotRefused(FacedownError):
-    status, code, title = 409, "bot_refused", "Cannot become a bot account"
+    status, code, title = 409, "bot_refused", gettext_noop("Cannot become a bot account")
 
 
 class ChallengeClosed(FacedownError):
-    status, code, title = 409, "challenge_closed", "Challenge answered"
+    status, code, title = 409, "challenge_closed", gettext_noop("Challenge answered")
 
 
 class VacationConflict(FacedownError):

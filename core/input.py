@@ -17,6 +17,8 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext_noop
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -25,7 +27,7 @@ from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 
 #: C0 controls except tab, newline and carriage return; DEL; the C1 controls.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
-CONTROL_MESSAGE = "Control characters (such as NUL) are not allowed."
+CONTROL_MESSAGE = gettext_noop("Control characters (such as NUL) are not allowed.")
 
 
 def max_body_bytes() -> int:
@@ -104,7 +106,8 @@ class BodyLimitMiddleware:
         length = int(declared) if declared.isascii() and declared.isdigit() else 0
         if length > max_body_bytes():
             error = PayloadTooLarge()
-            return payload_problem(error.status, error.code, error.title, error.detail)
+            with translation.override(translation.get_language_from_request(request)):
+                return payload_problem(error.status, error.code, error.title, error.detail)
         return self.get_response(request)
 
 

@@ -3,6 +3,10 @@
 ``problem_exception_handler`` is DRF's exception handler; ``not_found_view`` and
 ``server_error_view`` cover what Django answers outside DRF (unknown URLs, crashes).
 
+``title``, ``detail`` and the field messages are written in the reader's language
+(``core.languages``: the profile, else ``Accept-Language``, else English), looked up here and
+only here, so the success path of the API never activates a language; ``code`` stays English.
+
 A database that cannot answer (``OperationalError``, ``InterfaceError``: a restart, a dropped
 connection, a timeout) is ``503 service_unavailable`` with ``Retry-After`` on both paths, never
 a 500: the request did not fail, the service is briefly away. Django drops the broken
@@ -19,10 +23,13 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
 from core.errors import FacedownError, PayloadTooLarge, ServiceUnavailable
+from core.languages import request_language
 
 logger = logging.getLogger(__name__)
 
@@ -33,29 +40,57 @@ PROBLEM_CONTENT_TYPE = "application/problem+json"
 _TYPE_BASE = "https://facedown.invalid/problems/"
 
 _DRF_CODES: list[tuple[type[Exception], str, str]] = [
-    (drf.NotAuthenticated, "not_authenticated", "Not authenticated"),
-    (drf.AuthenticationFailed, "not_authenticated", "Not authenticated"),
-    (drf.ParseError, "parse_error", "Malformed request body"),
-    (drf.ValidationError, "validation_error", "Invalid request"),
-    (drf.PermissionDenied, "permission_denied", "Permission denied"),
-    (drf.NotFound, "not_found", "Not found"),
-    (Http404, "not_found", "Not found"),
-    (drf.MethodNotAllowed, "method_not_allowed", "Method not allowed"),
-    (drf.NotAcceptable, "not_acceptable", "Not acceptable"),
-    (drf.UnsupportedMediaType, "unsupported_media_type", "Unsupported media type"),
-    (drf.Throttled, "throttled", "Too many requests"),
+    (drf.NotAuthenticated, "not_authenticated", gettext_noop("Not authenticated")),
+    (drf.AuthenticationFailed, "not_authenticated", gettext_noop("Not authenticated")),
+    (drf.ParseError, "parse_error", gettext_noop("Malformed request body")),
+    (drf.ValidationError, "validation_error", gettext_noop("Invalid request")),
+    (drf.PermissionDenied, "permission_denied", gettext_noop("Permission denied")),
+    (drf.NotFound, "not_found", gettext_noop("Not found")),
+    (Http404, "not_found", gettext_noop("Not found")),
+    (drf.MethodNotAllowed, "method_not_allowed", gettext_noop("Method not allowed")),
+    (drf.NotAcceptable, "not_acceptable", gettext_noop("Not acceptable")),
+    (drf.UnsupportedMediaType, "unsupported_media_type", gettext_noop("Unsupported media type")),
+    (drf.Throttled, "throttled", gettext_noop("Too many requests")),
 ]
 
 
+def said(text: object) -> str:
+    """``text`` in the active language: a message of a catalogue (ours, Django's, DRF's) is
+    looked up, anything else is kept as it is."""
+    plain = str(text)
+    return gettext(plain) if plain else plain
+
+
 def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
+    """The problem in the active language (``problem_language`` chooses it)."""
+    errors = extra.get("errors")
+    if isinstance(errors, dict):
+        extra["errors"] = {
+            field: [said(m) for m in messages] if isinstance(messages, list) else messages
+            for field, messages in errors.items()
+        }
     return {
         "type": _TYPE_BASE + code,
-        "title": title,
+        "title": said(title),
         "status": status,
-        "detail": detail,
+        "detail": said(detail),
         "code": code,
         **extra,
     }
+
+
+def problem_language(request: Any, exc: BaseException | None = None) -> str:
+    """The language a problem is written in. A database that cannot answer is not asked for
+    the reader's profile: their browser's language then."""
+    if request is None:
+        return translation.get_language() or "en"
+    if isinstance(exc, DATABASE_UNAVAILABLE):
+        return translation.get_language_from_request(request)
+    try:
+        user = getattr(request, "user", None)
+        return request_language(request, user)
+    except (OperationalError, InterfaceError, drf.APIException):
+        return translation.get_language_from_request(request)
 
 
 def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -76,6 +111,15 @@ def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 
 
 def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    language = problem_language(context.get("request"), exc)
+    with translation.override(language):
+        response = _problem_response(exc)
+    if response is not None:
+        response["Content-Language"] = language
+    return response
+
+
+def _problem_response(exc: Exception) -> Response | None:
     if isinstance(exc, DATABASE_UNAVAILABLE):
         _log_unavailable(exc)
         exc = ServiceUnavailable()
@@ -121,11 +165,11 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
         headers["Retry-After"] = str(int(wait) + 1)
     if isinstance(exc, drf.ValidationError):
         extra["errors"] = flatten_errors(exc.detail)
-        detail = "The request has invalid fields."
+        detail = gettext_noop("The request has invalid fields.")
     elif isinstance(exc, drf.APIException):
         detail = str(exc.detail)
     else:
-        detail = "Not found."
+        detail = gettext_noop("Not found.")
     if status == 403 and code == "not_authenticated":
         code = "permission_denied"
     return Response(
@@ -137,18 +181,30 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
 
 
 def not_found_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
-    body = problem_body(404, "not_found", "Not found", "No resource at this address.")
+    with translation.override(problem_language(request)):
+        body = problem_body(
+            404,
+            "not_found",
+            gettext_noop("Not found"),
+            gettext_noop("No resource at this address."),
+        )
     return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
 
 
 def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
     """What Django answers for a request it refuses before any view (a body over
     ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a disallowed host, a malformed request)."""
-    if isinstance(exception, RequestDataTooBig):
-        error = PayloadTooLarge()
-        body = problem_body(error.status, error.code, error.title, error.detail)
-        return JsonResponse(body, status=error.status, content_type=PROBLEM_CONTENT_TYPE)
-    body = problem_body(400, "parse_error", "Malformed request", "The request was refused.")
+    with translation.override(translation.get_language_from_request(request)):
+        if isinstance(exception, RequestDataTooBig):
+            error = PayloadTooLarge()
+            body = problem_body(error.status, error.code, error.title, error.detail)
+            return JsonResponse(body, status=error.status, content_type=PROBLEM_CONTENT_TYPE)
+        body = problem_body(
+            400,
+            "parse_error",
+            gettext_noop("Malformed request"),
+            gettext_noop("The request was refused."),
+        )
     return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
 
 
@@ -156,11 +212,20 @@ def server_error_view(request: HttpRequest) -> JsonResponse:
     """Django's ``handler500``: called while the uncaught exception is being handled, so
     ``sys.exc_info`` names it; a database that cannot answer is a 503, anything else a 500."""
     exc = sys.exc_info()[1]
+    # The browser's language only: the profile may need the database that just failed.
+    language = translation.get_language_from_request(request)
     if isinstance(exc, DATABASE_UNAVAILABLE):
         unavailable = ServiceUnavailable()
-        body = problem_body(503, unavailable.code, unavailable.title, unavailable.detail)
+        with translation.override(language):
+            body = problem_body(503, unavailable.code, unavailable.title, unavailable.detail)
         response = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
         response["Retry-After"] = str(unavailable.retry_after)
         return response
-    body = problem_body(500, "server_error", "Server error", "The server failed to answer.")
+    with translation.override(language):
+        body = problem_body(
+            500,
+            "server_error",
+            gettext_noop("Server error"),
+            gettext_noop("The server failed to answer."),
+        )
     return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
 from core.input import CONTROL_MESSAGE, has_control_characters
@@ -20,7 +21,7 @@ MAX_INT = 2**31 - 1
 class StrictIntegerField(serializers.IntegerField):
     """A JSON integer only: no strings, no floats, no booleans; bounded by default."""
 
-    default_error_messages = {"invalid": "A JSON integer is required."}
+    default_error_messages = {"invalid": gettext_noop("A JSON integer is required.")}
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("max_value", MAX_INT)
@@ -35,7 +36,7 @@ class StrictIntegerField(serializers.IntegerField):
 class StrictBooleanField(serializers.BooleanField):
     """A JSON ``true`` or ``false`` only (DRF's own also takes ``"yes"``, ``1``, ``"on"``)."""
 
-    default_error_messages = {"invalid": "A JSON boolean is required."}
+    default_error_messages = {"invalid": gettext_noop("A JSON boolean is required.")}
 
     def to_internal_value(self, data: Any) -> bool:
         if not isinstance(data, bool):
@@ -46,7 +47,7 @@ class StrictBooleanField(serializers.BooleanField):
 class StrictCharField(serializers.CharField):
     """A JSON string only, without control characters."""
 
-    default_error_messages = {"invalid": "A JSON string is required."}
+    default_error_messages = {"invalid": gettext_noop("A JSON string is required.")}
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -59,7 +60,9 @@ class StrictCharField(serializers.CharField):
 class StrictRegexField(serializers.RegexField):
     """A JSON string only, without control characters, matching ``regex``."""
 
-    default_error_messages = {"invalid": "This value does not match the required pattern."}
+    default_error_messages = {
+        "invalid": gettext_noop("This value does not match the required pattern.")
+    }
 
     def to_internal_value(self, data: Any) -> str:
         if not isinstance(data, str):
@@ -77,7 +80,7 @@ class StrictSerializer(serializers.Serializer):
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
             errors = {
-                key: [self.refused.get(key, "Unknown field.")]
+                key: [self.refused.get(key, gettext_noop("Unknown field."))]
                 for key in data
                 if key not in self.fields
             }

@@ -34,6 +34,7 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import NotFound
@@ -45,7 +46,7 @@ def _uuid(value: uuid.UUID | str) -> uuid.UUID:
     try:
         return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
     except ValueError:
-        raise NotFound("No match with this id.") from None
+        raise NotFound(gettext_noop("No match with this id.")) from None
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def match_lock_for_change(match_id: uuid.UUID | str) -> tuple[Match, list[Seat],
     """
     match, locked = match_store.lock_match_with_seats(_uuid(match_id))
     if match is None:
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     payloads: dict[int, Any] = {}
     seats = []
     for row in locked:

@@ -29,6 +29,7 @@ from django.core import signing
 from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.authentication import token_from_header, token_identity
@@ -106,15 +107,17 @@ def _ticket_credential(ticket: str, stream: str) -> Credential:
     try:
         payload = signing.loads(ticket, salt=_SALT, max_age=settings.FACEDOWN_LIVE_TICKET_SECONDS)
     except signing.SignatureExpired:
-        raise NotAuthenticated("The stream ticket has expired; ask for a new one.") from None
+        raise NotAuthenticated(
+            gettext_noop("The stream ticket has expired; ask for a new one.")
+        ) from None
     except signing.BadSignature:
-        raise NotAuthenticated("Invalid stream ticket.") from None
+        raise NotAuthenticated(gettext_noop("Invalid stream ticket.")) from None
     if stream not in payload.get("s", ()):
-        raise PermissionDenied("This ticket does not open this stream.")
+        raise PermissionDenied(gettext_noop("This ticket does not open this stream."))
     user = User.objects.filter(pk=payload.get("u"), is_active=True).first()
     token, since = payload.get("t"), payload.get("r")
     if user is None or (token is None and not isinstance(since, int)):
-        raise NotAuthenticated("Invalid stream ticket.")
+        raise NotAuthenticated(gettext_noop("Invalid stream ticket."))
     if isinstance(token, int):
         expires = AccessToken.objects.filter(pk=token).values_list("expires_at", flat=True).first()
         credential = Credential(
@@ -126,7 +129,7 @@ def _ticket_credential(ticket: str, stream: str) -> Credential:
     else:
         credential = Credential(user, since=since)
     if not credential_valid(credential):
-        raise NotAuthenticated("The credential that issued this ticket was revoked.")
+        raise NotAuthenticated(gettext_noop("The credential that issued this ticket was revoked."))
     return credential
 
 
@@ -143,7 +146,7 @@ def stream_credential(request: HttpRequest, stream: str) -> Credential:
             since = revocation_last()
             user, grant = token_identity(secret)
             if READ not in grant.scopes:
-                raise InsufficientScope("This token lacks the 'read' scope.")
+                raise InsufficientScope(gettext_noop("This token lacks the 'read' scope."))
             return Credential(user, token=grant.id, expires=grant.expires, since=since)
     except AuthenticationFailed as exc:
         raise NotAuthenticated(str(exc.detail)) from None

@@ -31,6 +31,7 @@ from django.contrib.auth import SESSION_KEY
 from django.core import signing
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils import translation
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.authentication import token_from_header, token_identity
@@ -136,9 +137,10 @@ def _opener(request: HttpRequest) -> Opener | Throttled:
     return Opener(address, user_id, token_id)
 
 
-def problem(exc: FacedownError, retry_after: float) -> JsonResponse:
+def problem(exc: FacedownError, retry_after: float, request: HttpRequest) -> JsonResponse:
     extra = {k: v for k, v in exc.extra.items() if k != "retry_after"}
-    body = problem_body(exc.status, exc.code, exc.title, exc.detail, **extra)
+    with translation.override(translation.get_language_from_request(request)):
+        body = problem_body(exc.status, exc.code, exc.title, exc.detail, **extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
     response["Retry-After"] = str(int(retry_after + 0.999))
     return response
@@ -154,7 +156,7 @@ async def admit(request: HttpRequest) -> Admission | JsonResponse:
     """Count this open and take its slot, or the 429 to answer."""
     opener = await bounded(_opener)(request)
     if isinstance(opener, Throttled):
-        return problem(opener, float(opener.extra["retry_after"]))
+        return problem(opener, float(opener.extra["retry_after"]), request)
     limits = [
         Limit(f"live:slots:addr:{opener.address}", settings.FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS)
     ]
@@ -167,7 +169,7 @@ async def admit(request: HttpRequest) -> Admission | JsonResponse:
         limits.append(Limit(f"live:slots:token:{opener.token_id}", per_token))
     taken = await slots().take(limits)
     if isinstance(taken, Limit):
-        return problem(TooManyStreams(), TooManyStreams.retry_after)
+        return problem(TooManyStreams(), TooManyStreams.retry_after, request)
     return Admission(opener, taken)
 
 

@@ -37,6 +37,8 @@ from typing import Any, cast
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils import translation
+from django.utils.translation import gettext_noop
 from django.views import View
 
 from accounts.models import User
@@ -103,12 +105,14 @@ class Frames:
 def _frames(request: HttpRequest) -> Frames:
     if not isinstance(request, ASGIRequest):
         # A WSGI server would buffer an endless body and hold a worker for it.
-        raise NotSupported("Streams are served by the ASGI server (docs/live.md).")
+        raise NotSupported(gettext_noop("Streams are served by the ASGI server (docs/live.md)."))
     return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
 
 
-def _problem(exc: FacedownError) -> JsonResponse:
-    body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
+def _problem(exc: FacedownError, request: HttpRequest) -> JsonResponse:
+    # The browser's language (a stream's reader has no profile at hand without a query).
+    with translation.override(translation.get_language_from_request(request)):
+        body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
     if isinstance(exc, NotAuthenticated):
         response["WWW-Authenticate"] = "Token"
@@ -151,7 +155,7 @@ _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 def _match_key(raw: str) -> str:
     """A lowercase hyphenated UUID, as the API writes match ids; anything else names none."""
     if not _MATCH_ID.fullmatch(raw):
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     return raw
 
 
@@ -285,7 +289,7 @@ class MatchStreamReader(StreamReader):
                 listener, seat = fresh, now
                 # Read again after subscribing: a change in between notified only the old one.
                 now = await read(self.match_id, user)
-            raise NotFound("The reader's seat keeps changing.")
+            raise NotFound(gettext_noop("The reader's seat keeps changing."))
         except BaseException:
             await listener.close()  # the newest: the caller closes only the one it holds
             raise
@@ -310,9 +314,9 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
             await listener.close()
             seat = opening.seat
         else:
-            raise NotFound("No match with this id.")
+            raise NotFound(gettext_noop("No match with this id."))
     except FacedownError as exc:
-        return _problem(exc)
+        return _problem(exc, request)
     return _stream_response(
         frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
@@ -409,7 +413,9 @@ def _resume_from(request: HttpRequest) -> str | None:
     if raw in (None, ""):
         return None
     if log_id_parse(raw) is None:
-        raise ValidationFailed({"Last-Event-ID": ["An item id of this stream (<ms>-<n>)."]})
+        raise ValidationFailed(
+            {"Last-Event-ID": [gettext_noop("An item id of this stream (<ms>-<n>).")]}
+        )
     return raw
 
 
@@ -438,7 +444,7 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc)
+        return _problem(exc, request)
     return _stream_response(
         frames, _user_items(frames, listener, after, snapshot, StreamReader(credential))
     )

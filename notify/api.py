@@ -6,6 +6,8 @@ import json
 from typing import Any, cast
 
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -17,6 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from core.languages import language_of
 from games.api.params import lookup_text
 from notify import serializers as s
 from notify.calendar import CALENDAR_KEY_MAX_LENGTH, calendar_feed
@@ -33,7 +36,7 @@ from notify.push import push_subscribe, push_unsubscribe, vapid_public_key
 from notify.webhooks import webhook_create, webhook_delete, webhook_of
 
 TAGS = ["notifications"]
-BAD_LINK = "The link is invalid or has expired."
+BAD_LINK = gettext_noop("The link is invalid or has expired.")
 
 
 def _user(request: Request) -> User:
@@ -234,7 +237,7 @@ class CalendarApi(APIView):
         key = lookup_text(request.query_params.get("key"), max_length=CALENDAR_KEY_MAX_LENGTH)
         feed = calendar_feed(key) if key is not None else None
         if feed is None:
-            raise NotFound("No calendar has this key.")
+            raise NotFound(gettext_noop("No calendar has this key."))
         return Response(feed, content_type="text/calendar; charset=utf-8")
 
 
@@ -268,9 +271,13 @@ class EmailVerifyApi(APIView):
         description="The signed link mailed when an address is set: marks it verified.",
     )
     def get(self, request: Request) -> Response:
-        if email_verify(_token(request)) is None:
+        user = email_verify(_token(request))
+        if user is None:
             raise ValidationFailed({"token": [BAD_LINK]})
-        return Response({"detail": "Your address is verified: notifications may be mailed."})
+        # In the language of the link's owner, whoever opens it (the same answer for any reader).
+        with translation.override(language_of(user)):
+            detail = gettext("Your address is verified: notifications may be mailed.")
+        return Response({"detail": detail})
 
 
 class UnsubscribeApi(APIView):
@@ -279,10 +286,13 @@ class UnsubscribeApi(APIView):
     throttle_scope = "notify"
 
     def _answer(self, request: Request) -> Response:
-        preference = unsubscribe(_token(request))
-        if preference is None:
+        done = unsubscribe(_token(request))
+        if done is None:
             raise ValidationFailed({"token": [BAD_LINK]})
-        return Response({"detail": f"Unsubscribed: {preference} is off."})
+        user, preference = done
+        with translation.override(language_of(user)):
+            detail = gettext("Unsubscribed: %(preference)s is off.") % {"preference": preference}
+        return Response({"detail": detail})
 
     @extend_schema(
         parameters=[TOKEN],

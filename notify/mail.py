@@ -12,6 +12,9 @@ records each notification once in ``MailItem`` (so a retried job mails nothing t
 Every mail carries a signed one-click unsubscribe link for its kind, also as
 ``List-Unsubscribe`` with ``List-Unsubscribe-Post`` (RFC 8058). Nothing in a mail is hidden
 information: the game, the step, the public deadline and a link to the match.
+
+Every mail is written in its recipient's language (``core.languages.language_of``), whoever
+caused it.
 """
 
 from __future__ import annotations
@@ -25,9 +28,11 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMessage
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import User
+from core.languages import language_of
 from games import dispatch
 from games.models import Match, Seat
 from games.services.clock_views import seat_deadline
@@ -61,20 +66,21 @@ def unsubscribe_url(user_id: int, preference: str) -> str:
     return _url(f"/api/v1/accounts/notifications/unsubscribe?token={token}")
 
 
-def unsubscribe(token: str) -> str | None:
-    """Turn off the preference a link names; returns it, or None for a bad link. Never
-    expires: an old mail's link must still work."""
+def unsubscribe(token: str) -> tuple[User, str] | None:
+    """Turn off the preference a link names; returns its user and it, or None for a bad link.
+    Never expires: an old mail's link must still work."""
     try:
         found = signing.Signer(salt=UNSUBSCRIBE_SALT).unsign_object(token)
         user_id, preference = int(found["u"]), str(found["p"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
         return None
-    if preference not in CHANGEABLE or not User.objects.filter(pk=user_id).exists():
+    user = User.objects.filter(pk=user_id).first()
+    if preference not in CHANGEABLE or user is None:
         return None
     prefs = settings_of(user_id)
     setattr(prefs, preference, False)
     prefs.save(update_fields=[preference])
-    return preference
+    return user, preference
 
 
 def email_verify_send(user_id: int) -> bool:
@@ -86,13 +92,15 @@ def email_verify_send(user_id: int) -> bool:
     token = signing.dumps({"u": user.pk, "e": user.email}, salt=VERIFY_SALT)
     link = _url(f"/api/v1/accounts/email/verify?token={token}")
     hours = settings.FACEDOWN_EMAIL_VERIFY_SECONDS // 3600
-    EmailMessage(
-        "Facedown: confirm your e-mail address",
-        f"The Facedown account {user.username} gave this address.\n\n"
-        f"To receive its notifications here, open this link within {hours} hours:\n{link}\n\n"
-        "If this was not you, ignore this message: nothing will be sent to you.",
-        to=[user.email],
-    ).send()
+    with translation.override(language_of(user)):
+        subject = gettext("Facedown: confirm your e-mail address")
+        body = gettext(
+            "The Facedown account %(username)s gave this address.\n\n"
+            "To receive its notifications here, open this link within %(hours)s hours:\n"
+            "%(link)s\n\n"
+            "If this was not you, ignore this message: nothing will be sent to you."
+        ) % {"username": user.username, "hours": hours, "link": link}
+    EmailMessage(subject, body, to=[user.email]).send()
     return True
 
 
@@ -118,10 +126,11 @@ def email_verify(token: str) -> User | None:
 
 
 def _send(user: User, preference: str, subject: str, body: str) -> None:
+    """One notification mail; called with the recipient's language active."""
     link = unsubscribe_url(user.pk, preference)
     EmailMessage(
-        f"Facedown: {subject}",
-        f"{body}\n\n--\nTo stop these mails: {link}\n",
+        gettext("Facedown: %(subject)s") % {"subject": subject},
+        body + "\n\n--\n" + gettext("To stop these mails: %(link)s") % {"link": link} + "\n",
         to=[user.email],
         headers={
             "List-Unsubscribe": f"<{link}>",
@@ -131,53 +140,75 @@ def _send(user: User, preference: str, subject: str, body: str) -> None:
 
 
 def _deadline_text(value: str | None) -> str:
-    return f" (due {value.replace('T', ' ')[:16]} UTC)" if value else ""
+    if not value:
+        return ""
+    return " " + gettext("(due %(when)s UTC)") % {"when": value.replace("T", " ")[:16]}
 
 
 def _single(user: User, item: MailItem) -> None:
+    with translation.override(language_of(user)):
+        subject, body = _single_text(item)
+        _send(user, MAIL_PREFERENCE[item.kind], subject, body)  # type: ignore[index]
+
+
+def _single_text(item: MailItem) -> tuple[str, str]:
+    """A mail's subject and body, in the active language."""
     data, url = item.data, _match_url(str(item.match_id))
     game = data.get("game", "")
+    step = {"step": data.get("step"), "due": _deadline_text(data.get("deadline"))}
     if item.kind == "deadline_soon" and data.get("within") == "byoyomi":
-        subject = f"your main time in {game} is spent: byo-yomi"
-        body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
+        subject = gettext("your main time in %(game)s is spent: byo-yomi") % {"game": game}
+        body = gettext("Step %(step)s%(due)s waits for you:") % step
     elif item.kind == "auto_vacation":
         until = str(data.get("until", "")).replace("T", " ")[:16]
-        subject = f"your clock in {game} ran out: you are on vacation until {until} UTC"
-        body = (
+        subject = gettext(
+            "your clock in %(game)s ran out: you are on vacation until %(until)s UTC"
+        ) % {"game": game, "until": until}
+        body = gettext(
             "Your vacation bank took over, so nothing timed out: your clocks in correspondence "
             "matches are held until then. Come back early, or turn automatic vacations off, "
             "on your profile. The match:"
         )
     elif item.kind == "deadline_soon":
-        within = "1 hour" if data.get("within") == "1h" else "24 hours"
-        subject = f"your move in {game} is due within {within}"
-        body = f"Step {data.get('step')}{_deadline_text(data.get('deadline'))} waits for you:"
+        if data.get("within") == "1h":
+            subject = gettext("your move in %(game)s is due within 1 hour") % {"game": game}
+        else:
+            subject = gettext("your move in %(game)s is due within 24 hours") % {"game": game}
+        body = gettext("Step %(step)s%(due)s waits for you:") % step
     elif item.kind == "match_finished":
-        subject = f"your {game} match is over"
-        body = "The match has " + (
-            "been aborted." if data.get("outcome") == "aborted" else "ended."
-        )
-        body += " The result:"
+        subject = gettext("your %(game)s match is over") % {"game": game}
+        if data.get("outcome") == "aborted":
+            body = gettext("The match has been aborted. The result:")
+        else:
+            body = gettext("The match has ended. The result:")
     elif item.kind in ("proposal", "proposal_answered"):
         subject, body = _proposal_text(data)
     else:  # invited
-        subject = f"{data.get('by') or 'someone'} invited you to {game}"
-        body = "You have a seat in a new match. Accept or decline it:"
-    _send(user, MAIL_PREFERENCE[item.kind], subject, f"{body}\n{url}")  # type: ignore[index]
+        by = data.get("by")
+        if by:
+            subject = gettext("%(player)s invited you to %(game)s") % {"player": by, "game": game}
+        else:
+            subject = gettext("someone invited you to %(game)s") % {"game": game}
+        body = gettext("You have a seat in a new match. Accept or decline it:")
+    return subject, f"{body}\n{url}"
 
 
 def _proposal_text(data: dict[str, Any]) -> tuple[str, str]:
-    game, kind = data.get("game", ""), data.get("kind")
-    what = (
-        f"a pause until {str(data.get('until'))[:16].replace('T', ' ')} UTC"
-        if kind == "pause"
-        else "an abort"
-    )
+    words = {"game": data.get("game", "")}
+    if data.get("kind") == "pause":
+        words["what"] = gettext("a pause until %(until)s UTC") % {
+            "until": str(data.get("until"))[:16].replace("T", " ")
+        }
+    else:
+        words["what"] = gettext("an abort")
     if "answer" not in data:
-        return f"{what} was proposed in your {game} match", "Accept or decline it:"
+        subject = gettext("%(what)s was proposed in your %(game)s match") % words
+        return subject, gettext("Accept or decline it:")
     if data["answer"] == "accepted":
-        return f"{what} in your {game} match was agreed", "It took effect:"
-    return f"your proposal of {what} in {game} was declined", "The match goes on:"
+        subject = gettext("%(what)s in your %(game)s match was agreed") % words
+        return subject, gettext("It took effect:")
+    subject = gettext("your proposal of %(what)s in %(game)s was declined") % words
+    return subject, gettext("The match goes on:")
 
 
 def mail_notifications(items: Sequence[dict[str, Any]]) -> int:
@@ -270,13 +301,23 @@ def your_move_digest(user_id: int) -> int:
         pending.update(sent_at=now)
         if not waiting or not mail_allowed(user, prefs, "email_your_move"):
             return 0
-        lines = [
-            f"- {m.game}, step {m.step}{_deadline_text(_iso(due))}: {_match_url(str(m.pk))}"
-            for m, due in sorted(waiting, key=lambda w: (w[1] is None, w[1], str(w[0].pk)))
-        ]
-        count = len(waiting)
-        subject = f"your move in {count} match{'es' if count > 1 else ''}"
-        _send(user, "email_your_move", subject, "Waiting for you:\n" + "\n".join(lines))
+        with translation.override(language_of(user)):
+            lines = [
+                gettext("- %(game)s, step %(step)s%(due)s: %(link)s")
+                % {
+                    "game": m.game,
+                    "step": m.step,
+                    "due": _deadline_text(_iso(due)),
+                    "link": _match_url(str(m.pk)),
+                }
+                for m, due in sorted(waiting, key=lambda w: (w[1] is None, w[1], str(w[0].pk)))
+            ]
+            count = len(waiting)
+            subject = ngettext(
+                "your move in %(count)s match", "your move in %(count)s matches", count
+            ) % {"count": count}
+            body = gettext("Waiting for you:") + "\n" + "\n".join(lines)
+            _send(user, "email_your_move", subject, body)
         prefs.your_move_mailed_at = now
         prefs.save(update_fields=["your_move_mailed_at"])
         return 1

@@ -6,6 +6,7 @@ server's VAPID key pair (RFC 8292) from ``FACEDOWN_VAPID_PRIVATE_KEY`` /
 pair). Subscription endpoints pass the SSRF guard when registered and before each message; a
 push service that answers 404 or 410 has dropped the subscription, so it is deleted here too.
 Without keys configured the channel sends nothing (and the public key endpoint says so).
+Each message's words are in its recipient's language (``core.languages.language_of``).
 """
 
 from __future__ import annotations
@@ -19,11 +20,14 @@ from typing import Any
 import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop
 from py_vapid import Vapid02
 from pywebpush import WebPushException, webpush
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from core.languages import supported
 from notify.models import PushSubscription
 from notify.preferences import PUSH_PREFERENCE, settings_of
 from notify.ssrf import UnsafeTarget, target_check
@@ -64,11 +68,15 @@ def push_subscribe(*, user: User, endpoint: str, p256dh: str, auth: str) -> Push
         point, secret = _unb64url(p256dh), _unb64url(auth)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
-        raise ValidationFailed({"keys.p256dh": ["Not a P-256 public key (base64url)."]}) from None
+        raise ValidationFailed(
+            {"keys.p256dh": [gettext_noop("Not a P-256 public key (base64url).")]}
+        ) from None
     if len(secret) != 16:
-        raise ValidationFailed({"keys.auth": ["16 bytes, base64url."]})
+        raise ValidationFailed({"keys.auth": [gettext_noop("16 bytes, base64url.")]})
     if PushSubscription.objects.filter(user=user).count() >= MAX_SUBSCRIPTIONS_PER_USER:
-        raise ValidationFailed({"endpoint": ["Too many push subscriptions on this account."]})
+        raise ValidationFailed(
+            {"endpoint": [gettext_noop("Too many push subscriptions on this account.")]}
+        )
     found, _ = PushSubscription.objects.update_or_create(
         endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
     )
@@ -78,25 +86,45 @@ def push_subscribe(*, user: User, endpoint: str, p256dh: str, auth: str) -> Push
 def push_unsubscribe(*, user: User, subscription_id: int) -> None:
     deleted, _ = PushSubscription.objects.filter(user=user, pk=subscription_id).delete()
     if not deleted:
-        raise NotFound("No such push subscription.")
+        raise NotFound(gettext_noop("No such push subscription."))
 
 
 def _message(item: dict[str, Any]) -> dict[str, Any]:
-    game, step = item.get("game", ""), item.get("step")
+    """The notification's title and body in the active language, and where it leads."""
+    words = {"game": item.get("game", ""), "step": item.get("step")}
     if item["type"] == "deadline_soon" and item.get("within") == "byoyomi":
-        title, body = "Byo-yomi", f"Your main time in {game} is spent: step {step} waits."
+        title = gettext("Byo-yomi")
+        body = gettext("Your main time in %(game)s is spent: step %(step)s waits.") % words
     elif item["type"] == "deadline_soon":
-        within = "1 hour" if item.get("within") == "1h" else "24 hours"
-        title, body = f"Due within {within}", f"Your move in {game}, step {step}."
+        if item.get("within") == "1h":
+            title = gettext("Due within 1 hour")
+        else:
+            title = gettext("Due within 24 hours")
+        body = gettext("Your move in %(game)s, step %(step)s.") % words
     elif item["type"] == "auto_vacation":
         until = str(item.get("until", "")).replace("T", " ")[:16]
-        title, body = "On vacation", f"Your clock in {game} ran out: vacation until {until} UTC."
+        title = gettext("On vacation")
+        body = gettext("Your clock in %(game)s ran out: vacation until %(until)s UTC.") % {
+            **words,
+            "until": until,
+        }
     elif item["type"] == "proposal":
-        title, body = f"{item.get('kind', '').capitalize()} proposed", f"{game}: accept or decline."
+        if item.get("kind") == "pause":
+            title = gettext("Pause proposed")
+        else:
+            title = gettext("Abort proposed")
+        body = gettext("%(game)s: accept or decline.") % words
     elif item["type"] == "proposal_answered":
-        title, body = f"Proposal {item.get('answer')}", f"{game}: your {item.get('kind')} proposal."
+        if item.get("answer") == "accepted":
+            title = gettext("Proposal accepted")
+        else:
+            title = gettext("Proposal declined")
+        body = gettext("%(game)s: your proposal.") % words
     else:
-        title, body = "Your move", f"{game}: step {step} waits for you."
+        title, body = (
+            gettext("Your move"),
+            gettext("%(game)s: step %(step)s waits for you.") % words,
+        )
     return {
         "title": title,
         "body": body,
@@ -122,6 +150,13 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
     wanted = [item for item in wanted if int(item["user"]) in subscribed]
     if not wanted:
         return 0
+    # Each recipient's language, in one query (the profile's, else the default).
+    languages = {
+        pk: supported(language) or settings.LANGUAGE_CODE
+        for pk, language in User.objects.filter(
+            pk__in={int(i["user"]) for i in wanted}
+        ).values_list("pk", "language")
+    }
     vapid = Vapid02.from_raw(private.encode())
     session = requests.Session()
     session.max_redirects = 0  # a push service does not redirect; a redirect could go inward
@@ -131,7 +166,8 @@ def push_send(items: Sequence[dict[str, Any]]) -> int:
         user_id = int(item["user"])
         if preference is None or not getattr(settings_of(user_id), preference):
             continue
-        data = json.dumps(_message(item))
+        with translation.override(languages.get(user_id, settings.LANGUAGE_CODE)):
+            data = json.dumps(_message(item))
         for subscription in PushSubscription.objects.filter(user_id=user_id):
             sent += _push_one(subscription, data, vapid, session)
     return sent

@@ -22,6 +22,7 @@ import socket
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 
 LOCAL = "The host is (or resolves to) a private, loopback or link-local address."
 
@@ -78,13 +79,13 @@ def target_check(url: str, *, resolve: bool = True) -> None:
     ``localhost`` name; its DNS answer is checked before every request, where it counts."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise UnsafeTarget("Only http and https URLs with a host name.")
+        raise UnsafeTarget(gettext_noop("Only http and https URLs with a host name."))
     if parts.username or parts.password:
-        raise UnsafeTarget("No user name or password in the URL.")
+        raise UnsafeTarget(gettext_noop("No user name or password in the URL."))
     try:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
-        raise UnsafeTarget("The port is not valid.") from None
+        raise UnsafeTarget(gettext_noop("The port is not valid.")) from None
     if settings.FACEDOWN_WEBHOOK_ALLOW_PRIVATE:
         return
     host = parts.hostname.rstrip(".").lower()
@@ -101,7 +102,7 @@ def target_check(url: str, *, resolve: bool = True) -> None:
     try:
         found = socket.getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise UnsafeTarget("The host name does not resolve.") from None
+        raise UnsafeTarget(gettext_noop("The host name does not resolve.")) from None
     addresses = {ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in found}
     if not addresses or not all(_public(address) for address in addresses):
         raise UnsafeTarget(LOCAL)

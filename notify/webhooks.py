@@ -27,10 +27,12 @@ import requests
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from core.languages import language_of
 from games import dispatch
 from notify.kinds import KINDS
 from notify.models import Webhook, WebhookDelivery
@@ -68,7 +70,7 @@ def webhook_create(*, user: User, url: str, event_types: list[str]) -> Webhook:
 def webhook_of(*, user: User, webhook_id: int) -> Webhook:
     found = Webhook.objects.filter(user=user, pk=webhook_id).first()
     if found is None:
-        raise NotFound("No such webhook.")
+        raise NotFound(gettext_noop("No such webhook."))
     return found
 
 
@@ -186,11 +188,11 @@ def _tell_disabled(hook: Webhook) -> None:
     user = User.objects.get(pk=hook.user_id)
     if not mail_allowed(user, settings_of(user.pk), None):
         return
-    EmailMessage(
-        "Facedown: a webhook was disabled",
-        f"Deliveries to your webhook {hook.pk} ({hook.url}) failed "
-        f"{hook.failures_in_a_row} times in a row, so it is disabled. "
-        "Its delivery log is at /api/v1/accounts/me/webhooks/"
-        f"{hook.pk}/deliveries; register it again once it answers.",
-        to=[user.email],
-    ).send()
+    with translation.override(language_of(user)):
+        subject = gettext("Facedown: a webhook was disabled")
+        body = gettext(
+            "Deliveries to your webhook %(id)s (%(url)s) failed %(count)s times in a row, so it "
+            "is disabled. Its delivery log is at /api/v1/accounts/me/webhooks/%(id)s/deliveries; "
+            "register it again once it answers."
+        ) % {"id": hook.pk, "url": hook.url, "count": hook.failures_in_a_row}
+    EmailMessage(subject, body, to=[user.email]).send()

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.account_feed import feed_send
@@ -67,7 +68,7 @@ def challenge_resource(challenge: Challenge) -> dict[str, Any]:
 def _user_named(name: str, field: str) -> User:
     user = User.objects.filter(username__iexact=name, is_active=True).first()
     if user is None:
-        raise ValidationFailed({field: ["Unknown user."]})
+        raise ValidationFailed({field: [gettext_noop("Unknown user.")]})
     return user
 
 
@@ -87,7 +88,7 @@ def challenge_create(
     """A new challenge; one to a house bot is accepted at once (the match starts)."""
     engine = get_engine(game)
     if engine is None:
-        raise ValidationFailed({"game": ["Unknown game."]})
+        raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
     count = seats if seats is not None else engine.min_players
     if not max(2, engine.min_players) <= count <= engine.max_players:
         raise ValidationFailed(
@@ -99,13 +100,13 @@ def challenge_create(
         raise ValidationFailed(exc.errors) from exc
     time_control = time_control_validate(time_control, game=game)
     if to is not None and house_bot is not None:
-        raise ValidationFailed({"to": ["Name a user or a house bot, not both."]})
+        raise ValidationFailed({"to": [gettext_noop("Name a user or a house bot, not both.")]})
     lifetime = expires_in or timedelta(seconds=settings.FACEDOWN_CHALLENGE_TTL)
     if not timedelta(minutes=1) <= lifetime <= MAX_LIFETIME:
-        raise ValidationFailed({"expires_in": ["From 60 seconds to 30 days."]})
+        raise ValidationFailed({"expires_in": [gettext_noop("From 60 seconds to 30 days.")]})
     target = _user_named(to, "to") if to is not None else None
     if target is not None and target.pk == challenger.pk:
-        raise ValidationFailed({"to": ["You cannot challenge yourself."]})
+        raise ValidationFailed({"to": [gettext_noop("You cannot challenge yourself.")]})
     if house_bot is not None:
         bot_options_validate(game=game, name=house_bot, options=None, field="house_bot")
     now = timezone.now()
@@ -165,7 +166,7 @@ def _locked(challenge_id: uuid.UUID) -> Challenge:
         .first()
     )
     if challenge is None:
-        raise NotFound("No challenge with this id.")
+        raise NotFound(gettext_noop("No challenge with this id."))
     return challenge
 
 
@@ -179,9 +180,9 @@ def challenge_accept(*, challenge_id: uuid.UUID, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id)
         if challenge.to_id is not None and challenge.to_id != user.pk:
-            raise NotFound("No challenge with this id.")
+            raise NotFound(gettext_noop("No challenge with this id."))
         if challenge.challenger_id == user.pk:
-            raise PermissionDenied("You cannot accept your own challenge.")
+            raise PermissionDenied(gettext_noop("You cannot accept your own challenge."))
         _open(challenge)
         _accepted(challenge, opponent=user)
     return challenge
@@ -191,7 +192,7 @@ def challenge_decline(*, challenge_id: uuid.UUID, user: User, reason: str) -> Ch
     with transaction.atomic():
         challenge = _locked(challenge_id)
         if challenge.to_id != user.pk:
-            raise NotFound("No challenge to you with this id.")
+            raise NotFound(gettext_noop("No challenge to you with this id."))
         _open(challenge)
         challenge.status, challenge.decline_reason = Challenge.Status.DECLINED, reason
         challenge.save(update_fields=["status", "decline_reason"])
@@ -203,7 +204,7 @@ def challenge_cancel(*, challenge_id: uuid.UUID, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id)
         if challenge.challenger_id != user.pk:
-            raise NotFound("No challenge of yours with this id.")
+            raise NotFound(gettext_noop("No challenge of yours with this id."))
         _open(challenge)
         challenge.status = Challenge.Status.CANCELED
         challenge.save(update_fields=["status"])
@@ -220,7 +221,7 @@ def challenge_get(*, challenge_id: uuid.UUID, user: User) -> Challenge:
         Challenge.objects.select_related("challenger", "to").filter(mine, pk=challenge_id).first()
     )
     if challenge is None:
-        raise NotFound("No challenge with this id.")
+        raise NotFound(gettext_noop("No challenge with this id."))
     return challenge
 
 

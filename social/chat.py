@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.lookup import user_named
 from accounts.models import User
@@ -48,7 +49,7 @@ def chat_listener_unregister(listener: ChatListener) -> None:
 def _chat_match(match_id: uuid.UUID) -> Match:
     match = Match.objects.only("id", "chat").filter(pk=match_id).first()
     if match is None:
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     if not match.chat:
         raise ChatDisabled()
     return match
@@ -59,7 +60,9 @@ def chat_post(*, match_id: uuid.UUID, user: User, text: str) -> dict[str, Any]:
     match = _chat_match(match_id)
     seat = Seat.objects.filter(match=match, user=user).values_list("index", flat=True).first()
     if seat is None:
-        raise NotSeated("Only seated players write in a match's chat; spectators read it.")
+        raise NotSeated(
+            gettext_noop("Only seated players write in a match's chat; spectators read it.")
+        )
     text = text.strip()
     limit = settings.FACEDOWN_CHAT_MAX_LENGTH
     if not text or len(text) > limit:
@@ -118,10 +121,10 @@ def message_resource(
 def chat_hide(*, match_id: uuid.UUID, seq: int, operator: User, reason: str) -> dict[str, Any]:
     """An operator hides a message from everyone but operators, with a reason kept on it."""
     if not operator.is_staff:
-        raise PermissionDenied("Only operators hide chat messages.")
+        raise PermissionDenied(gettext_noop("Only operators hide chat messages."))
     reason = reason.strip()
     if not reason:
-        raise ValidationFailed({"reason": ["A reason is required."]})
+        raise ValidationFailed({"reason": [gettext_noop("A reason is required.")]})
     problem = display_text_problem(reason)
     if problem is not None:
         raise ValidationFailed({"reason": [problem]})
@@ -133,7 +136,7 @@ def chat_hide(*, match_id: uuid.UUID, seq: int, operator: User, reason: str) -> 
             .first()
         )
         if message is None:
-            raise NotFound("No chat message with this number.")
+            raise NotFound(gettext_noop("No chat message with this number."))
         message_hide(message, operator=operator, reason=reason)
     return message_resource(message, staff=True)
 
@@ -156,9 +159,9 @@ def mute_set(*, user: User, player: str, muted: bool) -> list[str]:
     """Mute (or unmute) ``player``'s messages for ``user``, in every match."""
     other = user_named(player)
     if other is None:
-        raise NotFound("No player with this name.")
+        raise NotFound(gettext_noop("No player with this name."))
     if other.pk == user.pk:
-        raise ValidationFailed({"player": ["You cannot mute yourself."]})
+        raise ValidationFailed({"player": [gettext_noop("You cannot mute yourself.")]})
     if muted:
         ChatMute.objects.get_or_create(user=user, muted=other)
     else:

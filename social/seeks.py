@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
@@ -48,7 +49,7 @@ def rating_range_validate(raw: Any) -> dict[str, int] | None:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
             raise ValidationFailed({f"rating_range.{key}": ["A JSON integer from 0 to 10000."]})
     if raw.get("min", 0) > raw.get("max", 10_000):
-        raise ValidationFailed({"rating_range": ["min is above max."]})
+        raise ValidationFailed({"rating_range": [gettext_noop("min is above max.")]})
     return dict(raw)
 
 
@@ -84,7 +85,7 @@ def seek_post(
     """Queue a seek, and pair it at once if enough equal seeks are waiting."""
     engine = get_engine(game)
     if engine is None:
-        raise ValidationFailed({"game": ["Unknown game."]})
+        raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
     if not engine.min_players <= players <= engine.max_players:
         raise ValidationFailed(
             {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]}
@@ -157,7 +158,7 @@ def seek_cancel(*, seek_id: uuid.UUID, user: User) -> Seek:
     with transaction.atomic():
         seek = Seek.objects.select_for_update().filter(pk=seek_id, user=user).first()
         if seek is None:
-            raise NotFound("No seek of yours with this id.")
+            raise NotFound(gettext_noop("No seek of yours with this id."))
         if _status(seek) != Seek.Status.OPEN:
             raise SeekClosed(f"The seek is {_status(seek)}.")
         seek.status = Seek.Status.CANCELLED
@@ -168,7 +169,7 @@ def seek_cancel(*, seek_id: uuid.UUID, user: User) -> Seek:
 def seek_get(*, seek_id: uuid.UUID, user: User) -> Seek:
     seek = Seek.objects.select_related("user").filter(pk=seek_id, user=user).first()
     if seek is None:
-        raise NotFound("No seek of yours with this id.")
+        raise NotFound(gettext_noop("No seek of yours with this id."))
     return seek
 
 

@@ -9,6 +9,7 @@ from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, gettext_lazy
 
 from accounts.lockout import (
     LoginLockedOut,
@@ -24,23 +25,26 @@ from core.errors import ValidationFailed
 
 class SignUpForm(forms.Form):
     username = forms.CharField(
+        label=gettext_lazy("Username"),
         max_length=60,
         strip=False,
-        help_text="3 to 30 of A-Z a-z 0-9 . _ - (no accents or non-Latin letters)",
+        help_text=gettext_lazy("3 to 30 of A-Z a-z 0-9 . _ - (no accents or non-Latin letters)"),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     email = forms.EmailField(
-        required=False, widget=forms.EmailInput(attrs={"autocomplete": "email"})
+        label=gettext_lazy("E-mail address (optional)"),
+        required=False,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
     )
     password1 = forms.CharField(
-        label="Password",
+        label=gettext_lazy("Password"),
         max_length=128,
         strip=False,
-        help_text="At least 10 characters, not a common password.",
+        help_text=gettext_lazy("At least 10 characters, not a common password."),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
     password2 = forms.CharField(
-        label="Password again",
+        label=gettext_lazy("Password again"),
         max_length=128,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
@@ -52,14 +56,14 @@ class SignUpForm(forms.Form):
         username = username_normalise(self.cleaned_data["username"])
         refusal = username_refusal(username)
         if refusal is not None:
-            raise ValidationError(refusal)
+            raise ValidationError(gettext(refusal))
         return username
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", gettext("The two passwords differ."))
         elif first and "username" in data:
             candidate = User(username=data["username"], email=data.get("email", ""))
             try:
@@ -96,14 +100,14 @@ class PasswordResetForm(forms.Form):
     uid = forms.CharField(max_length=64, widget=forms.HiddenInput)
     token = forms.CharField(max_length=128, widget=forms.HiddenInput)
     password1 = forms.CharField(
-        label="New password",
+        label=gettext_lazy("New password"),
         max_length=128,
         strip=False,
-        help_text="At least 10 characters, not a common password.",
+        help_text=gettext_lazy("At least 10 characters, not a common password."),
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password", "autofocus": True}),
     )
     password2 = forms.CharField(
-        label="New password again",
+        label=gettext_lazy("New password again"),
         max_length=128,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
@@ -112,10 +116,10 @@ class PasswordResetForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if "uid" in self.errors or "token" in self.errors:  # hidden: said on the form instead
-            self.add_error(None, "Open this page from the link in your reset mail.")
+            self.add_error(None, gettext("Open this page from the link in your reset mail."))
         first, second = data.get("password1"), data.get("password2")
         if first and second and first != second:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", gettext("The two passwords differ."))
         return data
 
     def save(self) -> bool:
@@ -144,7 +148,8 @@ class LockedLoginForm(AuthenticationForm):
         except LoginLockedOut as locked:
             wait = getattr(locked, "wait", None) or 1
             raise ValidationError(
-                f"Too many failed logins for this name: try again in {wait} seconds.",
+                gettext("Too many failed logins for this name: try again in %(wait)s seconds.")
+                % {"wait": wait},
                 code="locked",
             ) from None
         try:

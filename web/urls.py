@@ -8,6 +8,8 @@ urlpatterns = [
     path("login", views.WebLoginView.as_view(), name="web-login"),
     path("logout", LogoutView.as_view(next_page="/login"), name="web-logout"),
     path("signup", views.signup, name="web-signup"),
+    path("language", views.set_language, name="web-language"),
+    path("jsi18n", views.javascript_catalogue, name="web-jsi18n"),
     path("reset-password", views.reset_password, name="web-reset-password"),
     path("matches/<str:match_id>", views.match_page, name="web-match"),
     path("players/<str:username>", views.profile_page, name="web-profile"),

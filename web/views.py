@@ -7,6 +7,7 @@ import uuid
 from math import ceil
 from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
@@ -14,11 +15,15 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods
+from django.views.i18n import JavaScriptCatalog
 
 from accounts.scopes import DESCRIPTIONS
+from accounts.services import account_update
+from core.languages import supported
 from core.small_files import small_file_response
 from core.throttling import scope_refusal
 from games.catalog import web_drawings
@@ -47,6 +52,8 @@ def signup(request: HttpRequest) -> HttpResponse:
             return _throttled(request, "web/signup.html", form, wait)
         user = form.save() if form.is_valid() else None
         if user is not None:
+            # The language the page was read in becomes the profile's (mail, pushes).
+            account_update(user=user, language=get_language())
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             target = request.GET.get("next", "/")
             if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
@@ -57,9 +64,36 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def _throttled(request: HttpRequest, template: str, form: Form, wait: float) -> HttpResponse:
     form.errors.clear()
-    form.add_error(None, f"Too many attempts from your address: try again in {ceil(wait)} s.")
+    form.add_error(
+        None,
+        gettext("Too many attempts from your address: try again in %(seconds)s s.")
+        % {"seconds": ceil(wait)},
+    )
     response = render(request, template, {"form": form}, status=429)
     response["Retry-After"] = str(ceil(wait))
+    return response
+
+
+@require_http_methods(["POST"])
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The top bar's language switch: kept in the player's profile when signed in (mail and
+    pushes follow it), in the language cookie for everyone; back to the page it came from."""
+    language = supported(request.POST.get("language"))
+    target = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        target = "/"
+    response = redirect(target)
+    if language is None:
+        return response
+    if request.user.is_authenticated:
+        account_update(user=request.user, language=language)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=365 * 24 * 3600,
+        samesite="Lax",
+        secure=request.is_secure(),
+    )
     return response
 
 
@@ -95,7 +129,7 @@ def match_page(request: HttpRequest, match_id: str) -> HttpResponse:
     try:
         parsed = uuid.UUID(match_id)
     except ValueError:
-        raise Http404("No match with this id.") from None
+        raise Http404(gettext("No match with this id.")) from None
     # How each game is drawn comes from its record in the catalogue, embedded as JSON.
     context = {"match_id": str(parsed), "drawings": web_drawings()}
     return render(request, "web/match.html", context)
@@ -112,7 +146,8 @@ def profile_page(request: HttpRequest, username: str) -> HttpResponse:
 @login_required(login_url=LOGIN_URL)
 def tokens_page(request: HttpRequest) -> HttpResponse:
     """The user's API tokens (GET/POST /api/v1/accounts/me/tokens, DELETE one)."""
-    return render(request, "web/tokens.html", {"scopes": list(DESCRIPTIONS.items())})
+    scopes = [(scope, gettext(description)) for scope, description in DESCRIPTIONS.items()]
+    return render(request, "web/tokens.html", {"scopes": scopes})
 
 
 @never_cache
@@ -127,7 +162,7 @@ def series_page(request: HttpRequest, series_id: str) -> HttpResponse:
     try:
         parsed = uuid.UUID(series_id)
     except ValueError:
-        raise Http404("No series with this id.") from None
+        raise Http404(gettext("No series with this id.")) from None
     return render(request, "web/series.html", {"series_id": str(parsed)})
 
 
@@ -149,3 +184,8 @@ def favicon(request: HttpRequest) -> HttpResponseBase:
     return small_file_response(
         request, ASSETS, "favicon.ico", cache_control="public, max-age=86400"
     )
+
+
+#: The client's JavaScript strings in the page's language (``gettext()`` in web/static/web/).
+#: Revalidated like the assets: the catalogue changes with the language and a deployment.
+javascript_catalogue = never_cache(JavaScriptCatalog.as_view(domain="djangojs"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -57,5 +58,5 @@ class GameDetailApi(APIView):
     def get(self, request: Request, slug: str) -> Response:
         engine = get_engine(slug)
         if engine is None:
-            raise NotFound("No game with this slug.")
+            raise NotFound(gettext_noop("No game with this slug."))
         return Response(game_resource(engine))

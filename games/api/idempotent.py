@@ -14,6 +14,7 @@ from contextvars import ContextVar
 from typing import Any, cast
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -55,7 +56,11 @@ def idempotent(handler: Handler) -> Handler:
             return handler(view, request, *args, **kwargs)
         if not 1 <= len(key) <= 255 or has_control_characters(key):
             raise ValidationFailed(
-                {"Idempotency-Key": ["Must be 1 to 255 characters, none of them a control."]}
+                {
+                    "Idempotency-Key": [
+                        gettext_noop("Must be 1 to 255 characters, none of them a control.")
+                    ]
+                }
             )
         body = request.data  # a malformed body fails here, before the key is claimed
         record, stored = idempotency_claim(

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs
 
 from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -75,7 +76,7 @@ _MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 def match_id_or_404(raw: str) -> uuid.UUID:
     """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
     if not _MATCH_ID.fullmatch(raw):
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     return uuid.UUID(raw)
 
 

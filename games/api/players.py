@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -86,5 +87,5 @@ class PlayerApi(APIView):
     def get(self, request: Request, username: str) -> Response:
         name = lookup_text(username, max_length=USERNAME_MAX_LENGTH)
         if name is None:
-            raise NotFound("No player with this name.")
+            raise NotFound(gettext_noop("No player with this name."))
         return Response(player_profile(name))

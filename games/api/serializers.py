@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -117,7 +118,7 @@ class MoveInput(StrictSerializer):
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("move" in attrs) == ("commitment" in attrs):
             raise serializers.ValidationError(
-                {"move": ["Send exactly one of 'move' and 'commitment'."]}
+                {"move": [gettext_noop("Send exactly one of 'move' and 'commitment'.")]}
             )
         return attrs
 

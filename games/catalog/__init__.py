@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from games.bots.base import Bot
 from games.catalog import gops, hols_der_geier, memory, old_men_of_the_forest, xato
+from games.catalog.option_words import words_in
 from games.catalog.record import ConformanceHints, GameRecord, WebDrawing
 from games.engine.protocol import Engine
 
@@ -50,6 +51,17 @@ def get_bot(game: str, name: str) -> Bot | None:
     return bots_of(game).get(name)
 
 
+def catalogue_texts() -> list[str]:
+    """Every text the catalogue shows players (options in words, bot notes), in English: the
+    web client's pages carry them in the reader's language (web/context.py)."""
+    texts: list[str] = []
+    for record in RECORDS:
+        texts += words_in(record.option_words)
+        texts += [record.bot_note(name).description for name in sorted(record.bots)]
+        texts += record.view_texts
+    return list(dict.fromkeys(texts))
+
+
 def web_drawings() -> dict[str, dict[str, str]]:
     """How the web client draws each game, by slug (JSON for the match page)."""
     return {record.slug: record.web.as_json() for record in RECORDS}
@@ -62,6 +74,7 @@ __all__ = [
     "GameRecord",
     "WebDrawing",
     "bots_of",
+    "catalogue_texts",
     "engines",
     "get_bot",
     "get_engine",

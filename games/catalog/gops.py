@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.gops import ExpertGopsBot, GreedyGopsBot
-from games.catalog.option_words import Choice, OptionWords
+from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import (
     BotNote,
     ConformanceHints,
@@ -17,41 +17,51 @@ from games.engine.gops import ENGINE
 
 OPTION_WORDS = {
     "num_cards": OptionWords(
-        "Cards in each hand",
-        "Every player holds the cards 1 to this number, and as many prizes come up.",
+        gettext_noop("Cards in each hand"),
+        gettext_noop("Every player holds the cards 1 to this number, and as many prizes come up."),
     ),
     "prize_order": OptionWords(
-        "Order of the prizes",
-        "The order in which the prize cards come up.",
+        gettext_noop("Order of the prizes"),
+        gettext_noop("The order in which the prize cards come up."),
         (
-            Choice("random", "Shuffled"),
-            Choice("ascending", "Lowest first"),
-            Choice("descending", "Highest first"),
+            Choice("random", gettext_noop("Shuffled")),
+            Choice("ascending", gettext_noop("Lowest first")),
+            Choice("descending", gettext_noop("Highest first")),
         ),
     ),
     "tie_rule": OptionWords(
-        "When the highest bids tie",
-        "What happens to the pot when two or more players tie with the highest bid.",
+        gettext_noop("When the highest bids tie"),
+        gettext_noop("What happens to the pot when two or more players tie with the highest bid."),
         (
             Choice(
                 "penguin",
-                "Penguin rule",
-                "Two players: the pot stays for the next turn. Three players: if two tie, "
-                "the third player takes it; if all three tie, it stays.",
+                gettext_noop("Penguin rule"),
+                gettext_noop(
+                    "Two players: the pot stays for the next turn. Three players: if two tie, "
+                    "the third player takes it; if all three tie, it stays."
+                ),
             ),
-            Choice("carry", "Pot stays for next turn", "Any tie carries the pot over."),
-            Choice("discard", "Pot is thrown away", "Any tie discards the pot."),
+            Choice(
+                "carry",
+                gettext_noop("Pot stays for next turn"),
+                gettext_noop("Any tie carries the pot over."),
+            ),
+            Choice(
+                "discard",
+                gettext_noop("Pot is thrown away"),
+                gettext_noop("Any tie discards the pot."),
+            ),
         ),
     ),
     "final_tie": OptionWords(
-        "A tie on the last turn",
-        "Where a tie would carry the pot over but no turn is left.",
+        gettext_noop("A tie on the last turn"),
+        gettext_noop("Where a tie would carry the pot over but no turn is left."),
         (
-            Choice("discard", "Nobody takes the pot"),
+            Choice("discard", gettext_noop("Nobody takes the pot")),
             Choice(
                 "to_game_winner",
-                "The leader takes the pot",
-                "The player ahead on the other cards takes it (a tie there: nobody).",
+                gettext_noop("The leader takes the pot"),
+                gettext_noop("The player ahead on the other cards takes it (a tie there: nobody)."),
             ),
         ),
     ),
@@ -68,15 +78,17 @@ RECORD = GameRecord(
     web=WebDrawing(layout="cards"),
     bot_notes={
         "random": BotNote(
-            "Bids a uniformly random card of its hand.",
+            gettext_noop("Bids a uniformly random card of its hand."),
             Strength(against="greedy", margin=-27.48, win_rate=0.083, players=2, deals=200),
         ),
         "greedy": BotNote(
-            "Bids the card nearest the pot's value.",
+            gettext_noop("Bids the card nearest the pot's value."),
             Strength(against="random", margin=27.48, win_rate=0.917, players=2, deals=200),
         ),
         "expert": BotNote(
-            "Equilibrium play: solved exactly for the last 6 cards, a fitted estimate before.",
+            gettext_noop(
+                "Equilibrium play: solved exactly for the last 6 cards, a fitted estimate before."
+            ),
             Strength(against="greedy", margin=3.33, win_rate=0.569, players=2, deals=500),
         ),
     },

@@ -4,45 +4,52 @@ from __future__ import annotations
 
 from games.bots.base import RandomBot
 from games.bots.memory import ExpertMemoryBot, GreedyMemoryBot
-from games.catalog.option_words import Choice, OptionWords
+from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.memory import ENGINE
 
 OPTION_WORDS = {
-    "pairs": OptionWords("Pairs", "How many pairs of cards lie on the grid (6 to 26)."),
+    "pairs": OptionWords(
+        gettext_noop("Pairs"), gettext_noop("How many pairs of cards lie on the grid (6 to 26).")
+    ),
     "flips_visible_to": OptionWords(
-        "Who sees a flipped card",
-        "Whether everyone sees a flipped card, or only the player who flips it.",
+        gettext_noop("Who sees a flipped card"),
+        gettext_noop("Whether everyone sees a flipped card, or only the player who flips it."),
         (
-            Choice("all", "Everyone"),
+            Choice("all", gettext_noop("Everyone")),
             Choice(
                 "flipper",
-                "Only the player who flips",
-                "The others see which tile was turned, not its card.",
+                gettext_noop("Only the player who flips"),
+                gettext_noop("The others see which tile was turned, not its card."),
             ),
         ),
     ),
     "another_turn_on_pair": OptionWords(
-        "Another turn after a pair", "A player who takes a pair flips again."
+        gettext_noop("Another turn after a pair"),
+        gettext_noop("A player who takes a pair flips again."),
     ),
     "scoring": OptionWords(
-        "Scoring",
-        "What a pair is worth.",
+        gettext_noop("Scoring"),
+        gettext_noop("What a pair is worth."),
         (
-            Choice("pairs", "One point per pair"),
-            Choice("ranks", "The pair's rank", "Ace 1 point, 2 two points, … King 13."),
+            Choice("pairs", gettext_noop("One point per pair")),
+            Choice(
+                "ranks",
+                gettext_noop("The pair's rank"),
+                gettext_noop("Ace 1 point, 2 two points, … King 13."),
+            ),
         ),
     ),
     "history": OptionWords(
-        "Earlier flips",
-        "Whether earlier flips stay on view.",
+        gettext_noop("Earlier flips"),
+        gettext_noop("Whether earlier flips stay on view."),
         (
             Choice(
                 "table_only",
-                "Remember them yourself",
-                "Only the grid now and the pairs taken show.",
+                gettext_noop("Remember them yourself"),
+                gettext_noop("Only the grid now and the pairs taken show."),
             ),
-            Choice("full", "Always on view"),
+            Choice("full", gettext_noop("Always on view")),
         ),
     ),
 }
@@ -58,16 +65,20 @@ RECORD = GameRecord(
     ),
     bot_notes={
         "random": BotNote(
-            "Flips uniformly random face-down cards.",
+            gettext_noop("Flips uniformly random face-down cards."),
             Strength(against="greedy", margin=-23.84, win_rate=0.000, players=2, deals=200),
         ),
         "greedy": BotNote(
-            "Takes a pair it knows of; else flips an unknown card and matches it if it can.",
+            gettext_noop(
+                "Takes a pair it knows of; else flips an unknown card and matches it if it can."
+            ),
             Strength(against="random", margin=23.84, win_rate=1.000, players=2, deals=200),
         ),
         "expert": BotNote(
-            "Remembers every card it has seen and chooses between two new flips, a safe "
-            "new-then-known flip and a pass by exact calculation.",
+            gettext_noop(
+                "Remembers every card it has seen and chooses between two new flips, a safe "
+                "new-then-known flip and a pass by exact calculation."
+            ),
             Strength(against="greedy", margin=6.22, win_rate=0.86, players=2, deals=100),
         ),
     },

@@ -11,6 +11,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+
+def gettext_noop(text: str) -> str:
+    """Marks catalogue text for the translation catalogues (``makemessages`` finds it by this
+    name) and returns it unchanged: the API serves the catalogue in English, the web client
+    shows it in the reader's language (``words_in`` below, web/context.py). Django's own marker
+    cannot be imported here (the catalogue is free of Django)."""
+    return text
+
+
 #: An option's value as JSON has it (a string, a number, a boolean or null).
 Value = str | int | float | bool | None
 
@@ -30,6 +39,16 @@ class OptionWords:
     #: For an option with a fixed set of values (an enum, or a boolean that may be null): one
     #: per value, in the order the lobby offers them.
     choices: tuple[Choice, ...] = field(default_factory=tuple)
+
+
+def words_in(words: Mapping[str, OptionWords]) -> list[str]:
+    """Every text of these options (titles, descriptions, choices), for translation."""
+    texts: list[str] = []
+    for said in words.values():
+        texts += [said.title, said.description]
+        for choice in said.choices:
+            texts += [choice.title, choice.description]
+    return [text for text in texts if text]
 
 
 def choice_values(prop: Mapping[str, Any]) -> list[Value] | None:

@@ -91,6 +91,9 @@ class GameRecord:
     bot_notes: Mapping[str, BotNote] = field(default_factory=dict)
     #: Per option: its plain title, description and choices (``GET /games``, the lobby).
     option_words: Mapping[str, OptionWords] = field(default_factory=dict)
+    #: Sentences the engine's views carry as they are (English in the API), which the web
+    #: client shows in the reader's language (marked for the catalogues here).
+    view_texts: tuple[str, ...] = ()
 
     @property
     def slug(self) -> str:

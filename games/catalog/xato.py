@@ -3,42 +3,51 @@
 from __future__ import annotations
 
 from games.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
-from games.catalog.option_words import Choice, OptionWords
+from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
 from games.engine.xato import ENGINE
 
 OPTION_WORDS = {
     "life_cards": OptionWords(
-        "Life cards", "How many life cards each player chooses after the draft."
+        gettext_noop("Life cards"),
+        gettext_noop("How many life cards each player chooses after the draft."),
     ),
     "turn_direction": OptionWords(
-        "Direction of play",
-        "Which way the draft and the hunt go round the table.",
-        (Choice("clockwise", "Clockwise"), Choice("counterclockwise", "Counter-clockwise")),
+        gettext_noop("Direction of play"),
+        gettext_noop("Which way the draft and the hunt go round the table."),
+        (
+            Choice("clockwise", gettext_noop("Clockwise")),
+            Choice("counterclockwise", gettext_noop("Counter-clockwise")),
+        ),
     ),
     "strict_memory": OptionWords(
-        "Claim forgotten life cards",
-        "When a called card is in nobody's hand, everyone says whether it is their life "
-        "card; a wrong answer either way costs 10 points.",
+        gettext_noop("Claim forgotten life cards"),
+        gettext_noop(
+            "When a called card is in nobody's hand, everyone says whether it is their life "
+            "card; a wrong answer either way costs 10 points."
+        ),
     ),
     "history": OptionWords(
-        "Earlier turns",
-        "Whether past picks and calls stay on view.",
+        gettext_noop("Earlier turns"),
+        gettext_noop("Whether past picks and calls stay on view."),
         (
             Choice(
                 "table_only",
-                "Remember them yourself",
-                "Only what is on the table now shows, as at a real table.",
+                gettext_noop("Remember them yourself"),
+                gettext_noop("Only what is on the table now shows, as at a real table."),
             ),
-            Choice("full", "Always on view"),
+            Choice("full", gettext_noop("Always on view")),
         ),
     ),
     "max_calls": OptionWords(
-        "Most calls per deal",
-        "The deal ends after this many calls; empty: three times the number of cards.",
+        gettext_noop("Most calls per deal"),
+        gettext_noop(
+            "The deal ends after this many calls; empty: three times the number of cards."
+        ),
     ),
     "deals": OptionWords(
-        "Deals", "How many deals to play; scores add up and the first player moves on."
+        gettext_noop("Deals"),
+        gettext_noop("How many deals to play; scores add up and the first player moves on."),
     ),
 }
 
@@ -57,16 +66,18 @@ RECORD = GameRecord(
     ),
     bot_notes={
         "random": BotNote(
-            "Plays a uniformly random legal move.",
+            gettext_noop("Plays a uniformly random legal move."),
             Strength(against="greedy", margin=-85.93, win_rate=0.000, players=3, deals=200),
         ),
         "greedy": BotNote(
-            "Calls what it believes its target holds, from what its seat saw.",
+            gettext_noop("Calls what it believes its target holds, from what its seat saw."),
             Strength(against="random", margin=171.85, win_rate=1.000, players=3, deals=200),
         ),
         "expert": BotNote(
-            "Tracks who holds which card from everything its seat saw and searches calls and "
-            "sacrifices by determinized playouts, and exactly near the end of the deal.",
+            gettext_noop(
+                "Tracks who holds which card from everything its seat saw and searches calls and "
+                "sacrifices by determinized playouts, and exactly near the end of the deal."
+            ),
             Strength(against="greedy", margin=0.32, win_rate=0.290, players=4, deals=100),
         ),
     },

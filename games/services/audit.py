@@ -18,6 +18,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.timezone import now
+from django.utils.translation import gettext_noop
 
 from core.errors import MatchNotFinished, NotFound
 from games.catalog import get_engine
@@ -113,7 +114,7 @@ def _history(
     if match is None:
         if settled:
             return None
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     if settled:
         age = timedelta(seconds=settings.FACEDOWN_REPLICA_MIN_AGE_SECONDS)
         if not match.is_over or match.finished_at is None or match.finished_at > now() - age:

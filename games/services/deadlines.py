@@ -18,6 +18,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from core.errors import NotFound, ValidationFailed
 from games import dispatch, events
@@ -62,7 +63,9 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ValidationFailed({"time_control": ["An object, or null for an untimed match."]})
+        raise ValidationFailed(
+            {"time_control": [gettext_noop("An object, or null for an untimed match.")]}
+        )
     kind = raw.get("kind", "per_step")
     if kind not in KINDS:
         raise ValidationFailed({"time_control.kind": [f"One of {', '.join(KINDS)}."]})
@@ -70,7 +73,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     errors: dict[str, list[str]] = {}
     extra = {"periods"} if kind == "byoyomi" else set()
     for key in sorted(set(raw) - _COMMON - set(form) - extra):
-        errors[f"time_control.{key}"] = ["Unknown field."]
+        errors[f"time_control.{key}"] = [gettext_noop("Unknown field.")]
     low = max(settings.FACEDOWN_MIN_STEP_SECONDS, 1)
     for key, high in form.items():
         if not _seconds(raw.get(key), high):
@@ -88,7 +91,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
         and "time_control.initial_seconds" not in errors
         and raw["max_seconds"] < raw["initial_seconds"]
     ):
-        errors["time_control.max_seconds"] = ["At least initial_seconds."]
+        errors["time_control.max_seconds"] = [gettext_noop("At least initial_seconds.")]
     on_timeout = raw.get("on_timeout", "auto_move")
     if on_timeout not in ON_TIMEOUT:
         errors["time_control.on_timeout"] = [f"One of {', '.join(ON_TIMEOUT)}."]
@@ -97,7 +100,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
         errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
     for flag, default in (("weekend_pause", False), ("allow_pause", True)):
         if not isinstance(raw.get(flag, default), bool):
-            errors[f"time_control.{flag}"] = ["true or false."]
+            errors[f"time_control.{flag}"] = [gettext_noop("true or false.")]
     if errors:
         raise ValidationFailed(errors)
     valid = {

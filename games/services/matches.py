@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import (
@@ -141,7 +142,7 @@ def match_create(
             {"seats": [f"{engine.name} takes {engine.min_players} to {engine.max_players} seats."]}
         )
     if sum(spec.kind == "me" for spec in seats) > 1:
-        raise AlreadySeated("'me' may appear only once.")
+        raise AlreadySeated(gettext_noop("'me' may appear only once."))
     try:
         filled = engine.validate_options(options or {}, len(seats))
     except InvalidOptions as exc:
@@ -190,11 +191,11 @@ def match_join(
     with match_change(match_id) as tx:
         match, seats = tx.match, tx.seats
         if match.status != Match.Status.OPEN:
-            raise MatchNotActive("Seats can be taken only before the match starts.")
+            raise MatchNotActive(gettext_noop("Seats can be taken only before the match starts."))
         own = tx.seat_of(user.pk)
         if own is not None:
             if own.accepted or (seat is not None and seat != own.index):
-                raise AlreadySeated("You already hold a seat in this match.")
+                raise AlreadySeated(gettext_noop("You already hold a seat in this match."))
             target = own
         else:
             target = _open_seat(seats, seat)
@@ -228,9 +229,13 @@ def match_decline(*, match_id: uuid.UUID | str, user: User, reason: str | None =
         if own is None:
             raise NotSeated()
         if match.status != Match.Status.OPEN:
-            raise MatchNotActive("Invitations can be declined only before the match starts.")
+            raise MatchNotActive(
+                gettext_noop("Invitations can be declined only before the match starts.")
+            )
         if not own.invited or own.accepted:
-            raise PermissionDenied("Only an invitee who has not accepted can decline.")
+            raise PermissionDenied(
+                gettext_noop("Only an invitee who has not accepted can decline.")
+            )
         match_abort_in(tx, reason="declined", seat=own.index, decline_reason=reason)
     return match
 
@@ -246,11 +251,11 @@ def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
             _leave(tx, own, user)
         elif match.status == Match.Status.ACTIVE:
             if own.forfeited:
-                raise MatchNotActive("Your seat has already forfeited.")
+                raise MatchNotActive(gettext_noop("Your seat has already forfeited."))
             seat_forfeit(tx, own, reason="resigned")
             match_play_on(tx)
         else:
-            raise MatchNotActive("The match is over.")
+            raise MatchNotActive(gettext_noop("The match is over."))
     return match
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from django.utils.translation import gettext_noop
+
 from accounts.models import User
 from core.errors import (
     AlreadySubmitted,
@@ -75,7 +77,7 @@ def _may_act(tx: MatchChange, seat: Seat) -> None:
     if not tx.match.acting_mask >> seat.index & 1 or seat.forfeited:
         raise NotYourTurn()
     if seat.controlled_by == Seat.Controller.BOT:
-        raise NotYourTurn("A bot is playing your seat.")
+        raise NotYourTurn(gettext_noop("A bot is playing your seat."))
 
 
 def _commit_phase(match: Match) -> bool:
@@ -105,11 +107,11 @@ def move_submit(
         match = tx.match
         seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind == Match.PhaseKind.REVEAL:
-            raise WrongPhase("This step is in its reveal phase: send a reveal.")
+            raise WrongPhase(gettext_noop("This step is in its reveal phase: send a reveal."))
         if _commit_phase(match) and commitment is None:
-            raise WrongPhase("This step takes a commitment first, then a reveal.")
+            raise WrongPhase(gettext_noop("This step takes a commitment first, then a reveal."))
         if not _commit_phase(match) and move is None:
-            raise WrongPhase("This step takes a move, not a commitment.")
+            raise WrongPhase(gettext_noop("This step takes a move, not a commitment."))
         _may_act(tx, seat)
         if match.submitted_mask >> seat.index & 1:
             return _repeat(tx, seat.index, move=move, commitment=commitment)
@@ -167,7 +169,7 @@ def move_record(tx: MatchChange, *, seat: int, move: dict[str, Any], source: str
 def _commitment_record(tx: MatchChange, *, seat: int, commitment: str) -> dict[str, Any]:
     match = tx.match
     if Move.objects.filter(match=match, commitment=commitment).exists():
-        raise CommitmentReused("This commitment was already used in this match.")
+        raise CommitmentReused(gettext_noop("This commitment was already used in this match."))
     receipt, salt = _receipt(tx, seat, {"commitment": commitment}, "commitment")
     move_new(
         tx,
@@ -195,7 +197,9 @@ def reveal_submit(
         match = tx.match
         seat = _acting_seat(tx, user=user, step=step)
         if match.phase_kind != Match.PhaseKind.REVEAL:
-            raise WrongPhase("No reveal phase is open: commit first, and wait for the others.")
+            raise WrongPhase(
+                gettext_noop("No reveal phase is open: commit first, and wait for the others.")
+            )
         _may_act(tx, seat)
         recorded = Move.objects.get(match=match, step=step, seat=seat.index)
         if recorded.payload is not None:
@@ -210,12 +214,16 @@ def reveal_submit(
                 return MoveAccepted(
                     step=step, seat=seat.index, receipt=recorded.reveal_receipt, repeated=True
                 )
-            raise AlreadySubmitted("Your seat has already revealed its move for this step.")
+            raise AlreadySubmitted(
+                gettext_noop("Your seat has already revealed its move for this step.")
+            )
         expected = commitment_of(
             match_id=str(match.id), step=step, seat=seat.index, move=move, salt=salt
         )
         if expected != recorded.commitment:
-            raise CommitmentMismatch("The move and salt do not match your commitment.")
+            raise CommitmentMismatch(
+                gettext_noop("The move and salt do not match your commitment.")
+            )
         assert match.state is not None
         refusal: IllegalMove | None = None
         try:
@@ -259,7 +267,9 @@ def _repeat(
     recorded = Move.objects.get(match=match, step=match.step, seat=seat)
     assert match.state is not None
     if recorded.payload is not None and not tx.engine.echoes(match.state, recorded.payload):
-        raise AlreadySubmitted("A move is already recorded for your seat in this step.")
+        raise AlreadySubmitted(
+            gettext_noop("A move is already recorded for your seat in this step.")
+        )
     same = (
         recorded.commitment == commitment
         if commitment is not None

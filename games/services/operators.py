@@ -12,6 +12,8 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
 from games import events
@@ -32,7 +34,7 @@ DEFAULT_BOT = "greedy"
 def _reason(reason: str) -> str:
     text = (reason or "").strip()
     if not text:
-        raise ValidationFailed({"reason": ["A reason is required."]})
+        raise ValidationFailed({"reason": [gettext_noop("A reason is required.")]})
     if len(text) > MAX_REASON:
         raise ValidationFailed({"reason": [f"At most {MAX_REASON} characters."]})
     return text
@@ -40,7 +42,7 @@ def _reason(reason: str) -> str:
 
 def _operator(operator: User) -> str:
     if not (operator.is_active and operator.is_staff):
-        raise PermissionDenied("Only staff may operate matches.")
+        raise PermissionDenied(gettext_noop("Only staff may operate matches."))
     return operator.username
 
 
@@ -107,14 +109,16 @@ def deadline_extend(
     reason = _reason(reason)
     name = _operator(operator)
     if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
-        raise ValidationFailed({"seconds": ["A positive whole number of seconds."]})
+        raise ValidationFailed({"seconds": [gettext_noop("A positive whole number of seconds.")]})
     if seconds > MAX_STEP_SECONDS:
         raise ValidationFailed({"seconds": [f"At most {MAX_STEP_SECONDS}."]})
     with match_change(match_id) as tx:
         match = tx.match
         _active(match, step=step)
         if match.deadline is None:
-            raise MatchNotActive("This step has no deadline to extend (an untimed match).")
+            raise MatchNotActive(
+                gettext_noop("This step has no deadline to extend (an untimed match).")
+            )
         # The deadline watch is scheduled again; the old task finds the step not yet due.
         if match.clocks is not None and match.phase_kind != Match.PhaseKind.REVEAL:
             clocks_add(tx, seconds)  # every running clock gets them
@@ -169,13 +173,21 @@ def seat_replace_with_bot(
         match = tx.match
         target = _players_seat(tx, seat, "Only a player's seat can be handed to a bot.")
         if target.forfeited:
-            raise ValidationFailed({"seat": ["This seat has forfeited; a stand-in plays it."]})
+            raise ValidationFailed(
+                {"seat": [gettext_noop("This seat has forfeited; a stand-in plays it.")]}
+            )
         if target.controlled_by == Seat.Controller.BOT:
-            raise ValidationFailed({"seat": ["A bot is already playing this seat."]})
+            raise ValidationFailed({"seat": [gettext_noop("A bot is already playing this seat.")]})
         if _holds_unrevealed_commitment(match, target):
             # A bot cannot reveal a move it never committed to; the player must reveal first.
             raise ValidationFailed(
-                {"seat": ["This seat has committed in the open step: replace it after it reveals."]}
+                {
+                    "seat": [
+                        gettext_noop(
+                            "This seat has committed in the open step: replace it after it reveals."
+                        )
+                    ]
+                }
             )
         if get_bot(match.game, bot) is None:
             choices = ", ".join(sorted(bots_of(match.game)))
@@ -199,9 +211,11 @@ def seat_return(*, match_id: uuid.UUID | str, seat: int, operator: User, reason:
         match = tx.match
         target = _players_seat(tx, seat, "This seat has no player to give it back to.")
         if target.forfeited:
-            raise PermissionDenied("This seat has forfeited; a forfeit is final.")
+            raise PermissionDenied(gettext_noop("This seat has forfeited; a forfeit is final."))
         if target.controlled_by != Seat.Controller.BOT:
-            raise ValidationFailed({"seat": ["The player already controls this seat."]})
+            raise ValidationFailed(
+                {"seat": [gettext_noop("The player already controls this seat.")]}
+            )
         _control(target, Seat.Controller.PLAYER, bot="", options={})
         returned = events.SEAT_RETURNED({"seat": target.index, "operator": name, "reason": reason})
         tx.emit(returned, step=match.step)

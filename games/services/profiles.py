@@ -13,6 +13,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 
 from accounts.lookup import user_named
 from core.errors import NotFound
@@ -34,9 +35,9 @@ def _cursor_decode(cursor: str) -> tuple[float, int]:
         ordinal, user_id = base64.urlsafe_b64decode(cursor.encode("ascii")).decode().split("|")
         position = (float(ordinal), int(user_id))
     except (ValueError, UnicodeError, binascii.Error):
-        raise NotFound("Invalid cursor.") from None
+        raise NotFound(gettext_noop("Invalid cursor.")) from None
     if position[0] != position[0] or abs(position[0]) == float("inf"):  # NaN or infinite
-        raise NotFound("Invalid cursor.")
+        raise NotFound(gettext_noop("Invalid cursor."))
     return position
 
 
@@ -52,7 +53,7 @@ def leaderboard(
     (None on the last). Each entry carries its rank. People and bot accounts are ranked
     apart (``bots``): each is its own pool."""
     if get_engine(game) is None:
-        raise NotFound("No game with this slug.")
+        raise NotFound(gettext_noop("No game with this slug."))
     rows = Rating.objects.filter(
         game=game,
         rated_matches__gte=max(1, int(settings.FACEDOWN_LEADERBOARD_MIN_MATCHES)),
@@ -95,7 +96,7 @@ def player_profile(username: str) -> dict[str, Any]:
     """The player's public profile (docs/api.md, "Players")."""
     user = user_named(username, active_only=True)
     if user is None:
-        raise NotFound("No player with this name.")
+        raise NotFound(gettext_noop("No player with this name."))
     ratings = [
         {
             "game": row.game,

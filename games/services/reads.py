@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, cast
 
 from django.db import connection, connections, router, transaction
 from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, When
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import NotFound
@@ -91,10 +92,10 @@ def match_snapshot_read(
     try:
         key = match_id if isinstance(match_id, uuid.UUID) else uuid.UUID(str(match_id))
     except ValueError:
-        raise NotFound("No match with this id.") from None
+        raise NotFound(gettext_noop("No match with this id.")) from None
     rows = match_store.snapshot_rows(key, with_state=with_state)
     if not rows:
-        raise NotFound("No match with this id.")
+        raise NotFound(gettext_noop("No match with this id."))
     return SnapshotRead(rows, user.pk)
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_noop
+
 from accounts.models import User
 from core.errors import MatchNotFinished, NotSeated
 from games import events
@@ -102,7 +104,9 @@ def match_rematch(*, match_id: uuid.UUID | str, user: User) -> Rematch:
         if own is None:
             raise NotSeated()
         if tx.match.status != Match.Status.FINISHED:
-            raise MatchNotFinished("A rematch can be asked for once the match has finished.")
+            raise MatchNotFinished(
+                gettext_noop("A rematch can be asked for once the match has finished.")
+            )
         rematch = match_following(tx.match, tx.seats, creator_id=user.pk, accepted={user.pk})
         _link(tx, rematch, own.index)
     return Rematch(rematch, created=True)

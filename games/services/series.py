@@ -15,6 +15,7 @@ import uuid
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
@@ -67,7 +68,7 @@ def series_read(series_id: uuid.UUID | str) -> dict[str, Any]:
         key = uuid.UUID(str(series_id))
         series = Series.objects.select_related("created_by").get(pk=key)
     except (ValueError, Series.DoesNotExist):
-        raise NotFound("No series with this id.") from None
+        raise NotFound(gettext_noop("No series with this id.")) from None
     matches = list(
         Match.objects.filter(series=series)
         .defer("state")

@@ -6,6 +6,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -34,7 +35,7 @@ def _seek_id(raw: str) -> uuid.UUID:
     try:
         return match_id_or_404(raw)
     except NotFound:
-        raise NotFound("No seek with this id.") from None
+        raise NotFound(gettext_noop("No seek with this id.")) from None
 
 
 class SeekListApi(APIView):
@@ -181,7 +182,7 @@ def _challenge_id(raw: str) -> uuid.UUID:
     try:
         return match_id_or_404(raw)
     except NotFound:
-        raise NotFound("No challenge with this id.") from None
+        raise NotFound(gettext_noop("No challenge with this id.")) from None
 
 
 def _challenge_answer(challenge: Any, code: int = status.HTTP_200_OK) -> Response:

@@ -64,3 +64,16 @@ def test_a_malformed_key_is_the_calendars_not_found(alice: Player, key: str) -> 
     client = APIClient(raise_request_exception=False)
     answer = client.get(f"/api/v1/accounts/me/deadlines.ics?key={key}")
     assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+
+
+def test_the_feed_is_in_its_owners_language(settings: Any, alice: Player, bob: Player) -> None:
+    settings.FACEDOWN_TASK_RUNNER = "off"
+    alice.user.language = "de"
+    alice.user.save(update_fields=["language"])
+    start_match("gops", [alice, bob], **GOPS3, time_control=TIMED)
+    answer = APIClient().get(_feed_path(alice), HTTP_ACCEPT_LANGUAGE="en")
+    calendar = Calendar.from_ical(answer.content)
+    assert str(calendar["x-wr-calname"]) == "Facedown: deine Züge"
+    (event,) = calendar.walk("VEVENT")
+    assert str(event["summary"]) == "Dein Zug: gops, Schritt 1"
+    assert str(event["description"]).startswith("Fällig ")

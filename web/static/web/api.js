@@ -5,6 +5,19 @@
 const Facedown = (() => {
   const API = "/api/v1";
 
+  /** The page language's text for ``text`` (the catalogue /jsi18n serves), with
+      ``%(name)s`` filled from ``values``: _("Step %(step)s", {step: 3}). */
+  function _(text, values) {
+    return values ? interpolate(gettext(text), values, true) : gettext(text);
+  }
+
+  /** The game catalogue's own texts (GET /games serves them in English) in the page's
+      language, from the table the page carries (web/context.py). */
+  const CATALOGUE = JSON.parse((document.getElementById("catalogue-words") || {}).textContent || "{}");
+  function said(text) {
+    return (text && CATALOGUE[text]) || text;
+  }
+
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
       const [key, ...rest] = part.trim().split("=");
@@ -38,10 +51,10 @@ const Facedown = (() => {
   /** A readable message from a problem+json answer. */
   function problemText(answer) {
     const p = answer && answer.data;
-    if (!p) return `Request failed (${answer ? answer.status : "network"})`;
-    let text = p.detail || p.title || `Request failed (${answer.status})`;
+    if (!p) return answer ? _("Request failed (%(status)s)", { status: answer.status }) : _("Request failed (network)");
+    let text = p.detail || p.title || _("Request failed (%(status)s)", { status: answer.status });
     if (p.errors) {
-      const lines = Object.entries(p.errors).map(([k, v]) => `${k}: ${[].concat(v).join(" ")}`);
+      const lines = Object.entries(p.errors).map(([k, v]) => k + ": " + [].concat(v).join(" "));
       text += " — " + lines.join("; ");
     }
     return text;
@@ -131,53 +144,84 @@ const Facedown = (() => {
 
   /** The commitment (docs/fairness.md, "Commitments"): sha256 of facedown-move-v1|match|step|seat|canonical move|salt. */
   function commitment(matchId, step, seat, move, salt) {
-    return sha256hex(`facedown-move-v1|${matchId}|${step}|${seat}|${canonical(move)}|${salt}`);
+    // Concatenated rather than a template literal, which xgettext (makemessages) misreads.
+    return sha256hex("facedown-move-v1|" + matchId + "|" + step + "|" + seat + "|" + canonical(move) + "|" + salt);
   }
 
+  // The keys of the games' views and moves as the generic match page names them, listed here
+  // so the catalogue holds them (words() looks each up at run time).
+  const KEY_WORDS = [
+    gettext_noop("flip"), gettext_noop("play"), gettext_noop("take"), gettext_noop("cash in"), gettext_noop("claim"), gettext_noop("call"),
+    gettext_noop("discard"), gettext_noop("give"), gettext_noop("kill"), gettext_noop("hit"), gettext_noop("miss"), gettext_noop("life"),
+    gettext_noop("sacrifice"), gettext_noop("orangutan"), gettext_noop("grid"), gettext_noop("hand"), gettext_noop("hands"), gettext_noop("hand size"),
+    gettext_noop("hand count"), gettext_noop("hand counts"), gettext_noop("scores"), gettext_noop("points"), gettext_noop("pot"), gettext_noop("next pot"),
+    gettext_noop("deal"), gettext_noop("deals"), gettext_noop("turn"), gettext_noop("turns"), gettext_noop("trick"), gettext_noop("tricks"),
+    gettext_noop("trick number"), gettext_noop("current"), gettext_noop("next"), gettext_noop("winner"), gettext_noop("caller"), gettext_noop("target"),
+    gettext_noop("seat"), gettext_noop("seats"), gettext_noop("players"), gettext_noop("phase"), gettext_noop("mode"), gettext_noop("history"),
+    gettext_noop("step"), gettext_noop("over"), gettext_noop("won"), gettext_noop("taken"), gettext_noop("taken by"), gettext_noop("piles"),
+    gettext_noop("removed"), gettext_noop("removed points"), gettext_noop("discarded"), gettext_noop("deck"), gettext_noop("stock"), gettext_noop("pool"),
+    gettext_noop("discard top"), gettext_noop("discard count"), gettext_noop("cards left"), gettext_noop("cards"), gettext_noop("pairs"), gettext_noop("pairs left"),
+    gettext_noop("pair"), gettext_noop("owner"), gettext_noop("holder"), gettext_noop("life cards"), gettext_noop("life count"), gettext_noop("life counts"),
+    gettext_noop("sacrificed"), gettext_noop("calls"), gettext_noop("calls made"), gettext_noop("max calls"), gettext_noop("total calls"), gettext_noop("claims"),
+    gettext_noop("cash ins"), gettext_noop("collections"), gettext_noop("exposed"), gettext_noop("pending"), gettext_noop("seen"), gettext_noop("showing"),
+    gettext_noop("shown by"), gettext_noop("flipped"), gettext_noop("results"), gettext_noop("status"), gettext_noop("reason"), gettext_noop("completed"),
+    gettext_noop("forfeit"), gettext_noop("resigned"), gettext_noop("declined"), gettext_noop("creator left"), gettext_noop("illegal reveal"), gettext_noop("timeout"),
+    gettext_noop("vulture"), gettext_noop("mice"), gettext_noop("deal results"), gettext_noop("game results"), gettext_noop("game number"), gettext_noop("rounds"),
+    gettext_noop("leader"), gettext_noop("starting player"), gettext_noop("penalties"), gettext_noop("orangutans left"), gettext_noop("undealt"), gettext_noop("turned down"),
+    gettext_noop("refill"), gettext_noop("critical"), gettext_noop("first"), gettext_noop("blank"), gettext_noop("another turn on pair"), gettext_noop("strict memory"),
+    gettext_noop("flips visible to"), gettext_noop("turn direction"), gettext_noop("deforestation penalty"), gettext_noop("start draw"), gettext_noop("takes"), gettext_noop("suicide"),
+    gettext_noop("variant"), gettext_noop("total"), gettext_noop("under"), gettext_noop("kind"), gettext_noop("history mode"), gettext_noop("table only"), gettext_noop("full"),
+    gettext_noop("starting hand"), gettext_noop("game"), gettext_noop("games"), gettext_noop("placeholder note"),
+    gettext_noop("additional"), gettext_noop("requires"), gettext_noop("name"), gettext_noop("id"), gettext_noop("layout"), gettext_noop("clockwise"), gettext_noop("counterclockwise"), gettext_noop("placeholder"), gettext_noop("card"), gettext_noop("outcome"),
+    gettext_noop("position"), gettext_noop("start"), gettext_noop("starts")
+  ];
+
   function words(key) {
-    return String(key).replace(/_/g, " ");
+    return gettext(String(key).replace(/_/g, " "));
   }
 
   function valueLabel(value) {
-    if (value === null) return "none";
-    if (value === true) return "yes";
-    if (value === false) return "no";
+    if (value === null) return _("none");
+    if (value === true) return _("yes");
+    if (value === false) return _("no");
     if (Array.isArray(value)) return value.map(valueLabel).join(", ");
+    // A sentence the catalogue knows, or an identifier ("table_only") in words.
+    if (typeof value === "string") return CATALOGUE[value] || (/^[a-z][a-z_]*$/.test(value) ? words(value) : value);
     if (typeof value === "object") {
-      return Object.entries(value).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(", ");
+      return Object.entries(value).map(([k, v]) => words(k) + " " + valueLabel(v)).join(", ");
     }
     return String(value);
   }
 
   /** A readable label for a move: {"flip": 3} → "flip 3", {"cash_in": null} → "cash in none". */
   function moveLabel(move) {
-    return Object.entries(move).map(([k, v]) => `${words(k)} ${valueLabel(v)}`).join(" · ");
+    return Object.entries(move).map(([k, v]) => words(k) + " " + valueLabel(v)).join(" · ");
   }
 
   /** What the page may show of a move the player made: Xato's life cards and sacrifices are
    *  kept even from their owner (the rules), so the page never prints them back either. */
   function shownMove(move) {
-    return "life" in move || "sacrifice" in move ? "your sealed choice" : moveLabel(move);
+    return "life" in move || "sacrifice" in move ? _("your sealed choice") : moveLabel(move);
   }
 
   function localTime(iso) {
     if (!iso) return "";
     const when = new Date(iso);
-    return when.toLocaleString(undefined, {
+    return when.toLocaleString(document.documentElement.lang || undefined, {
       weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
     });
   }
 
   function countdown(iso) {
     const ms = new Date(iso).getTime() - Date.now();
-    if (ms <= 0) return "time is up";
+    if (ms <= 0) return _("time is up");
     const s = Math.floor(ms / 1000);
     const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600);
     const m = Math.floor((s % 3600) / 60), sec = s % 60;
-    if (d > 0) return `${d} d ${h} h left`;
-    if (h > 0) return `${h} h ${m} min left`;
-    if (m > 0) return `${m} min ${String(sec).padStart(2, "0")} s left`;
-    return `${sec} s left`;
+    if (d > 0) return _("%(d)s d %(h)s h left", { d, h });
+    if (h > 0) return _("%(h)s h %(m)s min left", { h, m });
+    if (m > 0) return _("%(m)s min %(s)s s left", { m, s: String(sec).padStart(2, "0") });
+    return _("%(s)s s left", { s: sec });
   }
 
   /** Create an element: el("button", {class: "x", onclick: f}, "text", child, ...). */
@@ -210,8 +254,8 @@ const Facedown = (() => {
   function seatName(seat) {
     if (!seat) return "?";
     if (seat.player) return seat.player;
-    if (seat.bot) return `bot (${seat.bot})`;
-    return "open seat";
+    if (seat.bot) return _("bot (%(name)s)", { name: seat.bot });
+    return _("open seat");
   }
 
   /** Whether the requester is awaited in this match resource (to_act, not yet submitted). */
@@ -271,7 +315,7 @@ const Facedown = (() => {
   /** "(2) Facedown": the number of matches waiting for the player, kept in the page title. */
   let waitingCount = 0;
   function titleSet(base) {
-    document.title = (waitingCount ? `(${waitingCount}) ` : "") + base;
+    document.title = (waitingCount ? "(" + waitingCount + ") " : "") + base;
     titleSet.base = base;
   }
   async function waitingRefresh() {
@@ -297,14 +341,14 @@ const Facedown = (() => {
       const notable = type === "your_move" || type === "deadline_soon" || type === "invited";
       if (notable && document.hidden && typeof Notification !== "undefined" &&
           Notification.permission === "granted") {
-        const text = { your_move: "Your move", deadline_soon: "Your move is due soon", invited: "You are invited" }[type];
+        const text = { your_move: _("Your move"), deadline_soon: _("Your move is due soon"), invited: _("You are invited") }[type];
         new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match}` });
       }
     }, () => {});
   }
 
   return {
-    api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
+    _, said, KEY_WORDS, api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
     moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
     follow, followMe, titleSet, waitingRefresh,
   };

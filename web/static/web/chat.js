@@ -8,7 +8,7 @@
 "use strict";
 
 const FacedownChat = (() => {
-  const { api, el, problemText, toast, localTime } = Facedown;
+  const { _, api, el, problemText, toast, localTime } = Facedown;
   const $ = (id) => document.getElementById(id);
   const root = $("match");
   const panel = $("chat-panel");
@@ -26,10 +26,10 @@ const FacedownChat = (() => {
     const sorted = [...messages.values()].sort((a, b) => a.seq - b.seq);
     list.replaceChildren(...sorted.map((m) => el("li", { class: "chat-line", dataset: { seq: String(m.seq) } },
       el("span", { class: "chat-who" }, m.player), " ",
-      m.hidden ? el("em", { class: "muted" }, "(hidden by an operator)") : el("span", { class: "chat-text" }, m.text),
+      m.hidden ? el("em", { class: "muted" }, _("(hidden by an operator)")) : el("span", { class: "chat-text" }, m.text),
       " ", el("time", { class: "muted chat-at", datetime: m.at }, localTime(m.at)),
       m.player !== me ? el("button", { type: "button", class: "link chat-mute",
-        "aria-label": `Mute ${m.player}`, onclick: () => mute(m.player) }, "mute") : null)));
+        "aria-label": _("Mute %(player)s", m), onclick: () => mute(m.player) }, _("mute")) : null)));
     $("chat-empty").hidden = sorted.length > 0;
     list.scrollTop = list.scrollHeight;
   }
@@ -84,12 +84,12 @@ const FacedownChat = (() => {
   }
 
   async function mute(player) {
-    if (!window.confirm(`Mute ${player}? You will no longer see their messages in any match.`)) return;
+    if (!window.confirm(_("Mute %(player)s? You will no longer see their messages in any match.", { player }))) return;
     const answer = await api("POST", "/chat/mutes", { player, muted: true });
     if (!answer.ok) { toast(problemText(answer)); return; }
     for (const [seq, m] of messages) if (m.player === player) messages.delete(seq);
     render();
-    toast(`${player} is muted.`);
+    toast(_("%(player)s is muted.", { player }));
   }
 
   async function start() {

@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { api, problemText, el, toast, seatName, awaitingMe, localTime, clientSeed } = Facedown;
+  const { _, said, api, problemText, el, toast, seatName, awaitingMe, localTime, clientSeed } = Facedown;
   const $ = (id) => document.getElementById(id);
   let games = [];
   const gameNames = {};
@@ -19,14 +19,14 @@
   // nothing is cut on a phone.
   function choicesOf(prop, nullable) {
     if (Array.isArray(prop.oneOf) && prop.oneOf.every((c) => "const" in c)) {
-      return prop.oneOf.map((c) => ({ value: c.const, title: c.title || Facedown.valueLabel(c.const),
-        description: c.description || "" }));
+      return prop.oneOf.map((c) => ({ value: c.const, title: said(c.title) || Facedown.valueLabel(c.const),
+        description: said(c.description) || "" }));
     }
     const types = [].concat(prop.type || []);
     if (!prop.enum && !(types.includes("boolean") && nullable)) return null;
     let values = prop.enum ? [...prop.enum] : [true, false];
     if (nullable && !values.includes(null)) values = [null, ...values];
-    return values.map((v) => ({ value: v, title: v === null ? "automatic" : Facedown.words(Facedown.valueLabel(v)),
+    return values.map((v) => ({ value: v, title: v === null ? _("automatic") : Facedown.words(Facedown.valueLabel(v)),
       description: "" }));
   }
 
@@ -34,8 +34,8 @@
     const types = [].concat(prop.type || []);
     const nullable = types.includes("null") || prop.default === null;
     const id = `opt-${name}`;
-    const label = el("label", { for: id }, prop.title || Facedown.words(name));
-    const help = el("small", { class: "help", id: `${id}-help` }, prop.description || "");
+    const label = el("label", { for: id }, said(prop.title) || Facedown.words(name));
+    const help = el("small", { class: "help", id: `${id}-help` }, said(prop.description) || "");
     const choice = el("small", { class: "help choice-help", id: `${id}-choice`, "aria-live": "polite" });
     const choices = choicesOf(prop, nullable);
     let control;
@@ -44,7 +44,7 @@
         choices.map((c) => el("option", { value: JSON.stringify(c.value), selected: c.value === prop.default }, c.title)));
       const explain = () => {
         const picked = choices.find((c) => JSON.stringify(c.value) === control.value);
-        choice.textContent = picked && picked.description ? `${picked.title}: ${picked.description}` : "";
+        choice.textContent = picked && picked.description ? _("%(title)s: %(description)s", picked) : "";
         choice.hidden = !choice.textContent;
       };
       control.addEventListener("change", explain);
@@ -61,7 +61,7 @@
         id, type: "number", inputmode: "numeric", min: prop.minimum, max: prop.maximum,
         step: types.includes("integer") ? 1 : "any",
         value: prop.default === null || prop.default === undefined ? "" : prop.default,
-        placeholder: nullable ? "automatic" : "", "aria-describedby": `${id}-help`,
+        placeholder: nullable ? _("automatic") : "", "aria-describedby": `${id}-help`,
         dataset: { opt: name, kind: "number", nullable: nullable ? "1" : "" },
       });
     } else if (types.includes("string")) {
@@ -78,7 +78,7 @@
     const box = $("options");
     box.replaceChildren();
     if (!game) return;
-    $("game-info").textContent = `${game.players.min}–${game.players.max} players`;
+    $("game-info").textContent = _("%(min)s–%(max)s players", game.players);
     const props = (game.options && game.options.properties) || {};
     for (const [name, prop] of Object.entries(props)) {
       const field = optionControl(name, prop);
@@ -109,29 +109,29 @@
   // A bot as the lobby offers it: its name, how it plays, and how strong the arena found it.
   function botStrength(b) {
     const st = b.strength;
-    if (!st) return "not measured yet";
+    if (!st) return _("not measured yet");
     const margin = (st.margin >= 0 ? "+" : "") + st.margin.toFixed(1);
-    return `${margin} points, wins ${Math.round(st.win_rate * 100)}% vs ${st.against}` +
-      ` (${st.players} players)`;
+    return _("%(margin)s points, wins %(percent)s vs %(against)s (%(players)s players)",
+      { margin, percent: `${Math.round(st.win_rate * 100)}%`, against: st.against, players: st.players });
   }
 
   function botAbout(b) {
-    return `${b.description || b.name} Strength: ${botStrength(b)}.`;
+    return _("%(about)s Strength: %(strength)s.", { about: said(b.description) || b.name, strength: botStrength(b) });
   }
 
   function seatRow(kind, detail) {
     const game = currentGame();
     const bots = (game && game.bots) || [];
     const index = $("seats").children.length + 1;
-    const kindSelect = el("select", { "aria-label": `Seat ${index}: who sits here`, class: "seat-kind" },
-      el("option", { value: "me" }, "me"),
-      el("option", { value: "user" }, "invite a user"),
-      el("option", { value: "open" }, "open to anyone"),
-      bots.length ? el("option", { value: "bot" }, "bot") : null);
+    const kindSelect = el("select", { "aria-label": _("Seat %(index)s: who sits here", { index }), class: "seat-kind" },
+      el("option", { value: "me" }, _("me")),
+      el("option", { value: "user" }, _("invite a user")),
+      el("option", { value: "open" }, _("open to anyone")),
+      bots.length ? el("option", { value: "bot" }, _("bot")) : null);
     kindSelect.value = kind;
-    const user = el("input", { type: "text", class: "seat-user", placeholder: "username",
-      "aria-label": `Seat ${index}: username to invite`, autocomplete: "off" });
-    const bot = el("select", { class: "seat-bot", "aria-label": `Seat ${index}: bot strategy` },
+    const user = el("input", { type: "text", class: "seat-user", placeholder: _("username"),
+      "aria-label": _("Seat %(index)s: username to invite", { index }), autocomplete: "off" });
+    const bot = el("select", { class: "seat-bot", "aria-label": _("Seat %(index)s: bot strategy", { index }) },
       bots.map((b) => el("option", { value: b.name }, b.name)));
     if (kind === "user" && detail) user.value = detail;
     if (kind === "bot" && detail) bot.value = detail;
@@ -147,7 +147,7 @@
     kindSelect.addEventListener("change", sync);
     bot.addEventListener("change", sync);
     sync();
-    return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, `Seat ${index}`),
+    return el("li", { class: "seat-row" }, el("span", { class: "seat-no" }, _("Seat %(index)s", { index })),
       kindSelect, user, bot, about);
   }
 
@@ -221,8 +221,8 @@
     const types = [].concat(prop.type || []);
     const choice = (choicesOf(prop, types.includes("null") || prop.default === null) || [])
       .find((c) => JSON.stringify(c.value) === JSON.stringify(value));
-    const shown = choice ? choice.title : value === null ? "automatic" : Facedown.valueLabel(value);
-    return `${prop.title || Facedown.words(name)}: ${shown}`;
+    const shown = choice ? choice.title : value === null ? _("automatic") : Facedown.valueLabel(value);
+    return _("%(title)s: %(description)s", { title: said(prop.title) || Facedown.words(name), description: shown });
   }
 
   // What the seek form (seeks.js) reuses of this form.
@@ -272,7 +272,7 @@
       errorBox.textContent = problemText(answer);
       errorBox.hidden = false;
     } catch (err) {
-      errorBox.textContent = `Network error: ${err.message}`;
+      errorBox.textContent = _("Network error: %(message)s", err);
       errorBox.hidden = false;
     } finally {
       $("create-button").disabled = false;
@@ -282,23 +282,23 @@
   // ---- lists -----------------------------------------------------------------------------
 
   function players(match) {
-    return match.seats.map((s) => (s.index === match.you ? `${seatName(s)} (you)` : seatName(s))).join(" vs ");
+    return match.seats.map((s) => (s.index === match.you ? _("%(name)s (you)", { name: seatName(s) }) : seatName(s))).join(_(" vs "));
   }
 
   function statusText(match) {
     const you = match.you;
     if (match.status === "open") {
       const waiting = match.seats.filter((s) => !s.accepted).length;
-      return `waiting for ${waiting} player${waiting === 1 ? "" : "s"}`;
+      return interpolate(ngettext("waiting for %(count)s player", "waiting for %(count)s players", waiting), { count: waiting }, true);
     }
     if (match.status === "finished" && match.result) {
       const winners = match.result.winners || [];
-      if (you !== null && winners.includes(you)) return winners.length > 1 ? "finished — shared win" : "finished — you won";
-      if (!winners.length) return "finished — no winner";
-      return `finished — ${winners.map((w) => seatName(match.seats[w])).join(", ")} won`;
+      if (you !== null && winners.includes(you)) return winners.length > 1 ? _("finished — shared win") : _("finished — you won");
+      if (!winners.length) return _("finished — no winner");
+      return _("finished — %(names)s won", { names: winners.map((w) => seatName(match.seats[w])).join(", ") });
     }
-    if (match.status === "active") return `step ${match.step}`;
-    return match.status;
+    if (match.status === "active") return _("step %(step)s", match);
+    return { open: _("open"), active: _("active"), finished: _("finished"), aborted: _("aborted") }[match.status] || match.status;
   }
 
   async function respond(match, action) {
@@ -321,19 +321,19 @@
     return el("li", { class: `match-item${awaiting ? " awaiting" : ""}`, dataset: { matchId: match.id } },
       el("div", { class: "match-line" },
         link,
-        awaiting ? el("span", { class: "badge your-move", "aria-label": "Your move" },
-          reveal ? "Your move: reveal" : "Your move") : null,
-        invited ? el("span", { class: "badge invited" }, "Invitation") : null,
+        awaiting ? el("span", { class: "badge your-move", "aria-label": _("Your move") },
+          reveal ? _("Your move: reveal") : _("Your move")) : null,
+        invited ? el("span", { class: "badge invited" }, _("Invitation")) : null,
         el("span", { class: "muted" }, statusText(match))),
       el("div", { class: "match-players" }, players(match)),
-      deadline ? el("div", { class: "match-deadline" }, "Deadline: ",
+      deadline ? el("div", { class: "match-deadline" }, _("Deadline:"), " ",
         el("time", { datetime: deadline }, localTime(deadline))) : null,
       invited ? el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", onclick: () => respond(match, "join") }, "Accept"),
-        el("button", { type: "button", onclick: () => respond(match, "decline") }, "Decline")) : null,
+        el("button", { type: "button", class: "primary", onclick: () => respond(match, "join") }, _("Accept")),
+        el("button", { type: "button", onclick: () => respond(match, "decline") }, _("Decline"))) : null,
       joinable ? el("div", { class: "row" },
-        el("button", { type: "button", class: "primary", "aria-label": `Join ${name} match of ${match.created_by}`,
-          onclick: () => respond(match, "join") }, "Join")) : null);
+        el("button", { type: "button", class: "primary", "aria-label": _("Join %(game)s match of %(player)s", { game: name, player: match.created_by }),
+          onclick: () => respond(match, "join") }, _("Join"))) : null);
   }
 
   async function refresh() {
@@ -347,8 +347,8 @@
       $("my-matches").replaceChildren(...list.map((m) => matchItem(m)));
       const waiting = list.filter(awaitingMe).length;
       $("mine-status").textContent = list.length
-        ? (waiting ? `${waiting} match${waiting === 1 ? "" : "es"} waiting for your move.` : "Nothing waiting for you.")
-        : "No matches yet: create one below.";
+        ? (waiting ? interpolate(ngettext("%(count)s match waiting for your move.", "%(count)s matches waiting for your move.", waiting), { count: waiting }, true) : _("Nothing waiting for you."))
+        : _("No matches yet: create one below.");
     } else {
       $("mine-status").textContent = problemText(mine);
     }

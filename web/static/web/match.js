@@ -6,7 +6,7 @@
 
 (() => {
   const F = Facedown;
-  const { api, el, problemText, toast, seatName, awaitingMe } = F;
+  const { _, api, el, problemText, toast, seatName, awaitingMe } = F;
   const $ = (id) => document.getElementById(id);
   /** replaceChildren without the nulls of conditional parts. */
   const put = (node, ...kids) => node.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
@@ -67,7 +67,7 @@
         if (answer.status === 404 || answer.status === 401 || answer.status === 403) return;
       }
     } catch (err) {
-      showError(`Connection problem: ${err.message}. Retrying…`);
+      showError(_("Connection problem: %(message)s. Retrying…", err));
     }
     schedule();
   }
@@ -138,7 +138,7 @@
   const view = () => (match && match.view) || {};
   const nameOf = (seat) => {
     const s = match.seats[seat];
-    return s ? (seat === match.you ? `${seatName(s)} (you)` : seatName(s)) : `seat ${seat + 1}`;
+    return s ? (seat === match.you ? _("%(name)s (you)", { name: seatName(s) }) : seatName(s)) : _("seat %(number)s", { number: seat + 1 });
   };
   const drawing = () => DRAWINGS[match.game] || GENERIC;
   const isCardGame = () => drawing().layout === "cards";
@@ -163,9 +163,10 @@
   function cardFace(value, kind = "bid", label) {
     let k = kind;
     if (kind === "prize" && miceAndVultures()) k = value < 0 ? "vulture" : "mouse";
-    const symbol = { mouse: "mouse", vulture: "vulture", prize: "♦", bid: "" }[k] || "";
+    const symbol = { mouse: _("mouse"), vulture: _("vulture"), prize: "♦", bid: "" }[k] || "";
+    const kindName = { bid: _("card"), prize: _("prize"), mouse: _("mouse"), vulture: _("vulture") }[k] || k;
     return el("span", { class: `card face ${k}`, role: "img",
-      "aria-label": label || `${k === "bid" ? "card" : k} ${value}` },
+      "aria-label": label || `${kindName} ${value}` },
       el("span", { class: "value" }, value > 0 && k !== "bid" && k !== "prize" ? `+${value}` : String(value)),
       symbol ? el("span", { class: "suit", "aria-hidden": "true" }, symbol) : null);
   }
@@ -193,12 +194,13 @@
     if (!entry) return "";
     const pot = (entry.pot || []).join(", ");
     if (entry.winner !== null && entry.winner !== undefined) {
-      const how = entry.outcome === "third_player" ? " (the two highest tied)" :
-        entry.outcome === "to_game_winner" ? " (tied last turn, to the leader)" : "";
-      return `${nameOf(entry.winner)} takes ${pot}${how}`;
+      const who = { name: nameOf(entry.winner), pot };
+      if (entry.outcome === "third_player") return _("%(name)s takes %(pot)s (the two highest tied)", who);
+      if (entry.outcome === "to_game_winner") return _("%(name)s takes %(pot)s (tied last turn, to the leader)", who);
+      return _("%(name)s takes %(pot)s", who);
     }
-    if (entry.outcome === "carried" || entry.outcome === "cancelled") return `Tie: nobody takes ${pot}; it stays in the pot`;
-    if (entry.outcome === "discarded" || entry.outcome === "removed") return `Tie: ${pot} is discarded`;
+    if (entry.outcome === "carried" || entry.outcome === "cancelled") return _("Tie: nobody takes %(pot)s; it stays in the pot", { pot });
+    if (entry.outcome === "discarded" || entry.outcome === "removed") return _("Tie: %(pot)s is discarded", { pot });
     return "";
   }
 
@@ -238,12 +240,12 @@
     $("match-title").textContent = gameName;
     const bits = [];
     if (match.status === "active") {
-      bits.push(`step ${match.step}`);
-      if (v.deals > 1) bits.push(`deal ${v.deal} of ${v.deals}`);
-      if (v.turn && v.turns) bits.push(`turn ${v.turn} of ${v.turns}`);
+      bits.push(_("step %(step)s", match));
+      if (v.deals > 1) bits.push(_("deal %(deal)s of %(deals)s", v));
+      if (v.turn && v.turns) bits.push(_("turn %(turn)s of %(turns)s", v));
     }
-    bits.push(match.protocol === "commit-reveal" ? "commit-reveal" : "sealed moves");
-    if (!seated()) bits.push("you are watching");
+    bits.push(match.protocol === "commit-reveal" ? _("commit-reveal") : _("sealed moves"));
+    if (!seated()) bits.push(_("you are watching"));
     $("match-meta").textContent = bits.join(" · ");
     $("status-line").textContent = statusText();
     $("status-line").className = `status-line${awaitingMe(match) ? " your-move" : ""}`;
@@ -269,37 +271,38 @@
     if (isCardGame()) {
       const last = lastResolution();
       if (!last || !last.bids) return "";
-      const bids = last.bids.map((bid, i) => (i === match.you ? `you played ${bid}` : `${seatName(match.seats[i])} played ${bid}`));
+      const bids = last.bids.map((bid, i) => (i === match.you ? _("you played %(bid)s", { bid }) : _("%(name)s played %(bid)s", { name: seatName(match.seats[i]), bid })));
       const outcome = last.pile ? "" : ` ${outcomeText(last)}.`;
-      return `Step ${last.step} revealed: ${bids.join(", ")}.${outcome}`;
+      return _("Step %(step)s revealed: %(bids)s.", { step: last.step, bids: bids.join(", ") }) + outcome;
     }
     const last = resolvedEvents().filter((e) => e.data).pop();
-    return last ? `Step ${last.step}: ${summary(last.data).textContent}.` : "";
+    return last ? _("Step %(step)s: %(summary)s.", { step: last.step, summary: summary(last.data).textContent }) : "";
   }
 
   function statusText() {
     const phase = match.phase || {};
     if (match.status === "open") {
       const missing = match.seats.filter((s) => !s.accepted).length;
-      return `Waiting for ${missing} more player${missing === 1 ? "" : "s"} to join.`;
+      return interpolate(ngettext("Waiting for %(count)s more player to join.", "Waiting for %(count)s more players to join.", missing), { count: missing }, true);
     }
-    if (match.status === "aborted") return "This match was aborted.";
+    if (match.status === "aborted") return _("This match was aborted.");
     if (match.status === "finished") {
       const winners = (match.result && match.result.winners) || [];
-      if (!winners.length) return "Match over: nobody wins.";
-      return `Match over: ${winners.map(nameOf).join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
+      if (!winners.length) return _("Match over: nobody wins.");
+      const names = winners.map(nameOf).join(_(" and "));
+      return winners.length > 1 ? _("Match over: %(names)s share the win.", { names }) : _("Match over: %(names)s won.", { names });
     }
     if (awaitingMe(match)) {
-      if (phase.kind === "reveal") return "Your move: revealing your committed card…";
-      if (phase.kind === "turn") return "Your turn.";
-      return isCardGame() ? "Your move: pick a card." : "Your move.";
+      if (phase.kind === "reveal") return _("Your move: revealing your committed card…");
+      if (phase.kind === "turn") return _("Your turn.");
+      return isCardGame() ? _("Your move: pick a card.") : _("Your move.");
     }
     const waitingFor = (phase.to_act || []).filter((s) => !(phase.submitted || []).includes(s));
     const mine = seated() && (phase.to_act || []).includes(match.you);
-    const prefix = mine ? (phase.kind === "reveal" ? "Revealed. " : "Submitted. ") : "";
-    if (!match.disclose_submitted && mine) return `${prefix}Waiting for the others…`;
-    if (waitingFor.length) return `${prefix}Waiting for ${waitingFor.map(nameOf).join(", ")}…`;
-    return `${prefix}Resolving…`;
+    const prefix = mine ? (phase.kind === "reveal" ? _("Revealed.") + " " : _("Submitted.") + " ") : "";
+    if (!match.disclose_submitted && mine) return prefix + _("Waiting for the others…");
+    if (waitingFor.length) return prefix + _("Waiting for %(names)s…", { names: waitingFor.map(nameOf).join(", ") });
+    return prefix + _("Resolving…");
   }
 
   function tickDeadline() {
@@ -307,7 +310,7 @@
     const deadline = match && match.status === "active" && match.phase && match.phase.deadline;
     if (!deadline) { box.hidden = true; return; }
     box.hidden = false;
-    put(box, "Deadline ", el("time", { datetime: deadline }, F.localTime(deadline)),
+    put(box, _("Deadline"), " ", el("time", { datetime: deadline }, F.localTime(deadline)),
       ` — ${F.countdown(deadline)}`);
   }
 
@@ -320,15 +323,15 @@
     const mySeat = seated() ? match.seats[match.you] : null;
     if (!mySeat) {
       if (match.seats.some((s) => !s.player && !s.bot)) {
-        actions.append(el("button", { type: "button", class: "primary", onclick: () => act("join") }, "Take a seat"));
-      } else actions.append(el("span", { class: "muted" }, "Every seat is taken."));
+        actions.append(el("button", { type: "button", class: "primary", onclick: () => act("join") }, _("Take a seat")));
+      } else actions.append(el("span", { class: "muted" }, _("Every seat is taken.")));
     } else if (!mySeat.accepted) {
       actions.append(
-        el("span", {}, `${match.created_by} invites you. `),
-        el("button", { type: "button", class: "primary", onclick: () => act("join") }, "Accept"),
-        el("button", { type: "button", onclick: () => act("decline") }, "Decline"));
+        el("span", {}, _("%(player)s invites you.", { player: match.created_by }) + " "),
+        el("button", { type: "button", class: "primary", onclick: () => act("join") }, _("Accept")),
+        el("button", { type: "button", onclick: () => act("decline") }, _("Decline")));
     } else {
-      actions.append(el("span", { class: "muted" }, "You are seated; the match starts when every seat is filled."));
+      actions.append(el("span", { class: "muted" }, _("You are seated; the match starts when every seat is filled.")));
     }
   }
 
@@ -338,20 +341,20 @@
     $("clock-col").hidden = !timed;
     const rows = match.seats.map((seat) => {
       let state = "—";
-      if (match.status === "open") state = seat.accepted ? "ready" : (seat.player ? "invited" : (seat.bot ? "ready" : "open"));
+      if (match.status === "open") state = seat.accepted ? _("ready") : (seat.player ? _("invited") : (seat.bot ? _("ready") : _("open")));
       else if ((phase.to_act || []).includes(seat.index)) {
         const done = (phase.submitted || []).includes(seat.index);
-        if (phase.kind === "reveal") state = done ? "revealed ✓" : "to reveal";
-        else if (done) state = match.protocol === "commit-reveal" && phase.kind === "simultaneous" ? "committed ✓" : "submitted ✓";
-        else state = match.disclose_submitted || seat.index === match.you ? "thinking…" : "?";
+        if (phase.kind === "reveal") state = done ? _("revealed ✓") : _("to reveal");
+        else if (done) state = match.protocol === "commit-reveal" && phase.kind === "simultaneous" ? _("committed ✓") : _("submitted ✓");
+        else state = match.disclose_submitted || seat.index === match.you ? _("thinking…") : "?";
       }
       const flags = [];
-      if (seat.forfeited) flags.push("forfeited");
-      else if (seat.controlled_by === "bot" && seat.player) flags.push("a bot plays for them");
+      if (seat.forfeited) flags.push(_("forfeited"));
+      else if (seat.controlled_by === "bot" && seat.player) flags.push(_("a bot plays for them"));
       const winner = match.result && (match.result.winners || []).includes(seat.index);
       return el("tr", { class: seat.index === match.you ? "me" : "", dataset: { seat: seat.index } },
         el("td", {}, String(seat.index + 1)),
-        el("td", {}, nameOf(seat.index), winner ? el("span", { class: "badge win" }, "winner") : null,
+        el("td", {}, nameOf(seat.index), winner ? el("span", { class: "badge win" }, _("winner")) : null,
           flags.length ? el("small", { class: "muted" }, ` (${flags.join(", ")})`) : null),
         el("td", { class: "num" }, String(seat.score)),
         timed ? el("td", { class: "seat-clock", dataset: { seat: seat.index } }) : null,
@@ -413,7 +416,7 @@
       generic.append(genericView(match.view));
       const last = resolvedEvents().filter((e) => e.data).pop();
       if (last) {
-        table.append(el("div", { class: "last-step" }, el("h3", {}, `Step ${last.step} resolved`), summary(last.data)));
+        table.append(el("div", { class: "last-step" }, el("h3", {}, _("Step %(step)s resolved", last)), summary(last.data)));
         if (animate) table.querySelector(".last-step").classList.add("pulse");
       }
       return;
@@ -422,11 +425,11 @@
     // The pot and what is still to come.
     if (match.status === "active") {
       const potLabel = miceAndVultures() && v.mode ?
-        `Pot — ${v.mode === "vulture" ? "vulture: the lowest unique bid takes it" : "mice: the highest unique bid takes it"}` :
-        "Pot — the highest bid takes it";
-      prize.append(el("div", { class: "pot", "aria-label": "Pot" },
+        (v.mode === "vulture" ? _("Pot — vulture: the lowest unique bid takes it") : _("Pot — mice: the highest unique bid takes it")) :
+        _("Pot — the highest bid takes it");
+      prize.append(el("div", { class: "pot", "aria-label": _("Pot") },
         el("h3", {}, potLabel),
-        el("div", { class: "cards" }, (v.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))));
+        el("div", { class: "cards" }, (v.pot || []).map((p) => cardFace(p, "prize", _("prize %(value)s", { value: p }))))));
     }
     // Per seat: this step's card (face down until the step resolves) and the last revealed bid.
     const phase = match.phase || {};
@@ -442,43 +445,43 @@
         if (i === match.you && done) {
           const mine = ownMove();
           now = mine && mine.card !== undefined ?
-            el("span", { class: "own" }, cardFace(mine.card, "bid", `your card ${mine.card}, face down to the others`)) :
-            cardBack("your card, face down");
-        } else if (done) now = cardBack(`${seatName(seat)}: card placed face down`);
-        else now = el("span", { class: "card empty", role: "img", "aria-label": `${seatName(seat)}: no card yet` });
+            el("span", { class: "own" }, cardFace(mine.card, "bid", _("your card %(card)s, face down to the others", mine))) :
+            cardBack(_("your card, face down"));
+        } else if (done) now = cardBack(_("%(name)s: card placed face down", { name: seatName(seat) }));
+        else now = el("span", { class: "card empty", role: "img", "aria-label": _("%(name)s: no card yet", { name: seatName(seat) }) });
       }
       nowCells.push(el("td", { dataset: { seat: i, role: "now" } }, now));
       const bid = last && last.bids ? last.bids[i] : undefined;
       lastCells.push(el("td", { class: last && last.winner === i ? "took" : "", dataset: { seat: i, role: "revealed" } },
         bid === undefined ? null :
-          flipCard(bid, `${seatName(seat)} ${last.pile ? "last played" : "bid"} ${bid}`, !animate)));
+          flipCard(bid, last.pile ? _("%(name)s last played %(bid)s", { name: seatName(seat), bid }) : _("%(name)s bid %(bid)s", { name: seatName(seat), bid }), !animate)));
     }
     const slots = el("table", { class: "slots" },
       el("thead", {}, el("tr", {}, el("td", {}), match.seats.map((s) =>
         el("th", { scope: "col", class: s.index === match.you ? "me" : "" }, nameOf(s.index))))),
       el("tbody", {},
-        active ? el("tr", {}, el("th", { scope: "row" }, `Step ${match.step}`), nowCells) : null,
+        active ? el("tr", {}, el("th", { scope: "row" }, _("Step %(step)s", match)), nowCells) : null,
         last ? el("tr", { class: "revealed-row" }, el("th", { scope: "row" },
-          last.pile ? "Last played" : `Revealed (step ${last.step})`), lastCells) : null));
+          last.pile ? _("Last played") : _("Revealed (step %(step)s)", last)), lastCells) : null));
     table.append(slots);
     if (last && !last.pile) {
-      table.append(el("p", { class: "outcome" }, `Step ${last.step}: ${outcomeText(last)}`));
+      table.append(el("p", { class: "outcome" }, _("Step %(step)s: %(summary)s", { step: last.step, summary: outcomeText(last) })));
     }
     if (animate) flipAll(slots);
     // What is still to come, after the decision's pot and sealed row.
     if (v.remaining_prizes && match.status === "active") {
-      const removed = v.removed_prizes ? ` (${v.removed_prizes} of these never come up)` : "";
+      const removed = v.removed_prizes ? " " + _("(%(count)s of these never come up)", { count: v.removed_prizes }) : "";
       table.append(el("p", { class: "muted remaining" },
-        `Still to come: ${v.remaining_prizes.length ? v.remaining_prizes.join(", ") : "nothing"}${removed}`));
+        _("Still to come: %(cards)s", { cards: v.remaining_prizes.length ? v.remaining_prizes.join(", ") : _("nothing") }) + removed));
     }
     if (v.won || v.taken) {
       const piles = v.won || v.taken;
-      table.append(el("div", { class: "won" }, el("h3", {}, "Cards taken"),
+      table.append(el("div", { class: "won" }, el("h3", {}, _("Cards taken")),
         el("ul", {}, piles.map((cards, i) => el("li", {}, `${nameOf(i)}: `,
-          cards.length ? el("span", { class: "cards small" }, cards.map((c) => cardFace(c, "prize", `prize ${c}`))) : "none")))));
+          cards.length ? el("span", { class: "cards small" }, cards.map((c) => cardFace(c, "prize", _("prize %(value)s", { value: c })))) : _("none"))))));
     }
-    if (v.discarded && v.discarded.length) table.append(el("p", { class: "muted" }, `Discarded: ${v.discarded.join(", ")}`));
-    if (v.removed && v.removed.length) table.append(el("p", { class: "muted" }, `Removed (nobody scored): ${v.removed.join(", ")}`));
+    if (v.discarded && v.discarded.length) table.append(el("p", { class: "muted" }, _("Discarded: %(cards)s", { cards: v.discarded.join(", ") })));
+    if (v.removed && v.removed.length) table.append(el("p", { class: "muted" }, _("Removed (nobody scored): %(cards)s", { cards: v.removed.join(", ") })));
   }
 
   /** The requester's move recorded in this step: from the API (sealed) or this browser's store. */
@@ -537,14 +540,14 @@
     // Moves drawn elsewhere: the hand's cards, and the tiles of a grid board.
     const onGrid = (m) => Array.isArray(v.grid) && Object.keys(m).length === 1 && "flip" in m;
     const listed = legal.filter((m) => !(key && key in m && Object.keys(m).length === 1) && !onGrid(m));
-    $("hand-title").textContent = isCardGame() || key ? "Your hand" : "Your moves";
+    $("hand-title").textContent = isCardGame() || key ? _("Your hand") : _("Your moves");
     if (!seated() || match.status !== "active" || (!v.hand && !legal.length && isCardGame())) {
       panel.hidden = !(seated() && v.hand && v.hand.length && match.status === "active");
     } else panel.hidden = false;
     const mine = ownMove();
     if (v.hand) {
       const legalCards = new Set(key ? legal.filter((m) => key in m).map((m) => m[key]) : []);
-      const verb = isCardGame() ? "Play card" : F.words(key || "play");
+      const verb = isCardGame() ? _("Play card") : F.words(key || "play");
       for (const card of v.hand) {
         const playable = legalCards.has(card) && !pending;
         const picked = mine && mine[key || "card"] === card;
@@ -552,13 +555,13 @@
         hand.append(el("button", {
           type: "button", class: `card face bid playable${picked ? " picked" : ""}${selected ? " armed" : ""}`,
           disabled: !playable, "aria-pressed": picked ? "true" : "false",
-          "aria-label": playable ? `${verb} ${card}` : `Card ${card}${picked ? ", your choice" : ""}`,
+          "aria-label": playable ? `${verb} ${card}` : (picked ? _("Card %(card)s, your choice", { card }) : _("Card %(card)s", { card })),
           dataset: { card },
           onclick: () => play({ [key || "card"]: card }),
         }, el("span", { class: "value" }, String(card))));
       }
       if (v.removed_bids && v.removed_bids.length) {
-        note.textContent = `Removed from your hand this deal: ${v.removed_bids.join(", ")}. `;
+        note.textContent = _("Removed from your hand this deal: %(cards)s.", { cards: v.removed_bids.join(", ") }) + " ";
       }
     }
     if (armed && (match.status !== "active" || !awaitingMe(match))) armed = null;
@@ -570,18 +573,18 @@
     const phase = match.phase || {};
     if (phase.kind === "reveal" && (phase.to_act || []).includes(match.you)) {
       const saved = stored(match.step);
-      note.textContent += saved ? `Revealing ${F.shownMove(saved.move)} (committed from this browser).` :
-        "Your committed move is not stored in this browser: reveal it from the browser you committed on.";
+      note.textContent += saved ? _("Revealing %(move)s (committed from this browser).", { move: F.shownMove(saved.move) }) :
+        _("Your committed move is not stored in this browser: reveal it from the browser you committed on.");
     } else if (mine && match.protocol === "commit-reveal" && phase.kind === "simultaneous") {
-      note.textContent += `You committed to ${F.shownMove(mine)}; only its hash went to the server. This browser reveals it when everyone has committed.`;
+      note.textContent += _("You committed to %(move)s; only its hash went to the server. This browser reveals it when everyone has committed.", { move: F.shownMove(mine) });
     } else if (mine) {
-      note.textContent += `You played ${F.shownMove(mine)}. It stays face down until every card is in.`;
+      note.textContent += _("You played %(move)s. It stays face down until every card is in.", { move: F.shownMove(mine) });
     } else if (awaitingMe(match)) {
-      if (isCardGame()) note.textContent += "Pick a card: click or tap it, or Tab to it and press Enter.";
-      else if (legal.some(onGrid)) note.textContent += "Flip a face-down tile of the grid.";
-      else note.textContent += key ? "Pick a card of your hand." : "Choose a move.";
+      if (isCardGame()) note.textContent += _("Pick a card: click or tap it, or Tab to it and press Enter.");
+      else if (legal.some(onGrid)) note.textContent += _("Flip a face-down tile of the grid.");
+      else note.textContent += key ? _("Pick a card of your hand.") : _("Choose a move.");
     } else if ((phase.to_act || []).includes(match.you) && (phase.submitted || []).includes(match.you)) {
-      note.textContent += "Submitted.";
+      note.textContent += _("Submitted.");
     }
   }
 
@@ -611,11 +614,11 @@
     if (!template) {
       const selected = armed && F.canonical(armed) === F.canonical(move);
       return el("button", { type: "button", class: `move${selected ? " armed" : ""}`, disabled: pending,
-        "aria-label": `Play ${F.moveLabel(move)}`, onclick: () => play(move) }, F.moveLabel(move));
+        "aria-label": _("Play %(move)s", { move: F.moveLabel(move) }), onclick: () => play(move) }, F.moveLabel(move));
     }
     const [key, { choose, from }] = template;
     const submit = el("button", { type: "button", class: "primary", disabled: true },
-      `${F.words(key)}: submit ${choose} chosen`);
+      _("%(name)s: submit %(count)s chosen", { name: F.words(key), count: choose }));
     const boxes = from.map((option, i) => {
       const id = `choose-${key}-${i}`;
       const value = JSON.stringify(option);
@@ -632,7 +635,7 @@
     }
     function sync() {
       const n = picked().length;
-      count.textContent = `${n} of ${choose} chosen`;
+      count.textContent = _("%(n)s of %(count)s chosen", { n, count: choose });
       submit.disabled = n !== choose || pending;
     }
     submit.addEventListener("click", () => {
@@ -641,16 +644,16 @@
     });
     sync();
     return el("fieldset", { class: "choose" },
-      el("legend", {}, `Choose ${choose}: ${F.words(key)}`),
+      el("legend", {}, _("Choose %(count)s: %(name)s", { count: choose, name: F.words(key) })),
       el("div", { class: "choices" }, boxes), el("div", { class: "row" }, submit, count));
   }
 
   // ---- generic views (games without a dedicated renderer) -------------------------------------
 
   function genericValue(value, key) {
-    if (value === null || value === undefined) return el("span", { class: "muted" }, "none");
+    if (value === null || value === undefined) return el("span", { class: "muted" }, _("none"));
     if (Array.isArray(value)) {
-      if (!value.length) return el("span", { class: "muted" }, "none");
+      if (!value.length) return el("span", { class: "muted" }, _("none"));
       const perSeat = match && value.length === match.seats.length && key && /^(scores|taken|won|piles|hands?|lives|tricks|seats|players)$/.test(key);
       if (value.every((x) => x === null || typeof x !== "object")) {
         if (perSeat) return el("ul", { class: "per-seat" }, value.map((x, i) => el("li", {}, `${nameOf(i)}: ${F.valueLabel(x)}`)));
@@ -680,21 +683,21 @@
   /** A board of positions (Memory's grid): tiles, each a button when flipping it is legal. */
   function gridBoard(grid) {
     const legal = new Set((match.legal_moves || []).filter((m) => "flip" in m).map((m) => m.flip));
-    return el("div", { class: "grid-board", role: "group", "aria-label": "Grid" }, grid.map((cell, i) => {
+    return el("div", { class: "grid-board", role: "group", "aria-label": _("Grid") }, grid.map((cell, i) => {
       const text = cell === null ? "" : cell === "taken" ? "" : String(cell);
-      const state = cell === null ? "face down" : cell === "taken" ? "taken" : `showing ${cell}`;
+      const state = cell === null ? _("face down") : cell === "taken" ? _("taken") : _("showing %(card)s", { card: cell });
       const cls = `tile card ${cell === null ? "back" : cell === "taken" ? "empty" : "face"}`;
       if (legal.has(i)) {
         return el("button", { type: "button", class: `${cls} playable`, disabled: pending,
-          "aria-label": `Flip position ${i} (${state})`, onclick: () => play({ flip: i }) }, text);
+          "aria-label": _("Flip position %(position)s (%(state)s)", { position: i, state }), onclick: () => play({ flip: i }) }, text);
       }
-      return el("span", { class: cls, role: "img", "aria-label": `Position ${i}: ${state}` }, text);
+      return el("span", { class: cls, role: "img", "aria-label": _("Position %(position)s: %(state)s", { position: i, state }) }, text);
     }));
   }
 
   function genericView(v) {
     const sections = [];
-    if (Array.isArray(v.grid)) sections.push(el("section", { class: "view-field wide", dataset: { field: "grid" } }, el("h3", {}, "grid"), gridBoard(v.grid)));
+    if (Array.isArray(v.grid)) sections.push(el("section", { class: "view-field wide", dataset: { field: "grid" } }, el("h3", {}, F.words("grid")), gridBoard(v.grid)));
     for (const [key, value] of Object.entries(v)) {
       if (key === "grid" && Array.isArray(value)) continue;
       sections.push(el("section", { class: "view-field", dataset: { field: key } },
@@ -722,8 +725,8 @@
     if (!armed) return null;
     return el("div", { class: "row confirm-bar" },
       el("button", { type: "button", class: "primary", id: "confirm-move", disabled: pending,
-        onclick: () => play(armed) }, `Confirm: play ${F.shownMove(armed)}`),
-      el("button", { type: "button", onclick: () => { armed = null; renderHand(); } }, "Cancel"));
+        onclick: () => play(armed) }, _("Confirm: play %(move)s", { move: F.shownMove(armed) })),
+      el("button", { type: "button", onclick: () => { armed = null; renderHand(); } }, _("Cancel")));
   }
 
   async function submitMove(move) {
@@ -747,7 +750,7 @@
       }
       const answer = await api("POST", `/matches/${matchId}/moves`, body);
       if (answer.ok) {
-        toast(body.commitment ? `Committed (step ${step}).` : `Played ${F.shownMove(move)}.`);
+        toast(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
       } else {
         if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
           localStorage.removeItem(STORE_PREFIX + step);
@@ -755,7 +758,7 @@
         toast(problemText(answer));
       }
     } catch (err) {
-      toast(`Network error: ${err.message}`);
+      toast(_("Network error: %(message)s", err));
     } finally {
       pending = false;
       etag = null; // our own submission changes only our ETag; read it again now
@@ -773,7 +776,7 @@
     const answer = await api("POST", `/matches/${matchId}/reveals`,
       { step: match.step, move: saved.move, salt: saved.salt });
     if (answer.ok) {
-      toast(`Revealed ${F.shownMove(saved.move)}.`);
+      toast(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
       // a secret choice is not kept a moment longer than the reveal needs it
       if (F.shownMove(saved.move) !== F.moveLabel(saved.move)) {
         localStorage.removeItem(STORE_PREFIX + match.step);
@@ -803,12 +806,12 @@
     if (isCardGame() && v.history && v.history.length) {
       const multiDeal = v.deals > 1;
       // focusable, so a keyboard can scroll it sideways on a phone
-      put(box, el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Steps played" }, el("table", { class: "history" },
-        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Step"),
-          multiDeal ? el("th", { scope: "col" }, "Deal") : null,
-          el("th", { scope: "col" }, "Pot"),
+      put(box, el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": _("Steps played") }, el("table", { class: "history" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col" }, _("Step")),
+          multiDeal ? el("th", { scope: "col" }, _("Deal")) : null,
+          el("th", { scope: "col" }, _("Pot")),
           match.seats.map((s) => el("th", { scope: "col" }, seatName(s))),
-          el("th", { scope: "col" }, "Outcome"))),
+          el("th", { scope: "col" }, _("Outcome")))),
         el("tbody", {}, [...v.history].reverse().map((h) => el("tr", {},
           el("td", { class: "num" }, String(h.step)),
           multiDeal ? el("td", { class: "num" }, String(h.deal)) : null,
@@ -820,13 +823,13 @@
     const resolved = resolvedEvents();
     if (!resolved.length) {
       put(box, el("p", { class: "muted" }, v.history_mode === "table_only" ?
-        "This match shows only the table: earlier turns are not kept for players." : "Nothing has happened yet."));
+        _("This match shows only the table: earlier turns are not kept for players.") : _("Nothing has happened yet.")));
       return;
     }
     put(box, el("ol", { class: "event-list", reversed: true },
-      [...resolved].reverse().map((e) => el("li", {}, `Step ${e.step}: `,
+      [...resolved].reverse().map((e) => el("li", {}, _("Step %(step)s:", e) + " ",
         e.data ? (isCardGame() ? `${(e.data.bids || []).map((b, i) => `${seatName(match.seats[i])} ${b}`).join(", ")} — ${outcomeText(e.data)}` : summary(e.data)) :
-          el("span", { class: "muted" }, "hidden from you")))));
+          el("span", { class: "muted" }, _("hidden from you"))))));
   }
 
   function renderResult() {
@@ -835,11 +838,11 @@
     const r = match.result;
     box.hidden = false;
     put(box,
-      el("h3", {}, "Result"),
-      el("p", {}, r.winners.length ? `Winner${r.winners.length > 1 ? "s" : ""}: ${r.winners.map(nameOf).join(", ")}` : "No winner."),
+      el("h3", {}, _("Result")),
+      el("p", {}, r.winners.length ? interpolate(ngettext("Winner: %(names)s", "Winners: %(names)s", r.winners.length), { names: r.winners.map(nameOf).join(", ") }, true) : _("No winner.")),
       el("ol", { class: "ranking" }, (r.ranking || []).map((group) =>
         el("li", {}, group.map((s) => `${nameOf(s)} (${r.scores[s]})`).join(", ")))),
-      r.reason !== "completed" ? el("p", { class: "muted" }, `Ended by ${r.reason}.`) : null);
+      r.reason !== "completed" ? el("p", { class: "muted" }, _("Ended by %(reason)s.", { reason: F.words(r.reason) })) : null);
   }
 
   function renderReplay() {
@@ -856,7 +859,7 @@
     replayIndex = Math.max(0, Math.min(replayIndex, steps.length - 1));
     const event = steps[replayIndex];
     const d = event.data;
-    $("replay-pos").textContent = `Step ${event.step} (${replayIndex + 1} of ${steps.length})`;
+    $("replay-pos").textContent = _("Step %(step)s (%(n)s of %(count)s)", { step: event.step, n: replayIndex + 1, count: steps.length });
     $("replay-first").disabled = $("replay-prev").disabled = replayIndex === 0;
     $("replay-next").disabled = $("replay-last").disabled = replayIndex === steps.length - 1;
     const box = $("replay-view");
@@ -865,13 +868,13 @@
         el("thead", {}, el("tr", {}, match.seats.map((seat) => el("th", { scope: "col" }, nameOf(seat.index))))),
         el("tbody", {}, el("tr", {}, d.bids.map((b, i) =>
           el("td", { class: d.winner === i ? "took" : "", dataset: { seat: i, role: "revealed" } },
-            flipCard(b, `${seatName(match.seats[i])} bid ${b}`, !animate))))));
+            flipCard(b, _("%(name)s bid %(bid)s", { name: seatName(match.seats[i]), bid: b }), !animate))))));
       put(box,
-        el("div", { class: "pot" }, el("h3", {}, d.mode ? `Pot (${d.mode})` : "Pot"),
-          el("div", { class: "cards" }, (d.pot || []).map((p) => cardFace(p, "prize", `prize ${p}`)))),
+        el("div", { class: "pot" }, el("h3", {}, d.mode ? _("Pot (%(mode)s)", { mode: F.words(d.mode) }) : _("Pot")),
+          el("div", { class: "cards" }, (d.pot || []).map((p) => cardFace(p, "prize", _("prize %(value)s", { value: p }))))),
         slots,
         el("p", { class: "outcome" }, outcomeText(d)),
-        d.scores ? el("p", { class: "muted" }, "Scores after this step: ",
+        d.scores ? el("p", { class: "muted" }, _("Scores after this step:"), " ",
           d.scores.map((s, i) => `${seatName(match.seats[i])} ${s}`).join(", ")) : null);
       if (animate) flipAll(slots);
     } else {
@@ -890,14 +893,14 @@
     const resign = $("resign");
     const mySeat = seated() ? match.seats[match.you] : null;
     resign.hidden = !mySeat || mySeat.forfeited || !(match.status === "active" || match.status === "open");
-    resign.textContent = match.status === "open" ? "Leave this match" : "Resign";
+    resign.textContent = match.status === "open" ? _("Leave this match") : _("Resign");
     const over = match.status === "finished" || match.status === "aborted";
     $("verify-panel").hidden = !over;
     if (over) $("audit-link").href = `/api/v1/matches/${matchId}/audit`;
     $("audit-link").setAttribute("download", `facedown-${matchId}.json`);
     const f = match.fairness || {};
-    $("fairness").textContent = `Deal committed before the start: seed SHA-256 ${f.seed_sha256 || "?"}` +
-      (f.seed ? ` · seed published: ${f.seed}` : "");
+    $("fairness").textContent = _("Deal committed before the start: seed SHA-256 %(hash)s", { hash: f.seed_sha256 || "?" }) +
+      (f.seed ? " · " + _("seed published: %(seed)s", f) : "");
   }
 
   // ---- start -----------------------------------------------------------------------------
@@ -907,7 +910,7 @@
   $("replay-next").addEventListener("click", () => step(1));
   $("replay-last").addEventListener("click", () => step(0, -1));
   $("resign").addEventListener("click", () => {
-    const text = match.status === "open" ? "Leave this match?" : "Resign? Your seat forfeits and is ranked last.";
+    const text = match.status === "open" ? _("Leave this match?") : _("Resign? Your seat forfeits and is ranked last.");
     if (window.confirm(text)) act("resign");
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });

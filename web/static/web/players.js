@@ -4,10 +4,10 @@
 "use strict";
 
 (() => {
-  const { api, el, problemText } = Facedown;
+  const { _, api, el, problemText } = Facedown;
   const $ = (id) => document.getElementById(id);
   const who = (name, bot) =>
-    name ? el("a", { href: `/players/${encodeURIComponent(name)}` }, name) : `bot (${bot})`;
+    name ? el("a", { href: `/players/${encodeURIComponent(name)}` }, name) : _("bot (%(name)s)", { name: bot });
   const number = (value) => (value === null || value === undefined ? "—" : value.toFixed(1));
 
   async function profile(root) {
@@ -15,19 +15,23 @@
     const answer = await api("GET", `/players/${encodeURIComponent(name)}`);
     if (!answer.ok) { $("profile-status").textContent = problemText(answer); return; }
     const p = answer.data;
-    const kind = p.bot ? "A bot account (a program), playing" : "Playing";
-    $("profile-status").textContent = `${kind} since ${Facedown.localTime(p.joined)}.`;
+    const since = Facedown.localTime(p.joined);
+    $("profile-status").textContent = p.bot
+      ? _("A bot account (a program), playing since %(since)s.", { since })
+      : _("Playing since %(since)s.", { since });
     $("streak").textContent = p.streak.kind
-      ? `Current streak: ${p.streak.length} ${p.streak.kind === "won" ? "won" : "not won"} in a row.`
-      : "No finished match yet.";
+      ? (p.streak.kind === "won"
+        ? _("Current streak: %(length)s won in a row.", p.streak)
+        : _("Current streak: %(length)s not won in a row.", p.streak))
+      : _("No finished match yet.");
     $("rating-rows").replaceChildren(...p.ratings.map((r) =>
       el("tr", {},
         el("td", {}, el("a", { href: `/leaderboard?game=${r.game}` }, r.game)),
         el("td", {}, number(r.rating)), el("td", {}, r.played), el("td", {}, r.won))));
     $("recent").replaceChildren(...p.recent.map((m) =>
       el("li", {},
-        el("a", { href: `/matches/${m.id}` }, `${m.game}: ${m.players.map((x) => x || "?").join(" vs ")}`),
-        ` — ${m.won ? "won" : "not won"}, ${Facedown.localTime(m.finished_at)}`)));
+        el("a", { href: `/matches/${m.id}` }, `${m.game}: ${m.players.map((x) => x || "?").join(_(" vs "))}`),
+        " — ", m.won ? _("won") : _("not won"), `, ${Facedown.localTime(m.finished_at)}`)));
   }
 
   async function leaderboard() {
@@ -49,7 +53,7 @@
       next = answer.data.next;
       $("board-more").hidden = !next;
       const count = $("board-rows").children.length;
-      $("board-status").textContent = count ? `${count} rated players shown.` : "No rated player yet.";
+      $("board-status").textContent = count ? _("%(count)s rated players shown.", { count }) : _("No rated player yet.");
     }
     select.addEventListener("change", () => { next = null; load(false); });
     $("board-more").addEventListener("click", () => load(true));
@@ -60,15 +64,16 @@
     const answer = await api("GET", `/series/${root.dataset.seriesId}`);
     if (!answer.ok) { $("series-status").textContent = problemText(answer); return; }
     const s = answer.data;
-    $("series-title").textContent = `Series of ${s.length} (${s.game})`;
+    $("series-title").textContent = _("Series of %(length)s (%(game)s)", s);
     const finished = s.matches.filter((m) => m.status === "finished").length;
-    $("series-status").textContent = `${s.status}: ${finished} of ${s.length} matches finished.`;
+    const state = { running: _("running"), finished: _("finished"), aborted: _("aborted") }[s.status] || s.status;
+    $("series-status").textContent = _("%(state)s: %(finished)s of %(length)s matches finished.", { state, finished, length: s.length });
     $("standing-rows").replaceChildren(...s.standings.map((e) =>
       el("tr", {}, el("td", {}, who(e.player, e.bot)), el("td", {}, e.played),
         el("td", {}, e.won), el("td", {}, e.points))));
     $("series-matches").replaceChildren(...s.matches.map((m) =>
-      el("li", {}, el("a", { href: `/matches/${m.id}` }, `Match ${m.index + 1}: ${m.seats.join(" vs ")}`),
-        ` — ${m.status}`)));
+      el("li", {}, el("a", { href: `/matches/${m.id}` }, _("Match %(number)s: %(players)s", { number: m.index + 1, players: m.seats.join(_(" vs ")) })),
+        " — ", { open: _("open"), active: _("active"), finished: _("finished"), aborted: _("aborted") }[m.status] || m.status)));
     if (s.status === "running") setTimeout(() => series(root), 5000);
   }
 
@@ -81,21 +86,21 @@
     if (!answer.ok) return;
     const m = answer.data;
     const links = [];
-    if (m.series) links.push(el("a", { href: `/series/${m.series.id}` }, "Series standings"));
+    if (m.series) links.push(el("a", { href: `/series/${m.series.id}` }, _("Series standings")));
     const profiles = m.seats.filter((seat) => seat.player).map((seat) => who(seat.player));
     if (profiles.length) {
-      links.push(el("span", {}, "Profiles: ", ...profiles.flatMap((a, i) => (i ? [", ", a] : [a]))));
+      links.push(el("span", {}, _("Profiles:"), " ", ...profiles.flatMap((a, i) => (i ? [", ", a] : [a]))));
     }
     const parts = [];
     if (m.status === "finished" && m.rematch) {
-      parts.push(el("a", { href: `/matches/${m.rematch}`, class: "button primary" }, "Go to the rematch"));
+      parts.push(el("a", { href: `/matches/${m.rematch}`, class: "button primary" }, _("Go to the rematch")));
     } else if (m.status === "finished" && m.you !== null) {
       parts.push(el("button", { type: "button", id: "rematch", class: "primary", onclick: async (event) => {
         event.target.disabled = true;
         const asked = await api("POST", `/matches/${id}/rematch`, {}, { "Idempotency-Key": Facedown.randomHex() });
         if (asked.ok) window.location.href = `/matches/${asked.data.id}`;
         else { event.target.disabled = false; Facedown.toast(problemText(asked)); }
-      } }, "Rematch"));
+      } }, _("Rematch")));
     }
     box.replaceChildren(...parts, ...links.flatMap((link, i) => (i ? [" · ", link] : [link])));
     box.hidden = !box.children.length;

@@ -9,6 +9,8 @@
   if (!button) return;
   const supported = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
   if (!supported) return;
+  // The page's catalogue (/jsi18n); English when it did not load.
+  const _ = (text) => (typeof gettext === "function" ? gettext(text) : text);
 
   function cookie(name) {
     for (const part of document.cookie.split(";")) {
@@ -38,7 +40,7 @@
 
   async function enable(key) {
     if ((await Notification.requestPermission()) !== "granted") {
-      say("Notifications are blocked in this browser.");
+      say(_("Notifications are blocked in this browser."));
       return;
     }
     const registration = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -53,11 +55,11 @@
       body: JSON.stringify(subscription.toJSON()),
     });
     if (answer.ok) {
-      button.textContent = "Notifications on";
+      button.textContent = _("Notifications on");
       button.disabled = true;
-      say("This browser will tell you when it is your move.");
+      say(_("This browser will tell you when it is your move."));
     } else {
-      say("Could not turn notifications on.");
+      say(_("Could not turn notifications on."));
     }
   }
 
@@ -67,11 +69,11 @@
     if (Notification.permission === "granted") {
       const registration = await navigator.serviceWorker.getRegistration("/");
       if (registration && (await registration.pushManager.getSubscription())) {
-        button.textContent = "Notifications on";
+        button.textContent = _("Notifications on");
         button.disabled = true;
         return;
       }
     }
-    button.addEventListener("click", () => enable(key).catch(() => say("Could not turn notifications on.")));
+    button.addEventListener("click", () => enable(key).catch(() => say(_("Could not turn notifications on."))));
   });
 })();

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { api, el, problemText, toast, clientSeed } = Facedown;
+  const { _, api, el, problemText, toast, clientSeed } = Facedown;
   const $ = (id) => document.getElementById(id);
   const me = ($("whoami") || {}).textContent;
   const POLL_MS = 4000;
@@ -12,14 +12,15 @@
 
   function describe(seek) {
     const name = Facedown.lobbyForm ? Facedown.lobbyForm.gameName(seek.game) : seek.game;
-    const tc = seek.time_control ? `, ${seek.time_control.per_step_seconds} s per step` : ", untimed";
-    return `${name}, ${seek.players} players${tc}`;
+    return seek.time_control
+      ? _("%(game)s, %(players)s players, %(seconds)s s per step", { game: name, players: seek.players, seconds: seek.time_control.per_step_seconds })
+      : _("%(game)s, %(players)s players, untimed", { game: name, players: seek.players });
   }
 
   function options(seek) {
     const form = Facedown.lobbyForm;
     const shown = Object.entries(seek.options || {}).map(([k, v]) =>
-      (form ? form.optionText(seek.game, k, v) : `${Facedown.words(k)}: ${Facedown.valueLabel(v)}`));
+      (form ? form.optionText(seek.game, k, v) : _("%(title)s: %(description)s", { title: Facedown.words(k), description: Facedown.valueLabel(v) })));
     return shown.join(" · ");
   }
 
@@ -28,13 +29,13 @@
     return el("li", { class: "match-item seek-item", dataset: { seekId: seek.id } },
       el("div", { class: "match-line" },
         el("strong", {}, describe(seek)),
-        el("span", { class: "muted" }, mine ? "your seek, waiting" : `by ${seek.player}${seek.bot ? " (bot account)" : ""}`)),
+        el("span", { class: "muted" }, mine ? _("your seek, waiting") : seek.bot ? _("by %(player)s (bot account)", seek) : _("by %(player)s", seek))),
       el("div", { class: "match-players muted" }, options(seek)),
       el("div", { class: "row" }, mine
-        ? el("button", { type: "button", "aria-label": `Cancel your ${seek.game} seek`, onclick: () => cancel(seek) }, "Cancel")
-        : el("button", { type: "button", class: "primary", "aria-label": `Play ${seek.player}`,
+        ? el("button", { type: "button", "aria-label": _("Cancel your %(game)s seek", seek), onclick: () => cancel(seek) }, _("Cancel"))
+        : el("button", { type: "button", class: "primary", "aria-label": _("Play %(player)s", seek),
           onclick: () => post({ game: seek.game, players: seek.players, options: seek.options,
-            time_control: seek.time_control }) }, "Play")));
+            time_control: seek.time_control }) }, _("Play"))));
   }
 
   async function refresh() {
@@ -61,7 +62,7 @@
       return;
     }
     waiting.add(answer.data.id);
-    toast("Seek posted: waiting for opponents.");
+    toast(_("Seek posted: waiting for opponents."));
     refresh();
   }
 

@@ -7,29 +7,37 @@
   const status = document.getElementById("tokens-status");
   const form = document.getElementById("token-form");
   const secretBox = document.getElementById("token-secret");
+  const { _ } = Facedown;
 
   function when(text) {
-    return text ? new Date(text).toLocaleString() : "never";
+    return text ? new Date(text).toLocaleString(document.documentElement.lang || undefined) : _("never");
   }
 
   function row(token) {
     const tr = document.createElement("tr");
-    const cells = [token.name, token.scopes.join(", "), when(token.expires_at),
-      token.last_used_at ? when(token.last_used_at) : "not yet"];
-    for (const text of cells) {
+    const cells = [token.name, token.scopes, when(token.expires_at),
+      token.last_used_at ? when(token.last_used_at) : _("not yet")];
+    for (const value of cells) {
       const td = document.createElement("td");
-      td.textContent = text;
+      // Scopes are identifiers, the same in every language: shown as code.
+      if (Array.isArray(value)) {
+        value.forEach((scope, i) => {
+          const code = document.createElement("code");
+          code.textContent = scope;
+          td.append(...(i ? [", ", code] : [code]));
+        });
+      } else td.textContent = value;
       tr.append(td);
     }
     const td = document.createElement("td");
     const revoke = document.createElement("button");
     revoke.type = "button";
     revoke.className = "link";
-    revoke.textContent = "Revoke";
-    revoke.setAttribute("aria-label", `Revoke ${token.name}`);
+    revoke.textContent = _("Revoke");
+    revoke.setAttribute("aria-label", _("Revoke %(name)s", token));
     revoke.addEventListener("click", async () => {
       const answer = await Facedown.api("DELETE", `/accounts/me/tokens/${token.id}`);
-      status.textContent = answer.ok ? `Revoked ${token.name}.` : Facedown.problemText(answer);
+      status.textContent = answer.ok ? _("Revoked %(name)s.", token) : Facedown.problemText(answer);
       await load();
     });
     td.append(revoke);
@@ -44,7 +52,7 @@
       return;
     }
     rows.replaceChildren(...answer.data.map(row));
-    status.textContent = answer.data.length ? "" : "No tokens yet.";
+    status.textContent = answer.data.length ? "" : _("No tokens yet.");
   }
 
   form.addEventListener("submit", async (event) => {

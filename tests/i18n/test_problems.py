@@ -1,0 +1,74 @@
+"""Problems in the reader's language: the profile's, else ``Accept-Language``, else English.
+The ``code`` stays, and success bodies and ETags are the same bytes in every language."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.players import API, Player, start_match
+
+PROBLEM = "application/problem+json"
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    assert response.status_code == status, response.content
+    assert response["Content-Type"].startswith(PROBLEM)
+    body = dict(response.json())
+    assert body["code"] == code
+    return body
+
+
+def test_a_problem_in_german_keeps_its_code(alice: Player) -> None:
+    missing = f"/matches/{uuid.uuid4()}"
+    english = problem(alice.get(missing), 404, "not_found")
+    german = problem(alice.get(missing, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9"), 404, "not_found")
+    assert english["title"] == "Not found" and german["title"] == "Nicht gefunden"
+    assert german["detail"] == "Keine Partie mit dieser ID."
+    assert german["type"] == english["type"] and german["status"] == english["status"]
+
+
+def test_the_profile_language_comes_before_the_browser(alice: Player) -> None:
+    changed = alice.client.patch(f"{API}/accounts/me", {"language": "de"}, format="json")
+    assert changed.status_code == 200 and changed.json()["language"] == "de"
+    body = problem(
+        alice.post("/matches", {"game": "chess"}, HTTP_ACCEPT_LANGUAGE="en"),
+        400,
+        "validation_error",
+    )
+    assert body["title"] == "Ungültige Anfrage"
+    assert body["detail"] == "Die Anfrage enthält ungültige Felder."
+    assert set(body["errors"]) >= {"seats"}
+    # A field message of DRF's own catalogue, in German too.
+    assert body["errors"]["seats"] == ["Dieses Feld ist zwingend erforderlich."]
+    # And one of our own, marked where it is raised.
+    typo = alice.post("/matches", {"game": "gops", "seats": ["me", "open"], "sneaky": 1})
+    assert problem(typo, 400, "validation_error")["errors"] == {"sneaky": ["Unbekanntes Feld."]}
+
+
+def test_an_unknown_language_is_refused_with_a_code(alice: Player) -> None:
+    answer = alice.client.patch(f"{API}/accounts/me", {"language": "xx"}, format="json")
+    assert problem(answer, 400, "validation_error")["errors"].keys() == {"language"}
+    anonymous = APIClient().get(f"{API}/nothing-here", HTTP_ACCEPT_LANGUAGE="de")
+    assert problem(anonymous, 404, "not_found")["detail"] == "Unter dieser Adresse gibt es nichts."
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_success_bodies_and_etags_are_the_same_in_every_language(
+    alice: Player, bob: Player, language: str
+) -> None:
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    english = alice.get(f"/matches/{match_id}")
+    alice.user.language = language
+    alice.user.save(update_fields=["language"])
+    for accept in ("en", "de-DE", "fr"):
+        read = alice.get(f"/matches/{match_id}", HTTP_ACCEPT_LANGUAGE=accept)
+        assert read.content == english.content and read["ETag"] == english["ETag"]
+        assert "Content-Language" not in read
+        games = alice.get("/games", HTTP_ACCEPT_LANGUAGE=accept)
+        assert games.content == alice.get("/games").content
+    moved = alice.move(match_id, 1, {"card": 1}, HTTP_ACCEPT_LANGUAGE="de")
+    assert moved.status_code == 202 and "Content-Language" not in moved
