@@ -3,6 +3,7 @@ byo-yomi clocks), a few of them overdue.
 
     .venv/bin/python bench/clocks.py [--matches 200000] [--overdue 1000]
                                      [--forms fischer,byoyomi] [--db facedown_bench_clocks]
+                                     [--drop]
 
 Drops and recreates its own database (``--db``) on the local PostgreSQL and migrates it. Two
 template matches per form are started through the services (2-player GOPS, nobody has moved),
@@ -61,6 +62,13 @@ def _database(name: str) -> None:
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def _drop(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _templates(forms: list[str]) -> list[Any]:
@@ -197,6 +205,7 @@ def main() -> None:
     parser.add_argument("--overdue", type=int, default=1_000)
     parser.add_argument("--forms", default="fischer,byoyomi")
     parser.add_argument("--db", default="facedown_bench_clocks")
+    parser.add_argument("--drop", action="store_true", help="drop the database at the end")
     args = parser.parse_args()
     forms = args.forms.split(",")
     assert all(form in FORMS for form in forms), forms
@@ -228,6 +237,11 @@ def main() -> None:
         f"sweep resolving {args.overdue} overdue steps (2 timeouts each): "
         f"{result['sweep_s']:.2f} s ({result['sweep_s'] / args.overdue * 1000:.2f} ms per step)"
     )
+    if args.drop:
+        from django.db import connections
+
+        connections.close_all()
+        _drop(args.db)
 
 
 if __name__ == "__main__":
