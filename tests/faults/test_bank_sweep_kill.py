@@ -1,6 +1,6 @@
-"""Fischer banks under several sweeping processes, one killed with SIGKILL mid-sweep: every seat
-whose own clock ran out is timed out exactly once, the seats whose clocks still run are left
-alone, and each match's deadline is then its next clock's expiry.
+"""Fischer and byo-yomi banks under several sweeping processes, one killed with SIGKILL
+mid-sweep: every seat whose own clock ran out is timed out exactly once, the seats whose clocks
+still run are left alone, and each match's deadline is then its next clock's expiry.
 
 3-player GOPS, seat 0 has moved. In most matches seat 1's bank ran out and seat 2's still runs
 (each a different time left); in the others both ran out, at different moments, and the step
@@ -33,6 +33,9 @@ from tests.players import Player, make_player, start_match
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FISCHER = {"kind": "fischer", "initial_seconds": 600, "increment_seconds": 30, "max_seconds": 900}
+BYOYOMI = {"kind": "byoyomi", "main_seconds": 600, "periods": 3, "period_seconds": 20}
+#: What a timed-out seat's clock holds for the next step: the increment, or one period.
+KEPT = {"fischer": timedelta(seconds=30), "byoyomi": timedelta(seconds=20)}
 ONE_OUT = 5  # matches where seat 1 ran out and seat 2 still runs
 BOTH_OUT = 2  # matches where seats 1 and 2 both ran out
 SWEEPERS = 3
@@ -102,15 +105,16 @@ def _players() -> list[Player]:
     return players
 
 
+@pytest.mark.parametrize("time_control", [FISCHER, BYOYOMI], ids=["fischer", "byoyomi"])
 def test_sweeps_with_one_killed_time_out_each_expired_bank_once(
-    sweepers: list[Sweeper], tmp_path: Path, settings: object
+    sweepers: list[Sweeper], tmp_path: Path, time_control: dict[str, object]
 ) -> None:
     players = _players()
     now = timezone.now()
     runs_out: dict[str, dict[int, datetime]] = {}
     for i in range(ONE_OUT + BOTH_OUT):
         match_id = start_match(
-            "gops", players, options={"num_cards": 5}, time_control=dict(FISCHER)
+            "gops", players, options={"num_cards": 5}, time_control=dict(time_control)
         )
         assert players[0].move(match_id, 1, {"card": 1}).status_code == 202
         if i < ONE_OUT:  # seat 1 out some seconds ago, seat 2 with minutes left (each its own)
@@ -175,7 +179,7 @@ def test_sweeps_with_one_killed_time_out_each_expired_bank_once(
             assert sources == {0: "player", 1: "timeout", 2: "timeout"}
             assert match.step == 2
             assert [c["out"] for c in clocks] == [False, False, False]
-            # a timed-out seat keeps only the increment: the earliest expiry of the new step
-            assert match.deadline == now + timedelta(seconds=FISCHER["increment_seconds"])
+            # a timed-out seat keeps only the increment (or one period): the earliest expiry
+            assert match.deadline == now + KEPT[str(time_control["kind"])]
         resolved = MatchEvent.objects.filter(match_id=match_id, type="step_resolved", step=1)
         assert resolved.count() == (0 if at[2] > now else 1)
