@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.clock import TimeControl, iso
+from games.clock import TimeControl, expires_at, iso
 from games.models import Match
 
 
@@ -31,3 +31,31 @@ def overdue(*match_ids: object, by: timedelta = timedelta(seconds=1)) -> None:
 
 def _back(now: datetime, by: timedelta, ms: int) -> datetime:
     return now - by - timedelta(milliseconds=ms)
+
+
+def runs_out_at(match_id: object, at: dict[int, datetime]) -> datetime | None:
+    """Set seats' running clocks so that each runs out at its instant in ``at`` (seat index to
+    moment; the bank held stays as it is, its start moves), and the sweep's deadline to the
+    earliest expiry among the seats still to move, as ``deadline_refresh`` computes it.
+    Returns that deadline."""
+    match = Match.objects.get(pk=match_id)
+    assert match.clocks is not None and match.time_control
+    tc = TimeControl.of(match.time_control)
+    clocks = list(match.clocks)
+    for seat, moment in at.items():
+        clock = clocks[seat]
+        assert clock["since"] is not None and clock["stop"] is None, (seat, clock)
+        ms = tc.total_ms(clock["bank"], clock["periods"])
+        clocks[seat] = {**clock, "since": iso(moment - timedelta(milliseconds=ms))}
+    forfeited = set(match.seats.filter(forfeited=True).values_list("index", flat=True))
+    expiries = [
+        moment
+        for index, clock in enumerate(clocks)
+        if match.acting_mask >> index & 1
+        and not match.submitted_mask >> index & 1
+        and index not in forfeited
+        and (moment := expires_at(tc, clock)) is not None
+    ]
+    deadline = min(expiries) if expiries else None
+    Match.objects.filter(pk=match.pk).update(deadline=deadline, clocks=clocks)
+    return deadline

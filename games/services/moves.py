@@ -275,6 +275,8 @@ def _repeat(
         if commitment is not None
         else recorded.payload == move and not recorded.commitment
     )
-    if not same or recorded.receipt is None:
+    # Only the player's own move is theirs to repeat: a stand-in's (a timeout, an operator's
+    # forced move) that happens to be the same card still means the player's came too late.
+    if not same or recorded.receipt is None or recorded.source != Move.Source.PLAYER:
         raise AlreadySubmitted()
     return MoveAccepted(step=match.step, seat=seat, receipt=recorded.receipt, repeated=True)

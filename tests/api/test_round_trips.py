@@ -251,3 +251,32 @@ def test_the_compiled_lock_query_sees_what_the_orm_sees(settings: Any) -> None:
     assert snapshot.you == 0
     assert [s.user.username for s in snapshot.seats] == [alice.name, bob.name]
     assert snapshot.match.created_by.username == alice.name
+
+
+@pytest.mark.parametrize(
+    "time_control",
+    [
+        {"kind": "fischer", "initial_seconds": 600, "increment_seconds": 10, "max_seconds": 900},
+        {"kind": "byoyomi", "main_seconds": 600, "periods": 3, "period_seconds": 30},
+    ],
+    ids=["fischer", "byoyomi"],
+)
+def test_a_move_on_a_banked_match_costs_no_more_round_trips_than_untimed(
+    settings: Any, time_control: dict[str, Any]
+) -> None:
+    """The clocks live on the match row: stopping a seat's clock (a move that leaves the step
+    open) and settling every clock and starting the next step's (a move that resolves it) are
+    written with the match, in the same statement, so a timed move costs what an untimed one
+    does."""
+    settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
+    settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 600
+    alice, bob, untimed = _two_players()
+    timed_id = start_match(
+        "gops", [alice, bob], options={"num_cards": 5}, time_control=time_control
+    )
+    plain = _play_and_read(alice, bob, untimed)
+    timed = _play_and_read(alice, bob, timed_id)
+    _report(f"{time_control['kind']} match (token cache on)", timed)
+    assert Match.objects.get(pk=timed_id).clocks is not None
+    for name in ("move (step stays open)", "move (resolves the step)"):
+        assert timed[name].count <= plain[name].count, (name, timed[name], plain[name])
