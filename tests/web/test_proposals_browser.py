@@ -66,6 +66,7 @@ def test_a_pause_is_proposed_and_accepted_and_an_abort_declined(
         expect(page.locator("#paused")).to_contain_text("paused until")
         expect(page.locator("#proposal")).to_be_hidden()
         expect(page.get_by_text(re.compile("paused until", re.I))).to_have_count(1)
+        expect(page.locator("#seat-rows")).not_to_contain_text("held until")
     assert Match.objects.get(pk=match_id).paused_until == proposal.until
     mine.screenshot(path=str(tmp_path / "paused-1100.png"), full_page=True)
 
