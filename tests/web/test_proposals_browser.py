@@ -78,6 +78,8 @@ def test_a_pause_is_proposed_and_accepted_and_an_abort_declined(
     expect(banner).to_be_hidden()
     expect(mine.locator("#proposal")).to_be_hidden()
     expect(mine.locator("#propose")).to_be_visible()
+    expect(theirs.get_by_role("button", name="Propose a pause")).to_be_visible()
+    assert theirs.evaluate(OVERFLOW) <= 0, "the proposing controls scroll sideways at 390 px"
     declined = Proposal.objects.filter(match_id=match_id, kind="abort").get()
     assert declined.status == Proposal.Status.DECLINED and declined.answered_by == 1
     assert Match.objects.get(pk=match_id).status == Match.Status.ACTIVE
