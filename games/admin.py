@@ -36,6 +36,7 @@ from games.services import operators
 from games.services.archive import archived_events
 from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
 from games.services.deadlines import MAX_STEP_SECONDS
+from games.services.proposals import proposals_read
 from games.services.reads import spectator_reader
 from games.services.vacations import VacationState, vacation_end, vacation_state
 
@@ -45,6 +46,12 @@ EVENTS_SHOWN = 500
 
 
 class OverdueFilter(admin.SimpleListFilter):
+    """Active matches whose public deadline has passed. Not the row's ``deadline`` (the sweep's):
+    under ``disclose_submitted: false`` a seat's move can move it, so filtering on it would
+    answer, one yes/no at a time, whether a seat has moved. The public one is worked out per
+    match (``deadline_shown``), so this reads every active match of the list: fine for an
+    operator's page; the sweep itself (games/locks.py) keeps to the row's own."""
+
     title = "overdue"
     parameter_name = "overdue"
 
@@ -52,11 +59,34 @@ class OverdueFilter(admin.SimpleListFilter):
         return [("yes", "Overdue"), ("no", "Not overdue")]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
-        overdue = {"status": Match.Status.ACTIVE, "deadline__lt": timezone.now()}
+        if self.value() not in ("yes", "no"):
+            return queryset
+        now = timezone.now()
+        overdue = [
+            match.pk
+            for match in queryset.filter(status=Match.Status.ACTIVE)
+            if (deadline := _deadline(match)) is not None and deadline < now
+        ]
         if self.value() == "yes":
-            return queryset.filter(**overdue)
+            return queryset.filter(pk__in=overdue)
+        return queryset.exclude(pk__in=overdue)
+
+
+class PausedFilter(admin.SimpleListFilter):
+    """Active matches in a pause their players agreed to (games/services/proposals.py)."""
+
+    title = "paused"
+    parameter_name = "paused"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", "Paused now"), ("no", "Not paused")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Match]) -> QuerySet[Match]:
+        paused = {"status": Match.Status.ACTIVE, "paused_until__gt": timezone.now()}
+        if self.value() == "yes":
+            return queryset.filter(**paused)
         if self.value() == "no":
-            return queryset.exclude(**overdue)
+            return queryset.exclude(**paused)
         return queryset
 
 
@@ -275,13 +305,13 @@ def _running_text(since: str | None, now: Any) -> str:
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin):
     list_display = ("id", "game", "status", "step", "players", "public_deadline", "created_at")
-    list_filter = ("game", "status", OverdueFilter, HasBotsFilter)
+    list_filter = ("game", "status", OverdueFilter, PausedFilter, HasBotsFilter)
     search_fields = ("seats__user__username",)
     #: The only field lookups a changelist URL may use. Django allows filtering on any of the
     #: model's own fields by default, and the answer (1 match or 0) would reveal the secret
     #: seed or the hidden state one yes/no question at a time.
     allowed_lookups = frozenset(
-        {"game", "game__exact", "status", "status__exact", "overdue", "has_bots"}
+        {"game", "game__exact", "status", "status__exact", "overdue", "paused", "has_bots"}
     )
     search_help_text = "A player's username, or a match id."
     list_per_page = 50
@@ -315,6 +345,7 @@ class MatchAdmin(admin.ModelAdmin):
             },
         ),
         ("Seats", {"fields": ("seats_table", "clocks_table")}),
+        ("Pause and abort by agreement", {"fields": ("proposals_table",)}),
         ("Table (what a spectator sees)", {"fields": ("spectator_view",)}),
         ("Events (public data)", {"fields": ("events_table",)}),
     )
@@ -340,6 +371,7 @@ class MatchAdmin(admin.ModelAdmin):
         "fairness",
         "seats_table",
         "clocks_table",
+        "proposals_table",
         "spectator_view",
         "events_table",
     )
@@ -485,6 +517,39 @@ class MatchAdmin(admin.ModelAdmin):
             '<table class="seats"><thead><tr><th>index</th><th>player</th><th>bot</th>'
             "<th>forfeited</th><th>controlled by</th><th>accepted</th><th>score</th></tr>"
             "</thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="proposals (the open one and the latest closed ones)")
+    def proposals_table(self, match: Match) -> SafeString | str:
+        proposals = proposals_read(match, timezone.now())
+        if not proposals:
+            return "—"
+        names = {seat.index: _seat_label(seat) for seat in match.seats.all()}
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    p["id"],
+                    p["kind"],
+                    names.get(p["proposer"], p["proposer"]),
+                    p["until"] or "—",
+                    p["status"],
+                    ", ".join(str(names.get(seat, seat)) for seat in p["accepted"]) or "—",
+                    p["created_at"],
+                    p["expires_at"],
+                    p["answered_at"] or "—",
+                    "—" if p["answered_by"] is None else names.get(p["answered_by"], "?"),
+                )
+                for p in proposals
+            ),
+        )
+        return format_html(
+            '<table class="proposals"><thead><tr><th>id</th><th>kind</th><th>proposer</th>'
+            "<th>until</th><th>status</th><th>accepted</th><th>proposed</th><th>expires</th>"
+            "<th>answered</th><th>answered by</th></tr></thead><tbody>{}</tbody></table>",
             rows,
         )
 

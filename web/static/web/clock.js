@@ -87,7 +87,9 @@ Facedown.clock = (() => {
     const since = clock.running_since ? Date.parse(clock.running_since) : null;
     let total = clock.remaining + (period ? (clock.periods_left || 0) * period : 0);
     let running = false;
-    if (since !== null && since > now && !notes.length) notes.push([TEXT.held, clock.running_since]);
+    // Held by the agreed pause: the page's one "paused until" line says so already.
+    const byPause = match.paused_until && since === Date.parse(match.paused_until);
+    if (since !== null && since > now && !notes.length && !byPause) notes.push([TEXT.held, clock.running_since]);
     if (since !== null && since <= now && clock.expires_at) {
       const expires = Date.parse(clock.expires_at);
       let counted = expires - now;

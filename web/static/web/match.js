@@ -80,6 +80,7 @@
     "match_created", "seat_joined", "seat_left", "match_started", "step_opened", "move_submitted",
     "step_resolved", "seat_forfeited", "timeout", "match_finished", "match_aborted",
     "deadline_extended", "deadline_forced", "seat_replaced", "seat_returned",
+    "proposal_made", "proposal_answered", "match_paused",
   ];
   let live = null; // "stream" | "long-poll" | null (polling); shown as #match[data-live]
   const liveSet = (mode) => { live = mode; root.dataset.live = mode || "polling"; };
@@ -232,6 +233,7 @@
     renderResult();
     renderReplay();
     renderFooter();
+    proposals.render(match, nameOf);
   }
 
   function renderHead() {
@@ -904,6 +906,9 @@
   }
 
   // ---- start -----------------------------------------------------------------------------
+
+  // A proposal's answer changes the match's version: read it again now.
+  const proposals = F.proposals.setup(matchId, () => { etag = null; soon(); });
 
   $("replay-first").addEventListener("click", () => step(0, 0));
   $("replay-prev").addEventListener("click", () => step(-1));
