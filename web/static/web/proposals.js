@@ -5,19 +5,20 @@
 
 Facedown.proposals = (() => {
   const F = Facedown;
+  const { _ } = F;
   const DAY = 86400;
   const LONGEST_DAYS = 14; // the server refuses a pause ending later than 14 days ahead
   const TEXT = {
-    pause: (who, until) => [`${who} proposes a pause until `, until, "."],
-    abort: (who) => [`${who} proposes to abort this match (no result, unrated).`],
-    expires: "Open until",
-    expired: "This proposal has expired.",
-    accepted: (names) => `Accepted so far: ${names}.`,
-    accept: "Accept",
-    decline: "Decline",
-    withdraw: "Withdraw",
-    confirmAbort: "Propose to abort this match? It ends without a result once every other player accepts.",
-    noDate: "Choose the day the pause ends.",
+    pause: (who, until) => [_("%(name)s proposes a pause until", { name: who }), " ", until, "."],
+    abort: (who) => [_("%(name)s proposes to abort this match (no result, unrated).", { name: who })],
+    expires: _("Open until"),
+    expired: _("This proposal has expired."),
+    accepted: (names) => _("Accepted so far: %(names)s.", { names: names }),
+    accept: _("Accept"),
+    decline: _("Decline"),
+    withdraw: _("Withdraw"),
+    confirmAbort: _("Propose to abort this match? It ends without a result once every other player accepts."),
+    noDate: _("Choose the day the pause ends."),
   };
 
   /** A day or more per step or bank (games/clock.py, TimeControl.correspondence). */
