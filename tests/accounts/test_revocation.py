@@ -46,10 +46,12 @@ def test_a_revocation_recorded_elsewhere_is_applied_within_the_interval(db: None
         revocation_record([alice.user.pk])
     revoked = time.monotonic()
     assert _works(alice)  # still served from the cache, within the interval...
+    # the interval, plus the time of a request or two on a busy two-core machine
+    slack = 1.5
     while _works(alice):
-        assert time.monotonic() - revoked < POLL + 0.5, "the revocation was never applied"
+        assert time.monotonic() - revoked < POLL + slack, "the revocation was never applied"
         time.sleep(0.02)
-    assert time.monotonic() - revoked <= POLL + 0.5
+    assert time.monotonic() - revoked <= POLL + slack
     assert _works(bob)  # ...and only the revoked user was dropped
 
 
