@@ -14,6 +14,7 @@ from zoneinfo import available_timezones
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import VacationConflict, ValidationFailed
@@ -54,12 +55,14 @@ def vacation_take(*, user_id: int, until: datetime, now: datetime) -> None:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if on_vacation(user, now):
-            raise VacationConflict("You are on vacation already: end it first.")
+            raise VacationConflict(gettext_noop("You are on vacation already: end it first."))
         length, bank = (until - now).total_seconds(), bank_at(user, now)
         if length < 3600:
-            raise ValidationFailed({"until": ["At least an hour from now."]})
+            raise ValidationFailed({"until": [gettext_noop("At least an hour from now.")]})
         if length > bank:
-            raise ValidationFailed({"until": [f"Your vacation bank holds {bank / DAY:.1f} days."]})
+            raise ValidationFailed(
+                {"until": [gettext_noop("Your vacation bank holds less than that.")]}
+            )
         _take(user, now, until, bank - length)
 
 
@@ -68,7 +71,7 @@ def vacation_give_back(*, user_id: int, now: datetime) -> None:
     with transaction.atomic():
         user = User.objects.select_for_update().get(pk=user_id)
         if not on_vacation(user, now):
-            raise VacationConflict("You are not on vacation.")
+            raise VacationConflict(gettext_noop("You are not on vacation."))
         assert user.vacation_until is not None
         unused = (user.vacation_until - now).total_seconds()
         cap = settings.FACEDOWN_VACATION_CAP_DAYS * DAY
@@ -106,7 +109,9 @@ def vacation_settings(
         fields.append("auto_vacation")
     if time_zone is not None:
         if time_zone not in available_timezones():
-            raise ValidationFailed({"time_zone": ["An IANA time zone name, e.g. Europe/Berlin."]})
+            raise ValidationFailed(
+                {"time_zone": [gettext_noop("An IANA time zone name, e.g. Europe/Berlin.")]}
+            )
         user.time_zone = time_zone
         fields.append("time_zone")
     if fields:

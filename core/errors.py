@@ -171,32 +171,40 @@ class ChallengeClosed(FacedownError):
 
 
 class VacationConflict(FacedownError):
-    status, code, title = 409, "vacation_conflict", "Vacation already so"
+    status, code, title = 409, "vacation_conflict", gettext_noop("Vacation already so")
 
 
 class PauseNotAllowed(FacedownError):
-    status, code, title = 409, "pause_not_allowed", "Pause not allowed"
-    default_detail = "Only a correspondence match whose time control allows pauses may pause."
+    status, code, title = 409, "pause_not_allowed", gettext_noop("Pause not allowed")
+    default_detail = gettext_noop(
+        "Only a correspondence match whose time control allows pauses may pause."
+    )
 
 
 class ProposalOpen(FacedownError):
-    status, code, title = 409, "proposal_open", "A proposal is open"
-    default_detail = "The match already has an open proposal: answer or withdraw it first."
+    status, code, title = 409, "proposal_open", gettext_noop("A proposal is open")
+    default_detail = gettext_noop(
+        "The match already has an open proposal: answer or withdraw it first."
+    )
 
 
 class ProposalClosed(FacedownError):
-    status, code, title = 409, "proposal_closed", "Proposal closed"
-    default_detail = "The proposal was already accepted, declined, withdrawn or expired."
+    status, code, title = 409, "proposal_closed", gettext_noop("Proposal closed")
+    default_detail = gettext_noop(
+        "The proposal was already accepted, declined, withdrawn or expired."
+    )
 
 
 class NoOneToAsk(FacedownError):
-    status, code, title = 409, "no_one_to_ask", "No other player"
-    default_detail = "No other seated player could accept this proposal: resign instead."
+    status, code, title = 409, "no_one_to_ask", gettext_noop("No other player")
+    default_detail = gettext_noop(
+        "No other seated player could accept this proposal: resign instead."
+    )
 
 
 class AlreadyAnswered(FacedownError):
-    status, code, title = 409, "already_answered", "Already answered"
-    default_detail = "Your seat has already accepted this proposal."
+    status, code, title = 409, "already_answered", gettext_noop("Already answered")
+    default_detail = gettext_noop("Your seat has already accepted this proposal.")
 
 
 #: Every code a client may see, with its status: the OpenAPI description lists them.

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -39,7 +40,7 @@ _ERRORS = {400: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
 
 def _proposal_id_or_404(raw: str) -> int:
     if not raw.isascii() or not raw.isdigit() or len(raw) > 18:
-        raise NotFound("No proposal with this id in this match.")
+        raise NotFound(gettext_noop("No proposal with this id in this match."))
     return int(raw)
 
 
@@ -61,7 +62,7 @@ class MatchProposalsApi(APIView):
     def get(self, request: Request, match_id: str) -> Response:
         match = Match.objects.only("id", "status").filter(pk=match_id_or_404(match_id)).first()
         if match is None:
-            raise NotFound("No match with this id.")
+            raise NotFound(gettext_noop("No match with this id."))
         return Response({"results": proposals_read(match, timezone.now())})
 
     @extend_schema(

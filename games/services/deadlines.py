@@ -116,7 +116,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
         raise ValidationFailed(
             {
                 "time_control.weekend_pause": [
-                    "Only for correspondence: a day or more per step or bank."
+                    gettext_noop("Only for correspondence: a day or more per step or bank.")
                 ]
             }
         )

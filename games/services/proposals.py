@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 
 from django.conf import settings
 from django.db.models import F
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import (
@@ -76,7 +77,7 @@ def proposal_make(
 ) -> Proposal:
     """Propose a pause until ``until`` or an abort (module docstring)."""
     if kind not in Proposal.Kind.values:
-        raise ValidationFailed({"kind": ["pause or abort."]})
+        raise ValidationFailed({"kind": [gettext_noop("pause or abort.")]})
     with match_change(match_id, now=now) as tx:
         own, voting = _voter(tx, user)
         if not [seat for seat in voting if seat.index != own.index]:
@@ -84,7 +85,7 @@ def proposal_make(
         if kind == Proposal.Kind.PAUSE:
             until = _pause_end(tx, until)
         elif until is not None:
-            raise ValidationFailed({"until": ["Only a pause has an end."]})
+            raise ValidationFailed({"until": [gettext_noop("Only a pause has an end.")]})
         _close_stale(tx)
         if Proposal.objects.filter(match_id=tx.match.pk, status=Proposal.Status.OPEN).exists():
             raise ProposalOpen()
@@ -125,18 +126,18 @@ def proposal_answer(
     with match_change(match_id, now=now) as tx:
         proposal = Proposal.objects.filter(pk=proposal_id, match_id=tx.match.pk).first()
         if proposal is None:
-            raise NotFound("No proposal with this id in this match.")
+            raise NotFound(gettext_noop("No proposal with this id in this match."))
         own, voting = _voter(tx, user)
         if status_at(proposal, tx.now) == Proposal.Status.EXPIRED:
             # Refused, so nothing is written: reads show it expired, the next proposal records it.
-            raise ProposalClosed("The proposal expired unanswered.")
+            raise ProposalClosed(gettext_noop("The proposal expired unanswered."))
         if proposal.status != Proposal.Status.OPEN:
             raise ProposalClosed()
         if any(s.forfeited for s in tx.seats if s.index == proposal.proposer):
-            raise ProposalClosed("Its proposer has forfeited since.")
+            raise ProposalClosed(gettext_noop("Its proposer has forfeited since."))
         if answer == "withdraw":
             if own.index != proposal.proposer:
-                raise PermissionDenied("Only its proposer may withdraw a proposal.")
+                raise PermissionDenied(gettext_noop("Only its proposer may withdraw a proposal."))
             _close(tx, proposal, own, "withdrawn")
         elif own.index in proposal.accepted:
             if answer == "decline" or any(s.index not in proposal.accepted for s in voting):
@@ -156,12 +157,12 @@ def _voter(tx: MatchChange, user: User) -> tuple[Seat, list[Seat]]:
     if own is None:
         raise NotSeated()
     if tx.match.status != Match.Status.ACTIVE:
-        raise MatchNotActive("Only an active match may pause or abort by agreement.")
+        raise MatchNotActive(gettext_noop("Only an active match may pause or abort by agreement."))
     if own.forfeited:
-        raise MatchNotActive("Your seat has forfeited.")
+        raise MatchNotActive(gettext_noop("Your seat has forfeited."))
     voting = voters(tx)
     if own not in voting:
-        raise PermissionDenied("Bot accounts do not vote on proposals.")
+        raise PermissionDenied(gettext_noop("Bot accounts do not vote on proposals."))
     return own, voting
 
 
@@ -170,9 +171,9 @@ def _pause_end(tx: MatchChange, until: datetime | None) -> datetime:
     if tc is None or not tc.correspondence or not tc.allow_pause:
         raise PauseNotAllowed()
     if until is None:
-        raise ValidationFailed({"until": ["A pause needs its end."]})
+        raise ValidationFailed({"until": [gettext_noop("A pause needs its end.")]})
     if until <= tx.now or until > tx.now + PAUSE_LONGEST:
-        raise ValidationFailed({"until": ["After now and at most 14 days ahead."]})
+        raise ValidationFailed({"until": [gettext_noop("After now and at most 14 days ahead.")]})
     return until
 
 

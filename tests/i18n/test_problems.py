@@ -72,3 +72,20 @@ def test_success_bodies_and_etags_are_the_same_in_every_language(
         assert games.content == alice.get("/games").content
     moved = alice.move(match_id, 1, {"card": 1}, HTTP_ACCEPT_LANGUAGE="de")
     assert moved.status_code == 202 and "Content-Language" not in moved
+
+
+def test_the_problems_of_vacations_and_proposals_in_german(alice: Player, bob: Player) -> None:
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    home = alice.client.delete(f"{API}/accounts/me/vacation", **german)
+    body = problem(home, 409, "vacation_conflict")
+    assert (body["title"], body["detail"]) == (
+        "Urlaub bereits in diesem Zustand",
+        "Du bist nicht im Urlaub.",
+    )
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    untimed = alice.post(f"/matches/{match_id}/proposals", {"kind": "pause"}, **german)
+    assert problem(untimed, 409, "pause_not_allowed")["title"] == "Pause nicht erlaubt"
+    made = alice.post(f"/matches/{match_id}/proposals", {"kind": "abort"}, **german)
+    assert made.status_code == 201, made.content
+    again = bob.post(f"/matches/{match_id}/proposals", {"kind": "abort"}, **german)
+    assert problem(again, 409, "proposal_open")["title"] == "Ein Vorschlag ist offen"

@@ -1,16 +1,20 @@
 """In headless Chromium, every page of the web client in German, at 390 px and at 1280 px: no
 text of the English catalogue shows (apart from a few names kept in their own language), and
 no page scrolls sideways with German's longer words. A visitor switches with the top bar; a
-signed-in player reads the language of their profile. Screenshots under the test's tmp dir."""
+signed-in player reads the language of their profile; a correspondence match shows its clocks
+and an opponent's vacation, the own profile its vacation panel. Screenshots under the test's tmp
+dir."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
@@ -24,6 +28,12 @@ NewPage = Callable[..., Page]
 WIDTHS = (390, 1280)
 #: Names kept in their own language wherever they show.
 NAMES = ("Facedown", "GOPS", "Hols der Geier", "Old Men of the Forest", "Xato", "Memory")
+FISCHER = {
+    "kind": "fischer",
+    "initial_seconds": 3 * 86_400,
+    "increment_seconds": 86_400,
+    "max_seconds": 7 * 86_400,
+}
 FITS = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 #: What a reader meets on the page: rendered text outside code samples, the labels a screen
 #: reader says, placeholders, tooltips and the window title.
@@ -111,7 +121,13 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
         "memory": start_match("memory", [jonas, lena]),
         "xato": start_match("xato", [jonas, lena, mia]),
         "old-men-of-the-forest": start_match("old-men-of-the-forest", [jonas, lena, mia]),
+        # Correspondence clocks counted in days, one of them held by lena's vacation.
+        "fischer": start_match(
+            "gops", [jonas, lena], options={"num_cards": 3}, time_control=FISCHER
+        ),
     }
+    away = lena.post("/accounts/me/vacation", {"until": timezone.now() + timedelta(days=2)})
+    assert away.status_code == 200, away.content
     series = jonas.post(
         "/series",
         {
@@ -144,6 +160,7 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
         page.wait_for_url("**/")
         page.locator("#mine-status:not(:has-text('Lädt'))").wait_for()
         page.locator("#opt-num_cards").wait_for()
+        page.locator("#tc-kind").select_option("byoyomi")
         checked(page, f"lobby {width}")
         for game in ("hols-der-geier", "memory", "xato", "old-men-of-the-forest"):
             page.locator("#game").select_option(game)
@@ -154,6 +171,8 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
             page.goto(f"/matches/{match_id}")
             expect(page.locator("#status-line")).not_to_have_text("Lädt…")
             page.locator("#history > *").first.wait_for()
+            if game == "fischer":
+                page.locator("#seat-rows .seat-clock .clock-note time").wait_for()
             checked(page, f"match {game} {width}")
         page.goto(f"/matches/{finished}")
         expect(page.locator("#verify-panel")).to_be_visible()
@@ -162,7 +181,8 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
         checked(page, f"finished match {width}")
 
         for path, ready in (
-            ("/players/jonas", "#recent li"),
+            # The own profile: its matches and its vacation panel, both loaded.
+            ("/players/jonas", "#profile:has(#recent li) #vacation-state:not(:empty)"),
             ("/leaderboard?game=gops", "#board-status:not(:has-text('Lädt'))"),
             (f"/series/{series_id}", "#standing-rows tr"),
             ("/tokens", "#token-rows tr"),

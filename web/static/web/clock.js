@@ -6,15 +6,16 @@
 
 Facedown.clock = (() => {
   const DAY = 86400;
+  const { _, el, localTime } = Facedown;
   const TEXT = {
     moved: "—",
-    movedLabel: "moved: stopped until the step resolves",
-    held: "held until",
-    vacation: "on vacation until",
-    paused: "paused until",
-    weekend: "weekend pause",
-    running: "running",
-    periods: (n, period) => `+ ${n}×${span(period)}`,
+    movedLabel: _("moved: stopped until the step resolves"),
+    held: _("held until %(time)s"),
+    vacation: _("on vacation until %(time)s"),
+    paused: _("paused until %(time)s"),
+    weekend: _("weekend pause"),
+    running: _("(running)"),
+    periods: (n, period) => _("+ %(count)s×%(period)s", { count: n, period: span(period) }),
   };
 
   /** "1:05:09" under a day, "2d 5h" from a day up. */
@@ -22,10 +23,16 @@ Facedown.clock = (() => {
     const s = Math.max(0, Math.floor(seconds));
     if (s >= DAY) {
       const d = Math.floor(s / DAY), h = Math.floor((s % DAY) / 3600);
-      return h ? `${d}d ${h}h` : `${d}d`;
+      return h ? _("%(d)sd %(h)sh", { d, h }) : _("%(d)sd", { d });
     }
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
-    return `${h}:${String(m).padStart(2, "0")}:${String(sec).padStart(2, "0")}`;
+    return h + ":" + String(m).padStart(2, "0") + ":" + String(sec).padStart(2, "0");
+  }
+
+  /** A text of TEXT with "%(time)s" in it, the moment `iso` put there as a <time>. */
+  function withTime(text, iso) {
+    const [before, after = ""] = text.split("%(time)s");
+    return [before, el("time", { datetime: iso }, localTime(iso)), after].filter((part) => part !== "");
   }
 
   // ---- weekends: Saturday and Sunday in the clock's time zone don't count -----------------
@@ -118,5 +125,5 @@ Facedown.clock = (() => {
     return { text, extra, label: extra ? `${text} ${extra}` : text, running, notes };
   }
 
-  return { span, seatState, isWeekend, TEXT };
+  return { span, seatState, isWeekend, withTime, TEXT };
 })();

@@ -192,10 +192,10 @@
 
   const CLOCK_HELP = {
     none: "",
-    timed: "Every step has the same time; nothing carries over.",
-    day: "Correspondence: a day for every step.",
-    fischer: "Correspondence (Fischer): a bank of 3 days; each move adds a day, up to 7 days.",
-    byoyomi: "Correspondence (byo-yomi): a bank of 3 days, then 5 periods of a day; a move within a period keeps it.",
+    timed: _("Every step has the same time; nothing carries over."),
+    day: _("Correspondence: a day for every step."),
+    fischer: _("Correspondence (Fischer): a bank of 3 days; each move adds a day, up to 7 days."),
+    byoyomi: _("Correspondence (byo-yomi): a bank of 3 days, then 5 periods of a day; a move within a period keeps it."),
   };
 
   function timeControlShow() {

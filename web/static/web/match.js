@@ -391,7 +391,7 @@
     const C = F.clock;
     const paused = match.paused_until && Date.parse(match.paused_until) > now ? match.paused_until : null;
     $("paused").hidden = !paused;
-    if (paused) put($("paused"), `${C.TEXT.paused} `, el("time", { datetime: paused }, F.localTime(paused)));
+    if (paused) put($("paused"), C.withTime(C.TEXT.paused, paused));
     for (const cell of document.querySelectorAll("#seat-rows .seat-clock")) {
       const clock = (match.clocks || [])[Number(cell.dataset.seat)];
       if (!clock) { put(cell); continue; }
@@ -400,9 +400,8 @@
       put(cell,
         el("span", { class: "clock-time", title: state.label }, state.text),
         state.extra ? [" ", el("span", { class: "clock-periods" }, state.extra)] : null,
-        state.running ? el("span", { class: "visually-hidden" }, ` (${C.TEXT.running})`) : null,
-        state.notes.map(([text, at]) => el("small", { class: "clock-note" }, text,
-          at ? [" ", el("time", { datetime: at }, F.localTime(at))] : null)));
+        state.running ? el("span", { class: "visually-hidden" }, " " + C.TEXT.running) : null,
+        state.notes.map(([text, at]) => el("small", { class: "clock-note" }, at ? C.withTime(text, at) : text)));
     }
   }
 

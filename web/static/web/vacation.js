@@ -4,13 +4,13 @@
 "use strict";
 
 (() => {
-  const { api, el, problemText } = Facedown;
+  const { _, api, el, problemText } = Facedown;
   const $ = (id) => document.getElementById(id);
   const panel = $("vacation");
   if (!panel) return;
   const TEXT = {
-    away: (until, days) => `On vacation until ${until}. ${days} days left in your bank.`,
-    home: (days) => `Your vacation bank holds ${days} days.`,
+    away: (until, days) => _("On vacation until %(until)s. %(days)s days left in your bank.", { until, days }),
+    home: (days) => _("Your vacation bank holds %(days)s days.", { days }),
   };
   let saved = null; // the time zone the account has
   const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -27,7 +27,8 @@
 
   function show(state) {
     $("vacation-error").hidden = true;
-    const days = state.bank_days.toFixed(1);
+    const days = state.bank_days.toLocaleString(document.documentElement.lang || undefined,
+      { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     $("vacation-state").replaceChildren(state.on_vacation
       ? TEXT.away(Facedown.localTime(state.until), days) : TEXT.home(days));
     $("vacation-go").hidden = state.on_vacation;
