@@ -7,6 +7,7 @@ dir."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -27,7 +28,21 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 NewPage = Callable[..., Page]
 WIDTHS = (390, 1280)
 #: Names kept in their own language wherever they show.
+OLD_MEN_CARDS = "games/engine/data/old_men_of_the_forest_cards.json"
 NAMES = ("Facedown", "GOPS", "Hols der Geier", "Old Men of the Forest", "Xato", "Memory")
+#: Game data, not text of the client: the stand-in orang-utan cards' names (docs/languages.md).
+CARD_NAMES = tuple(
+    sorted(
+        {
+            card["name"]
+            for card in json.loads(
+                (Path(__file__).resolve().parents[2] / OLD_MEN_CARDS).read_text(encoding="utf-8")
+            )["orangutans"]
+        },
+        key=len,
+        reverse=True,
+    )
+)
 FISCHER = {
     "kind": "fischer",
     "initial_seconds": 3 * 86_400,
@@ -75,7 +90,7 @@ def english_phrases() -> list[re.Pattern[str]]:
 def english_on(page: Page, patterns: list[re.Pattern[str]]) -> list[str]:
     """The English phrases found, each with the text around it."""
     text = page.evaluate(SHOWN)
-    for name in NAMES:
+    for name in NAMES + CARD_NAMES:
         text = text.replace(name, " ")
     found = (p.search(text) for p in patterns)
     return [text[max(0, m.start() - 30) : m.end() + 30] for m in found if m]
