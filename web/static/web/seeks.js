@@ -10,11 +10,27 @@
   const POLL_MS = 4000;
   const waiting = new Set(); // ids of my open seeks
 
+  /** "3 d", "2 h" or "90 s": a time control's amounts, short. */
+  function amount(seconds) {
+    if (seconds % 86400 === 0) return _("%(n)s d", { n: seconds / 86400 });
+    if (seconds % 3600 === 0) return _("%(n)s h", { n: seconds / 3600 });
+    return _("%(n)s s", { n: seconds });
+  }
+
   function describe(seek) {
     const name = Facedown.lobbyForm ? Facedown.lobbyForm.gameName(seek.game) : seek.game;
-    return seek.time_control
-      ? _("%(game)s, %(players)s players, %(seconds)s s per step", { game: name, players: seek.players, seconds: seek.time_control.per_step_seconds })
-      : _("%(game)s, %(players)s players, untimed", { game: name, players: seek.players });
+    const tc = seek.time_control;
+    const words = { game: name, players: seek.players };
+    if (!tc) return _("%(game)s, %(players)s players, untimed", words);
+    if (tc.kind === "fischer") {
+      return _("%(game)s, %(players)s players, %(bank)s + %(increment)s a move", {
+        ...words, bank: amount(tc.initial_seconds), increment: amount(tc.increment_seconds) });
+    }
+    if (tc.kind === "byoyomi") {
+      return _("%(game)s, %(players)s players, %(bank)s then %(periods)s × %(period)s", {
+        ...words, bank: amount(tc.main_seconds), periods: tc.periods, period: amount(tc.period_seconds) });
+    }
+    return _("%(game)s, %(players)s players, %(seconds)s s per step", { ...words, seconds: tc.per_step_seconds });
   }
 
   function options(seek) {
