@@ -200,6 +200,9 @@ class AccessTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unty
 
 
 def forget_cached_tokens() -> None:
+    """Drop every cached token, and the revocation mark with them: the next look starts from
+    the log as it is then (it may have been emptied and started again meanwhile)."""
     with _lock:
         _cache.clear()
         _Seen.generation += 1
+        _Seen.seq = None
