@@ -188,7 +188,8 @@ class ConditionalMovesUnavailable(FacedownError):
         gettext_noop("Conditional moves unavailable"),
     )
     default_detail = gettext_noop(
-        "Conditional moves are offered for GOPS and Hols der Geier under the sealed protocol only."
+        "Conditional moves are offered in correspondence matches of GOPS and Hols der Geier "
+        "under the sealed protocol only."
     )
 
 

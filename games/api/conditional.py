@@ -33,7 +33,8 @@ class MatchConditionalMovesApi(APIView):
         tags=["matches"],
         description="Your seat's conditional moves, in the order they are tried. 403 "
         "not_seated for anyone but the seat's holder; 409 conditional_moves_unavailable "
-        "unless the match is GOPS or Hols der Geier under the sealed protocol.",
+        "unless the match is a correspondence match of GOPS or Hols der Geier under the "
+        "sealed protocol.",
     )
     def get(self, request: Request, match_id: str) -> Response:
         body = conditional_moves_read(match_id=match_id_or_404(match_id), user=requester(request))

@@ -41,13 +41,13 @@ JOB = "conditional_moves"
 
 def conditional_moves_read(*, match_id: uuid.UUID | str, user: User) -> shapes.ConditionalMoves:
     """The requester's own seat's rules (a seat's holder only: everyone else is not seated)."""
-    match = Match.objects.only("id", "game", "protocol").filter(pk=match_id).first()
+    match = Match.objects.only("id", "game", "protocol", "time_control").filter(pk=match_id).first()
     if match is None:
         raise NotFound(gettext_noop("No match with this id."))
     seat = Seat.objects.only("index").filter(match_id=match.pk, user_id=user.pk).first()
     if seat is None:
         raise NotSeated()
-    if not conditional_offered(match.game, match.protocol):
+    if not conditional_offered(match.game, match.protocol, match.time_control):
         raise ConditionalMovesUnavailable()
     row = ConditionalMoves.objects.filter(match_id=match.pk, seat=seat.index).first()
     return _shown(match.pk, seat.index, row.rules if row is not None else [])
@@ -82,7 +82,7 @@ def _own_seat(tx: MatchChange, user: User) -> Seat:
     if seat is None:
         raise NotSeated()
     match = tx.match
-    if not conditional_offered(match.game, match.protocol):
+    if not conditional_offered(match.game, match.protocol, match.time_control):
         raise ConditionalMovesUnavailable()
     if match.status != Match.Status.ACTIVE:
         raise MatchNotActive(gettext_noop("Conditional moves are set in an active match."))
@@ -159,7 +159,7 @@ def _open_for_rules(match: Match, step: int) -> bool:
         match.status == Match.Status.ACTIVE
         and match.step == step
         and match.phase_kind == Match.PhaseKind.SIMULTANEOUS
-        and conditional_offered(match.game, match.protocol)
+        and conditional_offered(match.game, match.protocol, match.time_control)
     )
 
 
@@ -186,7 +186,7 @@ def conditional_follow_up(tx: MatchChange) -> None:
     for a step the change opened (module docstring). It looks only at what the change holds,
     never at the rules, so a change costs the same with rules and without."""
     match = tx.match
-    if not conditional_offered(match.game, match.protocol):
+    if not conditional_offered(match.game, match.protocol, match.time_control):
         return
     types = {event.type for event in tx.events}
     if types & _ENDED:

@@ -15,6 +15,7 @@ from typing import Any, TypedDict
 from django.utils.translation import gettext_noop
 
 from core.errors import ValidationFailed
+from games.clock import TimeControl
 from games.engine import hols_der_geier
 
 #: The most rules a seat may hold (a full GOPS suit, five times over, and then some).
@@ -30,10 +31,16 @@ class Rule(TypedDict):
     card: int
 
 
-def conditional_offered(game: str, protocol: str) -> bool:
+def conditional_offered(game: str, protocol: str, time_control: Mapping[str, Any] | None) -> bool:
     """Whether a match takes conditional moves: a sealed-bid game under the sealed protocol
-    (under commit-reveal the server would hold the move a seat is meant to commit to)."""
-    return game in GAMES and protocol == "sealed"
+    (under commit-reveal the server would hold the move a seat is meant to commit to) with a
+    correspondence clock (a day or more per step or bank). Only there: the job that plays them
+    is enqueued on every step opening whatever the rules, a Celery enqueue that costs the move
+    opening a step about as much CPU again as the move itself; nothing where steps are a day
+    apart, half the throughput of a fast match (docs/design.md, "Conditional moves")."""
+    if game not in GAMES or protocol != "sealed" or not time_control:
+        return False
+    return TimeControl.of(time_control).correspondence
 
 
 def limits(game: str, options: Mapping[str, Any]) -> tuple[range, range]:

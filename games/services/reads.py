@@ -523,7 +523,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Ma
         **summary,
         "legal_moves": _legal_moves(snapshot, state),
         "view": _view(snapshot, state),
-        "conditional_moves": conditional_offered(match.game, match.protocol),
+        "conditional_moves": conditional_offered(match.game, match.protocol, match.time_control),
     }
     return body
 

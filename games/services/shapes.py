@@ -172,8 +172,8 @@ class Match(MatchSummary):
         bool,
         Meta(
             description="Whether seats may set conditional moves (GET "
-            "/matches/{id}/conditional-moves): GOPS and Hols der Geier under the sealed "
-            "protocol only."
+            "/matches/{id}/conditional-moves): correspondence matches of GOPS and Hols der "
+            "Geier under the sealed protocol only."
         ),
     ]
 

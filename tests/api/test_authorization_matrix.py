@@ -97,6 +97,7 @@ NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
 BOT_REFUSED = Outcome(409, "bot_refused")
 VACATION_CONFLICT = Outcome(409, "vacation_conflict")
+UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -517,26 +518,17 @@ ROWS: tuple[Row, ...] = (
         for answer in ("accept", "decline", "withdraw")
     ),
     # Conditional moves: a seat's own, read by its holder only (there is no way to name
-    # another seat's), set and cleared while the match is active.
-    Row(
-        "GET",
-        "/api/v1/matches/{match_id}/conditional-moves",
-        authenticated(NOT_SEATED, seated=OK, other_seat=OK),
-        states=MATCH,
-    ),
+    # another seat's); offered in correspondence matches only, which this world has none of
+    # (tests/api/test_conditional_moves.py has the rest).
     *(
         Row(
             method,
             "/api/v1/matches/{match_id}/conditional-moves",
-            by_state(
-                open=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
-                active=authenticated(NOT_SEATED, seated=OK, other_seat=OK),
-                finished=authenticated(NOT_SEATED, seated=NOT_ACTIVE, other_seat=NOT_ACTIVE),
-            ),
+            authenticated(NOT_SEATED, seated=UNAVAILABLE, other_seat=UNAVAILABLE),
             body,
             states=MATCH,
         )
-        for method, body in (("PUT", _rules), ("DELETE", _nothing))
+        for method, body in (("GET", None), ("PUT", _rules), ("DELETE", _nothing))
     ),
     # Series: any logged-in user may create one and read any.
     Row("POST", "/api/v1/series", authenticated(CREATED), _series),

@@ -22,6 +22,8 @@ from tests.leaks import RECEIPT_KEYS, alternatives, reading
 from tests.players import Player, make_player, start_match
 
 PATH = "/api/v1/matches/{}/conditional-moves"
+#: Conditional moves are offered in correspondence matches (a day or more per step).
+DAILY = {"per_step_seconds": 86400}
 RULES = [{"pot": [1, 2], "card": 4}, {"pot": None, "card": 1}]
 
 
@@ -31,7 +33,8 @@ def _no_runner(settings: Any) -> None:
 
 
 def _console(match_id: str) -> dict[str, str]:
-    """The operator console's pages of the match, less what changes per request."""
+    """The operator console's pages of the match, less what changes per request (CSRF tokens,
+    and each clock's time left as of the wall clock)."""
     operator = User.objects.filter(username="cond-operator").first()
     if operator is None:
         operator = User.objects.create_superuser("cond-operator", "o@example.com", "x" * 12)
@@ -41,7 +44,8 @@ def _console(match_id: str) -> dict[str, str]:
     for url in (f"/admin/games/match/{match_id}/change/", "/admin/games/match/", "/admin/"):
         page = client.get(url)
         assert page.status_code == 200, url
-        pages[url] = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.content.decode())
+        html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.content.decode())
+        pages[url] = re.sub(r'<td class="left-now">[^<]*</td>', "", html)
     return pages
 
 
@@ -65,7 +69,11 @@ def test_setting_rules_changes_nothing_anyone_reads(
 ) -> None:
     robot = make_player(bot=True)
     match_id = start_match(
-        "gops", [alice, bob, robot], options={"num_cards": 5}, disclose_submitted=disclose
+        "gops",
+        [alice, bob, robot],
+        options={"num_cards": 5},
+        disclose_submitted=disclose,
+        time_control=DAILY,
     )
     readers = [alice, bob, robot, carol]  # the owner's own match reads do not show them either
 
@@ -93,6 +101,7 @@ def test_a_played_rule_reads_like_a_fast_player(
         [alice, bob, robot],
         options={"num_cards": 5, "prize_order": "ascending"},
         disclose_submitted=disclose,
+        time_control=DAILY,
     )
     others = [bob, robot, carol]
 
@@ -126,7 +135,10 @@ def test_a_rule_never_played_is_absent_from_the_transcript_and_the_export(
     alice: Player, bob: Player
 ) -> None:
     match_id = start_match(
-        "gops", [alice, bob], options={"num_cards": 3, "prize_order": "ascending"}
+        "gops",
+        [alice, bob],
+        options={"num_cards": 3, "prize_order": "ascending"},
+        time_control=DAILY,
     )
     t0 = timezone.now()
 

@@ -21,6 +21,8 @@ from tests.leaks import alternatives
 from tests.players import Player, make_player, start_match
 
 PATH = "/matches/{}/conditional-moves"
+#: Conditional moves are offered in correspondence matches (a day or more per step).
+DAILY = {"per_step_seconds": 86400}
 
 
 class Worker:
@@ -71,7 +73,7 @@ def test_rule_pick_takes_the_first_rule_whose_pot_and_card_fit() -> None:
 def test_the_owner_reads_replaces_and_clears_their_rules(
     alice: Player, bob: Player, carol: Player, worker: Worker
 ) -> None:
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 5}, time_control=DAILY)
     assert alice.match(match_id)["conditional_moves"] is True
     rules = [{"pot": [5, 3], "card": 4}, {"pot": None, "card": 1}]
     answer = put(alice, match_id, rules)
@@ -103,7 +105,7 @@ def test_the_owner_reads_replaces_and_clears_their_rules(
 def test_bad_rules_are_refused_and_change_nothing(
     rules: Any, field: str, alice: Player, bob: Player
 ) -> None:
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 5}, time_control=DAILY)
     put(alice, match_id, [{"pot": None, "card": 2}])
     answer = put(alice, match_id, rules)
     assert answer.status_code == 400
@@ -113,18 +115,20 @@ def test_bad_rules_are_refused_and_change_nothing(
 
 
 def test_hols_der_geier_takes_vulture_pots(alice: Player, bob: Player, carol: Player) -> None:
-    match_id = start_match("hols-der-geier", [alice, bob, carol])
+    match_id = start_match("hols-der-geier", [alice, bob, carol], time_control=DAILY)
     answer = put(alice, match_id, [{"pot": [-5, 10], "card": 15}])
     assert answer.status_code == 200, answer.content
     assert put(alice, match_id, [{"pot": [56], "card": 1}]).status_code == 400
 
 
-def test_commit_reveal_and_other_games_are_refused_with_a_stable_code(
+def test_commit_reveal_other_games_and_fast_matches_are_refused_with_a_stable_code(
     alice: Player, bob: Player
 ) -> None:
-    sealed = start_match("gops", [alice, bob], protocol="commit-reveal")
-    memory = start_match("memory", [alice, bob])
-    for match_id in (sealed, memory):
+    sealed = start_match("gops", [alice, bob], protocol="commit-reveal", time_control=DAILY)
+    memory = start_match("memory", [alice, bob], time_control=DAILY)
+    fast = start_match("gops", [alice, bob], time_control={"per_step_seconds": 3600})
+    untimed = start_match("gops", [alice, bob])
+    for match_id in (sealed, memory, fast, untimed):
         assert alice.match(match_id)["conditional_moves"] is False
         for answer in (alice.get(PATH.format(match_id)), put(alice, match_id, [])):
             assert (answer.status_code, answer.json()["code"]) == (
@@ -136,9 +140,8 @@ def test_commit_reveal_and_other_games_are_refused_with_a_stable_code(
 def test_a_rule_plays_when_its_step_opens_and_is_used_up(
     alice: Player, bob: Player, worker: Worker
 ) -> None:
-    match_id = start_match(
-        "gops", [alice, bob], options={"num_cards": 5, "prize_order": "ascending"}
-    )
+    ascending = {"num_cards": 5, "prize_order": "ascending"}
+    match_id = start_match("gops", [alice, bob], options=ascending, time_control=DAILY)
     with worker.capture(execute=True):
         put(alice, match_id, [{"pot": [2], "card": 5}, {"pot": [1], "card": 3}])
     # set while step 1 is open: the replacement enqueued the job for step 1
@@ -166,7 +169,9 @@ def test_a_rule_plays_when_its_step_opens_and_is_used_up(
 def test_rules_are_deleted_on_forfeit_on_a_change_of_hands_and_at_the_end(
     alice: Player, bob: Player, carol: Player, worker: Worker
 ) -> None:
-    match_id = start_match("gops", [alice, bob, carol], options={"num_cards": 4})
+    match_id = start_match(
+        "gops", [alice, bob, carol], options={"num_cards": 4}, time_control=DAILY
+    )
     for player in (alice, bob, carol):
         put(player, match_id, [{"pot": [10], "card": 4}])
     with worker.capture(execute=True):
@@ -195,7 +200,7 @@ def _alice_then_bob_completes(match_id: str, alice: Player, bob: Player) -> Any:
 def test_the_move_that_opens_a_step_costs_the_same_with_rules_and_without(
     alice: Player, bob: Player, worker: Worker
 ) -> None:
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 5}, time_control=DAILY)
     with_rules, without = alternatives(
         lambda: (
             put(alice, match_id, [{"pot": None, "card": c} for c in (5, 4, 3)]),
@@ -211,7 +216,7 @@ def test_the_move_that_opens_a_step_costs_the_same_with_rules_and_without(
 def test_a_correspondence_match_played_with_one_seat_entirely_conditional(
     alice: Player, bob: Player, worker: Worker
 ) -> None:
-    match_id = start_match("gops", [alice, bob], time_control={"per_step_seconds": 86400})
+    match_id = start_match("gops", [alice, bob], time_control=DAILY)
     # the prize itself when it is in hand, else the lowest card (the pot may carry over)
     rules = [{"pot": [value], "card": value} for value in range(1, 14)]
     rules += [{"pot": None, "card": card} for card in range(1, 14)]
@@ -245,7 +250,7 @@ def test_a_correspondence_match_played_with_one_seat_entirely_conditional(
 
 def test_a_bot_account_holds_rules_like_a_player(alice: Player) -> None:
     robot = make_player(bot=True)
-    match_id = start_match("gops", [alice, robot], options={"num_cards": 3})
+    match_id = start_match("gops", [alice, robot], options={"num_cards": 3}, time_control=DAILY)
     answer = put(robot, match_id, [{"pot": None, "card": 3}])
     assert answer.status_code == 200, answer.content
     assert robot.get(PATH.format(match_id)).json()["rules"] == [{"pot": None, "card": 3}]

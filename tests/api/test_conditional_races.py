@@ -70,7 +70,9 @@ def test_rules_replaced_while_their_job_plays_the_step() -> None:
 
 def _replaced_while_played() -> None:
     alice, bob = make_player(), make_player()
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match(
+        "gops", [alice, bob], options={"num_cards": 5}, time_control={"per_step_seconds": 86400}
+    )
     first, second = [{"pot": None, "card": 1}], [{"pot": None, "card": 2}]
     assert _put(alice, match_id, first) == 200
     played, status = together(
@@ -94,7 +96,9 @@ def test_a_rule_and_a_hand_played_move_for_the_same_step() -> None:
 
 def _rule_against_hand() -> None:
     alice, bob = make_player(), make_player()
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match(
+        "gops", [alice, bob], options={"num_cards": 5}, time_control={"per_step_seconds": 86400}
+    )
     rule = [{"pot": None, "card": 5}]
     assert _put(alice, match_id, rule) == 200
     played, answer = together(

@@ -97,8 +97,9 @@ def test_the_problems_of_conditional_moves_in_german(alice: Player, bob: Player)
     refused = alice.get(f"/matches/{memory}/conditional-moves", **german)
     body = problem(refused, 409, "conditional_moves_unavailable")
     assert body["title"] == "Bedingte Züge nicht verfügbar"
-    assert body["detail"].startswith("Bedingte Züge gibt es nur bei GOPS")
-    gops = start_match("gops", [alice, bob], options={"num_cards": 3})
+    assert body["detail"].startswith("Bedingte Züge gibt es nur in Fernpartien")
+    daily = {"per_step_seconds": 86400}
+    gops = start_match("gops", [alice, bob], options={"num_cards": 3}, time_control=daily)
     rules = {"rules": [{"pot": [7], "card": 4}]}
     bad = alice.client.put(
         f"{API}/matches/{gops}/conditional-moves", rules, format="json", **german

@@ -199,5 +199,4 @@ def test_on_commit_enqueues_bot_moves_and_deadline(
     assert games_jobs == [
         ("bot_moves", (match_id, 1), None),
         ("step_expire", (match_id, 1), deadline),
-        ("conditional_moves", (match_id, 1), None),  # whatever the rules: none here
     ]

@@ -22,7 +22,9 @@ def test_alice_keeps_conditional_bids_that_only_she_sees(
 ) -> None:
     settings.FACEDOWN_TASK_RUNNER = "off"  # the rules stay unplayed while the pages look
     alice, bob, carol = make_player("alice"), make_player("bob"), make_player("carol")
-    match_id = start_match("gops", [alice, bob], options={"num_cards": 5})
+    match_id = start_match(
+        "gops", [alice, bob], options={"num_cards": 5}, time_control={"per_step_seconds": 86400}
+    )
     mine, theirs, watching = new_page(width=PHONE, height=844), new_page(), new_page()
     for page, player in ((mine, alice), (theirs, bob), (watching, carol)):
         _log_in(page, player)
