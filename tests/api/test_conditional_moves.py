@@ -254,3 +254,13 @@ def test_a_bot_account_holds_rules_like_a_player(alice: Player) -> None:
     answer = put(robot, match_id, [{"pot": None, "card": 3}])
     assert answer.status_code == 200, answer.content
     assert robot.get(PATH.format(match_id)).json()["rules"] == [{"pot": None, "card": 3}]
+
+
+def test_a_match_without_conditional_moves_enqueues_no_job(
+    alice: Player, bob: Player, worker: Worker
+) -> None:
+    fast = start_match("gops", [alice, bob], time_control={"per_step_seconds": 3600})
+    with worker.capture(execute=True):
+        assert alice.move(fast, 1, {"card": 1}).status_code == 202
+        assert bob.move(fast, 1, {"card": 2}).status_code == 202
+    assert worker.jobs() == []
