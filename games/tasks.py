@@ -14,7 +14,7 @@ from django.db import OperationalError
 
 from games import dispatch
 from games.services.bots import bot_moves_play, stalled_bots_sweep
-from games.services.conditional import conditional_moves_play
+from games.services.conditional import conditional_moves_play, stalled_conditional_sweep
 from games.services.deadlines import overdue_sweep, step_expire
 from games.services.purge import data_purge
 from games.services.vacations import vacation_apply
@@ -43,7 +43,7 @@ def step_expire_task(match_id: str, step: int) -> bool:
 
 @shared_task(**_RETRY)
 def overdue_sweep_task() -> int:
-    return overdue_sweep() + stalled_bots_sweep()
+    return overdue_sweep() + stalled_bots_sweep() + stalled_conditional_sweep()
 
 
 @shared_task(**_RETRY)

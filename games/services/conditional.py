@@ -13,18 +13,25 @@ under the lock and plays the first matching rule of each seat still to move thro
 path as a player's move (``moves.move_record``, source ``conditional``, with a receipt), for
 exactly that step; the rule played is used up. Running it twice changes nothing.
 
+A job the task runner lost is made up for by the periodic sweep
+(``stalled_conditional_sweep``), within ``SWEEP_WINDOW`` of its step opening.
+
 A seat's rules are deleted when it forfeits (a resignation is one), when it changes hands (a
 substitute takes it over: ``conditional_moves_drop``) and when the match ends.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
@@ -35,6 +42,8 @@ from games.services import shapes
 from games.services.conditional_rules import Rule, conditional_offered, rule_pick, rules_validate
 from games.services.moves import move_record
 from games.services.unit_of_work import MatchChange, follow_up_register, match_change
+
+log = logging.getLogger(__name__)
 
 JOB = "conditional_moves"
 
@@ -151,6 +160,48 @@ def _play(tx: MatchChange, step: int) -> int:
             conditional_moves_drop(tx, seat.index)
         move_record(tx, seat=seat.index, move={"card": card}, source=Move.Source.CONDITIONAL)
         played += 1
+    return played
+
+
+#: How long after its step opened a seat's rules are still looked at by the sweep: a job the
+#: broker lost is made up for by the next sweeps, and a seat none of whose rules match is not
+#: looked at again for ever (it moves by hand, or its clock decides).
+SWEEP_WINDOW = timedelta(hours=1)
+
+
+def stalled_conditional_steps(
+    *, now: datetime, limit: int = 500
+) -> QuerySet[ConditionalMoves, tuple[Any, ...]]:
+    """(match id, step) of active matches with a seat that holds rules and still waits, its
+    step opened between ``SWEEP_WINDOW`` and ``FACEDOWN_BOT_STALL_SECONDS`` ago. It starts from
+    the rules, so it costs the seats that hold some, never the seat or match tables."""
+    latest = now - timedelta(seconds=settings.FACEDOWN_BOT_STALL_SECONDS)
+    waiting = Seat.objects.filter(
+        match_id=OuterRef("match_id"), index=OuterRef("seat"), awaiting_move=True
+    )
+    return (
+        ConditionalMoves.objects.filter(
+            Exists(waiting),
+            match__status=Match.Status.ACTIVE,
+            match__phase_kind=Match.PhaseKind.SIMULTANEOUS,
+            match__step_opened_at__gt=latest - SWEEP_WINDOW,
+            match__step_opened_at__lte=latest,
+        )
+        .order_by()
+        .values_list("match_id", "match__step")
+        .distinct()[:limit]
+    )
+
+
+def stalled_conditional_sweep(*, now: datetime | None = None, limit: int = 500) -> int:
+    """Play the rules of seats still waiting a while after their step opened (its job was lost,
+    or the worker was down). Returns how many moves were made."""
+    played = 0
+    for match_id, step in stalled_conditional_steps(now=now or timezone.now(), limit=limit):
+        try:  # one broken match must not stop the others
+            played += conditional_moves_play(match_id=match_id, step=step)
+        except Exception:
+            log.exception("conditional moves for step %s of match %s failed", step, match_id)
     return played
 
 

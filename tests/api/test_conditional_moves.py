@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -13,7 +14,11 @@ from django.test.utils import CaptureQueriesContext
 
 from games import dispatch
 from games.models import ConditionalMoves, Match, Move
-from games.services.conditional import conditional_moves_drop, conditional_moves_play
+from games.services.conditional import (
+    conditional_moves_drop,
+    conditional_moves_play,
+    stalled_conditional_sweep,
+)
 from games.services.conditional_rules import rule_pick
 from games.services.unit_of_work import match_change
 from games.verify import verify_transcript
@@ -264,3 +269,15 @@ def test_a_match_without_conditional_moves_enqueues_no_job(
         assert alice.move(fast, 1, {"card": 1}).status_code == 202
         assert bob.move(fast, 1, {"card": 2}).status_code == 202
     assert worker.jobs() == []
+
+
+def test_the_sweep_makes_up_for_a_lost_job(alice: Player, bob: Player, worker: Worker) -> None:
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 5}, time_control=DAILY)
+    put(alice, match_id, [{"pot": None, "card": 5}])  # its job is lost: never run on commit
+    opened = Match.objects.get(pk=match_id).step_opened_at
+    assert opened is not None
+    assert stalled_conditional_sweep(now=opened) == 0  # just opened: its job is still due
+    assert stalled_conditional_sweep(now=opened + timedelta(hours=2)) == 0  # past the window
+    assert stalled_conditional_sweep(now=opened + timedelta(minutes=5)) == 1
+    assert stalled_conditional_sweep(now=opened + timedelta(minutes=6)) == 0
+    assert Move.objects.get(match_id=match_id, step=1, seat=0).source == "conditional"
