@@ -46,7 +46,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import AccessToken, User
 from accounts.tokens import token_issue
-from games.models import Match, MatchEvent, Move, Seat
+from games.models import ConditionalMoves, Match, MatchEvent, Move, Seat
 from notify.models import NotificationSettings, PushSubscription, Webhook
 from notify.preferences import settings_of
 from tests.leaks import RECEIPT_KEYS, alternatives, keys_in, shuffled_state, state_of, state_set
@@ -97,6 +97,7 @@ NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
 BOT_REFUSED = Outcome(409, "bot_refused")
 VACATION_CONFLICT = Outcome(409, "vacation_conflict")
+UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -328,6 +329,10 @@ def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
 
+def _rules(world: World, actor: str, state: str) -> Any:
+    return {"rules": [{"pot": None, "card": 6}]}
+
+
 def _inward_hook(world: World, actor: str, state: str) -> Any:
     return {"url": "http://127.0.0.1:8000/hook"}  # refused by the SSRF guard
 
@@ -512,6 +517,19 @@ ROWS: tuple[Row, ...] = (
         )
         for answer in ("accept", "decline", "withdraw")
     ),
+    # Conditional moves: a seat's own, read by its holder only (there is no way to name
+    # another seat's); offered in correspondence matches only, which this world has none of
+    # (tests/api/test_conditional_moves.py has the rest).
+    *(
+        Row(
+            method,
+            "/api/v1/matches/{match_id}/conditional-moves",
+            authenticated(NOT_SEATED, seated=UNAVAILABLE, other_seat=UNAVAILABLE),
+            body,
+            states=MATCH,
+        )
+        for method, body in (("GET", None), ("PUT", _rules), ("DELETE", _nothing))
+    ),
     # Series: any logged-in user may create one and read any.
     Row("POST", "/api/v1/series", authenticated(CREATED), _series),
     Row("GET", "/api/v1/series/{series_id}", authenticated(OK)),
@@ -610,6 +628,7 @@ _TABLES = (
     Seat,
     Move,
     MatchEvent,
+    ConditionalMoves,
     User,
     AccessToken,
     NotificationSettings,
@@ -664,7 +683,9 @@ def call(world: World, row: Row, actor: str, state: str, *, watch: bool) -> tupl
                 response = client.get(path)
             else:
                 body = row.body(world, actor, state) if row.body else None
-                send = {"DELETE": client.delete, "PATCH": client.patch}.get(row.method, client.post)
+                send = {"DELETE": client.delete, "PATCH": client.patch, "PUT": client.put}.get(
+                    row.method, client.post
+                )
                 response = send(path, body, format="json")
             content_type = response.get("Content-Type", "").split(";")[0]
             try:
