@@ -271,3 +271,12 @@ class ProposalInput(StrictSerializer):
     until = serializers.DateTimeField(
         required=False, help_text="A pause's end: after now, at most 14 days ahead."
     )
+
+
+class SeatOfferInput(StrictSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=15)
+    invitee = serializers.CharField(
+        required=False,
+        max_length=150,
+        help_text="The one user it is offered to; without it, an open seat anyone may take.",
+    )
