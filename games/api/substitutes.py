@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from accounts import scopes
 from core.errors import NotFound
+from core.openapi import operation_id
 from games.api import serializers as s
 from games.api.idempotent import idempotent
 from games.api.matches import (
@@ -179,11 +180,12 @@ class OpenSeatsApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses={200: shape(shapes.SeatOfferPage)},
+        operation_id=operation_id("/api/v1/substitutes", "list"),
+        responses={200: shape(shapes.SeatOfferPage), 401: PROBLEM},
         tags=["matches"],
         description="The lobby's seats to take over, newest first: open to anyone, and (signed "
         "in) the ones offered to you. Active matches only.",
     )
     def get(self, request: Request) -> Response:
-        user = request.user if request.user.is_authenticated else None
+        user = request.user if request.user is not None and request.user.is_authenticated else None
         return Response({"results": open_seats(user)})  # type: ignore[arg-type]
