@@ -39,7 +39,7 @@ def _take(match_id: str, offer: int) -> Callable[[Any], Any]:
 
 def _left_seat(players: list[Player]) -> tuple[str, int]:
     """A correspondence match of three whose last seat resigned and is offered to anyone."""
-    alice, bob, carol = players
+    alice, _, carol = players
     User.objects.filter(pk__in=[p.user.pk for p in players]).update(auto_vacation=False)
     match_id = start_match("gops", players, **SLOW)
     assert carol.post(f"/matches/{match_id}/resign").status_code == 200
