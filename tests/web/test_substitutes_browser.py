@@ -63,7 +63,7 @@ def test_a_left_seat_is_offered_and_taken_over_from_the_lobby(
 
     # Alice's page learns of the takeover: the offer is gone, the steps are told.
     tenures = mine.locator("#tenures")
-    expect(tenures).to_contain_text("Seat 3: carol, steps 1–1")
+    expect(tenures).to_contain_text("Seat 3: carol, steps 1\u20131")  # an en dash
     expect(tenures).to_contain_text("Seat 3: dave, from step 2")
     expect(mine.locator("#offer-list li")).to_have_count(0)
     expect(theirs.locator("#tenures")).to_contain_text("dave, from step 2")
