@@ -145,7 +145,7 @@ def notifications_follow_up(tx: MatchChange) -> None:
     if found:
         transaction.on_commit(partial(notifications_send, found), robust=True)
     offered = [
-        dict(event.data)
+        dict(event.data or {})
         for event in tx.events
         if event.type == events.SEAT_OFFERED.name and (event.data or {}).get("invitee")
     ]

@@ -188,4 +188,4 @@ class OpenSeatsApi(APIView):
     )
     def get(self, request: Request) -> Response:
         user = request.user if request.user is not None and request.user.is_authenticated else None
-        return Response({"results": open_seats(user)})  # type: ignore[arg-type]
+        return Response({"results": open_seats(user)})
