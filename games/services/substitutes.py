@@ -196,6 +196,9 @@ def take_over(tx: MatchChange, offer: SeatOffer, user: User) -> None:
     )
     # conditional moves of the seat are dropped here
     seat.user = user
+    # What the lock read of the leaver's destinations is not the substitute's: unknown, so a
+    # notification of this change goes out to every channel (notify/generate.py).
+    seat.user_offsite = None  # type: ignore[attr-defined]
     seat.forfeited = False
     seat.controlled_by = Seat.Controller.PLAYER
     seat.bot_memory = {}

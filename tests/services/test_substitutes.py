@@ -120,6 +120,7 @@ def test_a_substitute_plays_a_resigned_seat_of_hols_der_geier_to_the_end(db: Non
         {"offer": offer["id"], "seat": 3, "player": erin.name, "from_step": 4}
     ]
     assert transcript["seats"][3]["player"] == erin.name
+    assert transcript["tenures"] == history["tenures"]
     report = verify_transcript(transcript)
     assert report.ok, report.problems
 
