@@ -8,8 +8,12 @@ from typing import Any
 
 import pytest
 
+from accounts.models import User
 from games.models import Match, MatchEvent, Move, Rating, Seat, SeatOffer, SeatTenure
+from games.services.deadlines import step_expire
 from games.verify import verify_transcript
+from tests.api.test_commit_reveal import Sealer
+from tests.clocks import overdue
 from tests.players import Player, make_player, play_to_end, start_match
 
 DAY = 24 * 3600
@@ -207,3 +211,50 @@ def test_an_offer_open_when_the_match_ends_reads_closed(db: None) -> None:
     assert make_player().get("/substitutes").json()["results"] == []
     refused = _answer(make_player(), match_id, offer["id"], "accept")
     assert refused.json()["code"] == "seat_offer_closed"
+
+
+def test_a_seat_forfeited_by_its_clock_is_taken_over_with_a_fresh_one(db: None) -> None:
+    alice, bob, carol, dave = (make_player() for _ in range(4))
+    User.objects.filter(pk=carol.user.pk).update(auto_vacation=False)
+    bank = {"kind": "fischer", "initial_seconds": 2 * DAY, "increment_seconds": DAY}
+    forfeit = {"time_control": {**bank, "max_seconds": 3 * DAY, "on_timeout": "forfeit"}}
+    match_id = start_match("hols-der-geier", [alice, bob, carol], **forfeit)
+    _play_step([alice, bob], match_id)
+    overdue(match_id)
+    assert step_expire(match_id=match_id, step=1)
+    assert Seat.objects.get(match_id=match_id, index=2).forfeited  # timed out: forfeited
+    # Its bank ran out (then had the step's increment); the substitute's starts afresh at the
+    # time control's start.
+    assert Match.objects.get(pk=match_id).clocks[2]["bank"] == DAY * 1000
+    offer = _offer(bob, match_id, seat=2, invitee=dave.name).json()
+    assert _answer(dave, match_id, offer["id"], "accept").status_code == 200
+    clock = Match.objects.get(pk=match_id).clocks[2]
+    assert clock["bank"] == 2 * DAY * 1000 and clock["out"] is False
+    _play_step([alice, bob], match_id)
+    assert dave.match(match_id)["legal_moves"]  # step 3 waits for him
+    assert Match.objects.get(pk=match_id).clocks[2]["since"] is not None
+
+
+def test_a_commitment_left_behind_is_filled_by_the_stand_in(db: None) -> None:
+    """Commit-reveal: the leaver committed, then resigned; nobody could reveal that move, so the
+    stand-in fills it at the takeover, and the substitute never meets the reveal."""
+    alice, bob, carol, dave = (make_player() for _ in range(4))
+    match_id = start_match("gops", [alice, bob, carol], protocol="commit-reveal", **SLOW)
+    sealers = {p.name: Sealer(p, match_id) for p in (alice, bob, carol)}
+    assert sealers[carol.name].commit(1, {"card": 1}, seat=2).status_code == 202
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+    offer = _offer(alice, match_id, seat=2).json()
+    assert _answer(dave, match_id, offer["id"], "accept").status_code == 200
+    row = Move.objects.get(match_id=match_id, step=1, seat=2)
+    assert row.source == Move.Source.FORFEIT and row.payload is not None and row.commitment
+    for player, seat, card in ((alice, 0, 2), (bob, 1, 3)):
+        assert sealers[player.name].commit(1, {"card": card}, seat=seat).status_code == 202
+    assert Match.objects.get(pk=match_id).phase_kind == Match.PhaseKind.REVEAL
+    # During the reveal nobody takes a seat over: the seats' moves must stay as committed.
+    assert bob.post(f"/matches/{match_id}/resign").status_code == 200
+    during = _offer(alice, match_id, seat=1).json()
+    refused = _answer(make_player(), match_id, during["id"], "accept")
+    assert refused.json()["code"] == "wrong_phase"
+    assert sealers[alice.name].reveal(1).status_code == 202
+    assert Match.objects.get(pk=match_id).step == 2
+    assert dave.match(match_id)["legal_moves"]
