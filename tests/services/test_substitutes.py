@@ -258,3 +258,37 @@ def test_a_commitment_left_behind_is_filled_by_the_stand_in(db: None) -> None:
     assert sealers[alice.name].reveal(1).status_code == 202
     assert Match.objects.get(pk=match_id).step == 2
     assert dave.match(match_id)["legal_moves"]
+
+
+def test_nobody_learns_anything_new_from_an_offer_or_a_takeover(db: None) -> None:
+    """Sealed and undisclosed: Alice has moved. Offering carol's seat and Dave taking it over
+    tell Bob and a spectator nothing of Alice's move, nor of the seat's hand; the events carry
+    public data only; the leaver stops reading the seat's private parts, the substitute starts."""
+    alice, bob, carol, dave, watcher = (make_player() for _ in range(5))
+    match_id = start_match("gops", [alice, bob, carol], disclose_submitted=False, **SLOW)
+    assert alice.move(match_id, 1, {"card": 3}).status_code == 202
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+
+    def seen(player: Player) -> dict[str, Any]:
+        read = player.match(match_id)
+        return {key: read[key] for key in ("view", "phase", "legal_moves")} | {
+            "clocks": [c for i, c in enumerate(read["clocks"]) if i != 2],
+        }
+
+    before = {p.name: seen(p) for p in (bob, watcher)}
+    offer = _offer(bob, match_id, seat=2, invitee=dave.name).json()
+    assert _answer(dave, match_id, offer["id"], "accept").status_code == 200
+    assert {p.name: seen(p) for p in (bob, watcher)} == before
+    new = [
+        e
+        for e in watcher.events(match_id)["results"]
+        if e["type"] in ("seat_offered", "seat_taken_over")
+    ]
+    assert [sorted(e["data"]) for e in new] == [
+        ["invitee", "offer", "seat"],
+        ["from_step", "offer", "player", "seat"],
+    ]
+    stored = MatchEvent.objects.filter(match_id=match_id, type__startswith="seat_")
+    assert all(not row.private for row in stored)
+    assert dave.match(match_id)["view"]["hand"]  # the seat's hand, now his
+    assert "hand" not in carol.match(match_id)["view"]
