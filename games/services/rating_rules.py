@@ -54,10 +54,12 @@ def played_enough(tx: MatchChange, *, excluded: frozenset[int] = frozenset()) ->
     return all(turns.get(seat, 0) >= minimum for seat in humans)
 
 
-def one_pool(tx: MatchChange) -> bool:
-    """False when the match's players mix bot accounts and people (one query, at the finish of
-    a match with two players or more)."""
-    users = [seat.user_id for seat in tx.seats if seat.user_id is not None]
+def one_pool(tx: MatchChange, *, excluded: frozenset[int] = frozenset()) -> bool:
+    """False when the match's players (but ``excluded`` seats') mix bot accounts and people
+    (one query, at the finish of a match with two players or more)."""
+    users = [
+        seat.user_id for seat in tx.seats if seat.user_id is not None and seat.index not in excluded
+    ]
     if len(users) < 2:
         return True
     kinds = set(User.objects.filter(pk__in=users).values_list("is_bot", flat=True))

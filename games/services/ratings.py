@@ -122,7 +122,7 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
         match.rated
         and len(counted) >= 2
         and played_enough(tx, excluded=substituted)
-        and one_pool(tx)
+        and one_pool(tx, excluded=substituted)
     ):
         met = new_opponents(tx, excluded=substituted)
     if met is not None:

@@ -301,11 +301,10 @@ def substitutes_read(match: Match) -> shapes.SubstitutePage:
         .order_by("-created_at", "-pk")
     )
     active = match.status == Match.Status.ACTIVE
-    offers = [
-        row
-        for i, row in enumerate(rows[: RECENT + 20])
-        if row.status == SeatOffer.Status.OPEN or i < RECENT
-    ]
+    # One open offer per seat at most, so the open ones are few; then the latest closed ones.
+    opened = list(rows.filter(status=SeatOffer.Status.OPEN))
+    closed = list(rows.exclude(status=SeatOffer.Status.OPEN)[:RECENT])
+    offers = sorted([*opened, *closed], key=lambda row: (row.created_at, row.pk), reverse=True)
     return {
         "offers": [offer_public(row, game=match.game, match_active=active) for row in offers],
         "tenures": tenures_of(match),
