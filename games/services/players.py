@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from core.errors import MatchNotActive
-from games.models import Match, MatchArchive, MatchEvent, Move, Seat
+from games.models import Match, MatchArchive, MatchEvent, Move, Seat, SeatOffer, SeatTenure
 from games.services.archive import archived_event_data_rewrite, archived_moves
 from games.services.matches import match_resign
 from games.services.unit_of_work import match_change
@@ -29,8 +29,8 @@ def player_withdraw(user: User) -> None:
             match_resign(match_id=match_id, user=user)
 
 
-#: The keys of event data that hold a user's name (players, operators).
-NAME_KEYS = frozenset({"player", "operator"})
+#: The keys of event data that hold a user's name (players, operators, a seat's invitee).
+NAME_KEYS = frozenset({"player", "operator", "invitee"})
 #: Events an operator's name appears in, in matches the operator may not be seated in.
 OPERATOR_EVENTS = (
     "match_aborted",
@@ -56,7 +56,12 @@ def player_renamed(user: User, old_name: str) -> None:
     """A closed account's old name leaves the history of every match it took part in: event
     data that named it (seats at creation and start, joins, an operator's actions) names its
     placeholder instead, each match in its own change."""
-    seated = Seat.objects.filter(user=user).values_list("match_id", flat=True)
+    # Its seats, the seats it left to a substitute, the seats offered to it.
+    seated = [
+        *Seat.objects.filter(user=user).values_list("match_id", flat=True),
+        *SeatTenure.objects.filter(user=user).values_list("match_id", flat=True),
+        *SeatOffer.objects.filter(invitee=user).values_list("match_id", flat=True),
+    ]
     candidates = MatchEvent.objects.filter(
         Q(match_id__in=seated) | Q(type__in=OPERATOR_EVENTS), data__isnull=False
     ).values_list("match_id", "data")
@@ -80,7 +85,8 @@ def player_renamed(user: User, old_name: str) -> None:
 def player_has_played(user: User) -> bool:
     """Whether ``user`` ever held a seat (an invitation not accepted counts: it was offered
     to them as the account they were)."""
-    return Seat.objects.filter(user=user).exists()
+    left = SeatTenure.objects.filter(user=user)  # a seat it left to a substitute
+    return Seat.objects.filter(user=user).exists() or left.exists()
 
 
 def player_export(user: User) -> dict[str, Any]:

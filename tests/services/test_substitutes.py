@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
+from accounts.services import DELETED_PREFIX
 from games.models import Match, MatchEvent, Move, Rating, Seat, SeatOffer, SeatTenure
 from games.services.deadlines import step_expire
 from games.verify import verify_transcript
@@ -292,3 +293,25 @@ def test_nobody_learns_anything_new_from_an_offer_or_a_takeover(db: None) -> Non
     assert all(not row.private for row in stored)
     assert dave.match(match_id)["view"]["hand"]  # the seat's hand, now his
     assert "hand" not in carol.match(match_id)["view"]
+
+
+def test_a_closed_account_leaves_the_history_of_the_seats_it_left_or_was_offered(
+    db: None,
+) -> None:
+    alice, bob, carol, dave, erin = (make_player() for _ in range(5))
+    match_id = start_match("gops", [alice, bob, carol], **SLOW)
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+    declined = _offer(alice, match_id, seat=2, invitee=erin.name).json()
+    assert _answer(erin, match_id, declined["id"], "decline").status_code == 200
+    offer = _offer(alice, match_id, seat=2).json()
+    assert _answer(dave, match_id, offer["id"], "accept").status_code == 200
+    for player in (carol, erin):
+        gone = player.client.delete(
+            "/api/v1/accounts/me", {"password": "correct-horse-battery"}, format="json"
+        )
+        assert gone.status_code == 204, gone.content
+    names = str(list(MatchEvent.objects.filter(match_id=match_id).values_list("data", flat=True)))
+    assert carol.name not in names and erin.name not in names
+    assert f"{DELETED_PREFIX}{carol.user.pk}" in names  # her seat at the start, renamed
+    tenures = alice.get(f"/matches/{match_id}/substitutes").json()["tenures"]
+    assert carol.name not in str(tenures) and dave.name in str(tenures)
