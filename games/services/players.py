@@ -96,6 +96,12 @@ def player_export(user: User) -> dict[str, Any]:
     seats = list(
         Seat.objects.filter(user=user).select_related("match").order_by("match__created_at")
     )
+    # Seats that changed hands: its own steps of them only. One it left is no longer its seat.
+    tenures = {(t.match_id, t.seat): t for t in SeatTenure.objects.filter(user=user)}
+    left = {key: t for key, t in tenures.items() if t.to_step is not None}
+    held = {(seat.match_id, seat.index) for seat in seats}
+    for match_id, index in sorted(set(left) - held, key=str):
+        seats.append(Seat.objects.select_related("match").get(match_id=match_id, index=index))
     own = Q(pk__in=[])
     for seat in seats:
         own |= Q(match_id=seat.match_id, seat=seat.index)
@@ -106,6 +112,9 @@ def player_export(user: User) -> dict[str, Any]:
         if seat.match.status in _OVER and seat.match_id not in moves:  # perhaps archived
             archived = archived_moves(seat.match) or []
             moves[seat.match_id] = [m for m in archived if m.seat == seat.index]
+    for (match_id, _), tenure in tenures.items():  # its own steps of a seat that changed hands
+        last = tenure.to_step if tenure.to_step is not None else float("inf")
+        moves[match_id] = [m for m in moves.get(match_id, []) if tenure.from_step <= m.step <= last]
     matches = []
     for seat in seats:
         match = seat.match
@@ -116,7 +125,8 @@ def player_export(user: User) -> dict[str, Any]:
                 "game": match.game,
                 "status": match.status,
                 "seat": seat.index,
-                "forfeited": seat.forfeited,
+                # A seat it left to a substitute it had forfeited, whatever the seat is now.
+                "forfeited": seat.forfeited or (seat.match_id, seat.index) not in held,
                 "created_at": match.created_at.isoformat(),
                 "finished_at": match.finished_at.isoformat() if match.finished_at else None,
                 "result": match.result if over else None,

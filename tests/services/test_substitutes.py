@@ -315,3 +315,22 @@ def test_a_closed_account_leaves_the_history_of_the_seats_it_left_or_was_offered
     assert f"{DELETED_PREFIX}{carol.user.pk}" in names  # her seat at the start, renamed
     tenures = alice.get(f"/matches/{match_id}/substitutes").json()["tenures"]
     assert carol.name not in str(tenures) and dave.name in str(tenures)
+
+
+def test_the_export_of_a_player_who_left_holds_their_own_steps_only(db: None) -> None:
+    alice, bob, carol, dave = (make_player() for _ in range(4))
+    match_id = start_match("gops", [alice, bob, carol], **SLOW)
+    _play_step([alice, bob, carol], match_id)
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+    offer = _offer(alice, match_id, seat=2).json()
+    assert _answer(dave, match_id, offer["id"], "accept").status_code == 200
+    _play_step([alice, bob], match_id)
+    _play_step([alice, bob, dave], match_id)
+    exported = carol.get("/accounts/me/export")
+    assert exported.status_code == 200, exported.content
+    (entry,) = [m for m in exported.json()["matches"] if m["id"] == match_id]
+    assert entry["seat"] == 2 and entry["forfeited"] is True
+    assert [(m["step"], m["made_by"]) for m in entry["moves"]] == [(1, "player"), (2, "forfeit")]
+    assert all(m["move"] is None for m in entry["moves"])  # the match is not over
+    (his,) = [m for m in dave.get("/accounts/me/export").json()["matches"] if m["id"] == match_id]
+    assert [m["step"] for m in his["moves"]] == [3]  # his own steps only
