@@ -219,6 +219,33 @@ class AlreadyAnswered(FacedownError):
     default_detail = gettext_noop("Your seat has already accepted this proposal.")
 
 
+class SeatNotOfferable(FacedownError):
+    status, code, title = 409, "seat_not_offerable", gettext_noop("Seat not offerable")
+    default_detail = gettext_noop(
+        "Only the seat of a player who resigned, forfeited or timed out of an active "
+        "correspondence match may be offered to a substitute."
+    )
+
+
+class SeatOfferOpen(FacedownError):
+    status, code, title = 409, "seat_offer_open", gettext_noop("The seat is already offered")
+    default_detail = gettext_noop("This seat already has an open offer: withdraw it first.")
+
+
+class SeatOfferClosed(FacedownError):
+    status, code, title = 409, "seat_offer_closed", gettext_noop("Offer closed")
+    default_detail = gettext_noop(
+        "The offer was already taken, declined or withdrawn, or the match is over."
+    )
+
+
+class PlayedHere(FacedownError):
+    status, code, title = 409, "played_in_match", gettext_noop("Already played in this match")
+    default_detail = gettext_noop(
+        "You hold or held a seat of this match: nobody may play two seats of one match."
+    )
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -257,6 +284,10 @@ ERROR_CODES: dict[str, int] = {
         NoOneToAsk,
         AlreadyAnswered,
         ConditionalMovesUnavailable,
+        SeatNotOfferable,
+        SeatOfferOpen,
+        SeatOfferClosed,
+        PlayedHere,
     )
 } | {
     "parse_error": 400,

@@ -27,6 +27,7 @@ SINGULAR = {
     "push-subscriptions": "push_subscription",
     "reveals": "reveal",
     "seeks": "seek",
+    "substitutes": "substitute",
     "series": "series",
     "tokens": "token",
     "webhooks": "webhook",

@@ -31,8 +31,8 @@ from core.errors import FacedownError, VacationConflict
 from games.catalog import bots_of, get_engine
 from games.clock import TimeControl, counted_ms, parse, spend, zone
 from games.events import event_for, timestamp
-from games.models import Match, MatchEvent, Seat
-from games.services import operators
+from games.models import Match, MatchEvent, Seat, SeatOffer, SeatTenure
+from games.services import operators, substitutes
 from games.services.archive import archived_events
 from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
 from games.services.deadlines import MAX_STEP_SECONDS
@@ -168,6 +168,37 @@ class ReturnSeatForm(ReasonForm):
         ]
 
 
+class OfferSeatForm(ReasonForm):
+    seat = forms.TypedChoiceField(coerce=int)
+    invitee = forms.CharField(
+        max_length=150,
+        required=False,
+        help_text="A username; empty: an open seat anyone may take in the lobby.",
+    )
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        assert match is not None
+        seats = match.seats.select_related("user").order_by("index")
+        self.fields["seat"].choices = [  # type: ignore[attr-defined]
+            (seat.index, _seat_label(seat))
+            for seat in seats
+            if seat.user_id is not None and seat.forfeited
+        ]
+
+
+class WithdrawOfferForm(ReasonForm):
+    offer = forms.TypedChoiceField(coerce=int)
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, match=match, **kwargs)
+        assert match is not None
+        offers = SeatOffer.objects.filter(match_id=match.pk, status=SeatOffer.Status.OPEN)
+        self.fields["offer"].choices = [  # type: ignore[attr-defined]
+            (offer.pk, f"{offer.pk}: seat {offer.seat}") for offer in offers.order_by("pk")
+        ]
+
+
 def _seat_label(seat: Seat) -> str:
     player = seat.user.username if seat.user is not None else "—"
     bot = f", bot {seat.bot}" if seat.bot else ""
@@ -216,7 +247,27 @@ def _do_return(request: HttpRequest, match: Match, data: dict[str, Any]) -> Matc
     )
 
 
-Operation = tuple[str, type[ReasonForm], Callable[[HttpRequest, Match, dict[str, Any]], Match]]
+def _do_offer(request: HttpRequest, match: Match, data: dict[str, Any]) -> Any:
+    return substitutes.offer_make(
+        match_id=match.pk,
+        user=request.user,  # type: ignore[arg-type]
+        seat=data["seat"],
+        invitee=data.get("invitee") or None,
+        operator=True,
+    )
+
+
+def _do_withdraw_offer(request: HttpRequest, match: Match, data: dict[str, Any]) -> Any:
+    return substitutes.offer_answer(
+        match_id=match.pk,
+        offer_id=data["offer"],
+        user=request.user,  # type: ignore[arg-type]
+        answer="withdraw",
+        operator=True,
+    )
+
+
+Operation = tuple[str, type[ReasonForm], Callable[[HttpRequest, Match, dict[str, Any]], Any]]
 
 #: name → (title, form, call): the buttons of the change page.
 OPERATIONS: dict[str, Operation] = {
@@ -225,6 +276,8 @@ OPERATIONS: dict[str, Operation] = {
     "force-timeout": ("Force the timeout now", StepReasonForm, _do_force),
     "replace-seat": ("Hand a seat to a bot", ReplaceSeatForm, _do_replace),
     "return-seat": ("Give a seat back to its player", ReturnSeatForm, _do_return),
+    "offer-seat": ("Offer a left seat to a substitute", OfferSeatForm, _do_offer),
+    "withdraw-offer": ("Withdraw a seat offer", WithdrawOfferForm, _do_withdraw_offer),
 }
 
 
@@ -346,6 +399,7 @@ class MatchAdmin(admin.ModelAdmin):
         ),
         ("Seats", {"fields": ("seats_table", "clocks_table")}),
         ("Pause and abort by agreement", {"fields": ("proposals_table",)}),
+        ("Substitutes", {"fields": ("substitutes_table", "tenures_table")}),
         ("Table (what a spectator sees)", {"fields": ("spectator_view",)}),
         ("Events (public data)", {"fields": ("events_table",)}),
     )
@@ -372,6 +426,8 @@ class MatchAdmin(admin.ModelAdmin):
         "seats_table",
         "clocks_table",
         "proposals_table",
+        "substitutes_table",
+        "tenures_table",
         "spectator_view",
         "events_table",
     )
@@ -550,6 +606,60 @@ class MatchAdmin(admin.ModelAdmin):
             '<table class="proposals"><thead><tr><th>id</th><th>kind</th><th>proposer</th>'
             "<th>until</th><th>status</th><th>accepted</th><th>proposed</th><th>expires</th>"
             "<th>answered</th><th>answered by</th></tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="seat offers (the open ones and the latest closed ones)")
+    def substitutes_table(self, match: Match) -> SafeString | str:
+        offers = substitutes.substitutes_read(match)["offers"]
+        if not offers:
+            return "—"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
+            (
+                (
+                    o["id"],
+                    o["seat"],
+                    o["offered_by"],
+                    o["invitee"] or "anyone (open seat)",
+                    o["status"],
+                    o["created_at"],
+                    o["answered_at"] or "—",
+                    o["taken_by"] or "—",
+                )
+                for o in offers
+            ),
+        )
+        return format_html(
+            '<table class="seat-offers"><thead><tr><th>id</th><th>seat</th><th>offered by</th>'
+            "<th>to</th><th>status</th><th>offered</th><th>answered</th><th>taken by</th>"
+            "</tr></thead><tbody>{}</tbody></table>",
+            rows,
+        )
+
+    @admin.display(description="who played which steps (seats that changed hands)")
+    def tenures_table(self, match: Match) -> SafeString | str:
+        tenures = substitutes.tenures_of(match)
+        if not tenures:
+            return "—"
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    t["seat"],
+                    t["player"],
+                    t["from_step"],
+                    "—" if t["to_step"] is None else t["to_step"],
+                )
+                for t in tenures
+            ),
+        )
+        return format_html(
+            '<table class="tenures"><thead><tr><th>seat</th><th>player</th><th>from step</th>'
+            "<th>to step</th></tr></thead><tbody>{}</tbody></table>",
             rows,
         )
 
@@ -759,6 +869,69 @@ def _form_errors(form: forms.Form, exc: FacedownError) -> None:
 # --- users: the vacation (games.services.vacations; accounts may not import games) -------------
 
 admin.site.unregister(User)
+
+
+@admin.register(SeatOffer)
+class SeatOfferAdmin(admin.ModelAdmin):
+    """Every seat offered to a substitute (games/services/substitutes.py): read-only; an
+    operator withdraws open ones through the service (the action), or offers a seat from the
+    match's page."""
+
+    list_display = ("id", "match", "seat", "offered_by", "invitee", "status", "taken_by")
+    list_filter = ("status",)
+    search_fields = ("invitee__username", "offered_by__username", "taken_by__username")
+    readonly_fields = [f.name for f in SeatOffer._meta.fields]
+    list_select_related = ("offered_by", "invitee", "taken_by")
+    actions = ("withdraw_selected",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description="Withdraw the selected open offers")
+    def withdraw_selected(self, request: HttpRequest, queryset: QuerySet[SeatOffer]) -> None:
+        done, failed = 0, []
+        for offer in queryset.filter(status=SeatOffer.Status.OPEN):
+            try:
+                substitutes.offer_answer(
+                    match_id=offer.match_id,
+                    offer_id=offer.pk,
+                    user=request.user,  # type: ignore[arg-type]
+                    answer="withdraw",
+                    operator=True,
+                )
+            except FacedownError as exc:
+                failed.append(f"{offer.pk}: {exc.detail}")
+            else:
+                done += 1
+        if done:
+            self.message_user(request, f"Withdrawn: {done} offer(s).", messages.SUCCESS)
+        for failure in failed:
+            self.message_user(request, f"Refused for {failure}", messages.ERROR)
+
+
+@admin.register(SeatTenure)
+class SeatTenureAdmin(admin.ModelAdmin):
+    """Who played which steps of the seats that changed hands."""
+
+    list_display = ("match", "seat", "user", "from_step", "to_step")
+    search_fields = ("user__username",)
+    readonly_fields = [f.name for f in SeatTenure._meta.fields]
+    list_select_related = ("user",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(User)

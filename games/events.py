@@ -184,6 +184,28 @@ class SeatReturned(TypedDict):
     reason: str
 
 
+class SeatOffered(TypedDict):
+    offer: int
+    seat: int
+    #: The invited user's name; null for an open seat anyone may take.
+    invitee: str | None
+
+
+class SeatOfferClosed(TypedDict):
+    offer: int
+    seat: int
+    status: Literal["declined", "withdrawn", "closed"]
+
+
+class SeatTakenOver(TypedDict):
+    offer: int
+    seat: int
+    #: The substitute's name.
+    player: str
+    #: The first step the substitute plays (the step under way is the stand-in's).
+    from_step: int
+
+
 # --- the catalogue -----------------------------------------------------------------------------
 
 D = TypeVar("D")
@@ -302,6 +324,21 @@ AUTO_VACATION: EventType[AutoVacation] = EventType(
     AutoVacation,
     "A seat's clock ran out and its player's vacation bank took over (an automatic vacation).",
 )
+SEAT_OFFERED: EventType[SeatOffered] = EventType(
+    "seat_offered",
+    SeatOffered,
+    "A seat its player left (resigned, forfeited, timed out) was offered to a substitute.",
+)
+SEAT_OFFER_CLOSED: EventType[SeatOfferClosed] = EventType(
+    "seat_offer_closed",
+    SeatOfferClosed,
+    "An offer of a seat ended untaken: declined by its invitee, withdrawn, or the match ended.",
+)
+SEAT_TAKEN_OVER: EventType[SeatTakenOver] = EventType(
+    "seat_taken_over",
+    SeatTakenOver,
+    "A substitute took the offered seat over: its hand and clock, from the next step.",
+)
 
 CATALOGUE: dict[str, EventType[Any]] = {
     event.name: event
@@ -327,6 +364,9 @@ CATALOGUE: dict[str, EventType[Any]] = {
         SEAT_RETURNED,
         SEAT_VACATION,
         AUTO_VACATION,
+        SEAT_OFFERED,
+        SEAT_OFFER_CLOSED,
+        SEAT_TAKEN_OVER,
     )
 }
 

@@ -451,3 +451,88 @@ class ConditionalMoves(models.Model):
 
     def __str__(self) -> str:
         return f"conditional moves of seat {self.seat}"
+
+
+class SeatOffer(models.Model):
+    """A seat left by its player (resigned, forfeited, timed out) offered to a substitute, by
+    invitation or open to anyone (games/services/substitutes.py). One open offer per seat."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        TAKEN = "taken"
+        DECLINED = "declined"
+        WITHDRAWN = "withdrawn"
+        #: The match ended before anyone took the seat.
+        CLOSED = "closed"
+
+    # No index of its own: the partial unique index and ``seat_offer_match`` serve it.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="seat_offers", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    #: Who offered it: a seated player, the match's creator, or an operator.
+    offered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    #: The one user it is offered to; null for an open seat anyone may take.
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seat_invitations",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    #: Who took it.
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["match", "-created_at"]
+        indexes = [
+            models.Index(fields=["match", "-created_at"], name="seat_offer_match"),
+            # The lobby's open seats, newest first.
+            models.Index(
+                fields=["-created_at"],
+                name="seat_offer_open",
+                condition=Q(status="open", invitee__isnull=True),
+            ),
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "seat"], name="seat_offer_one_open", condition=Q(status="open")
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"offer {self.pk} of seat {self.seat} of {self.match_id} ({self.status})"
+
+
+class SeatTenure(models.Model):
+    """Who played a seat from which step to which (games/services/substitutes.py): written
+    when a substitute takes a seat over, for the player leaving it and for the substitute. A
+    seat that never changed hands has none: its player played every step."""
+
+    # No index of its own: the unique (match, seat, from_step) index serves every lookup.
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="tenures", db_index=False
+    )
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    from_step = models.PositiveIntegerField()
+    #: The last step played; null while the seat is still theirs.
+    to_step = models.PositiveIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "seat", "from_step"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "seat", "from_step"], name="seat_tenure_one_per_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"user {self.user_id} in seat {self.seat} of {self.match_id} from {self.from_step}"

@@ -428,11 +428,16 @@ def _compare_event(
 
 def _forfeited(t: Mapping[str, Any], report: Report) -> frozenset[int]:
     flagged = frozenset(seat["index"] for seat in t["seats"] if seat.get("forfeited"))
-    events = frozenset(
-        event["data"]["seat"]
-        for event in t.get("events") or []
-        if event["type"] == "seat_forfeited" and isinstance(event.get("data"), Mapping)
-    )
+    # In order: a substitute taking a forfeited seat over plays it on, no longer forfeited.
+    forfeits: set[int] = set()
+    for event in t.get("events") or []:
+        if not isinstance(event.get("data"), Mapping):
+            continue
+        if event["type"] == "seat_forfeited":
+            forfeits.add(event["data"]["seat"])
+        elif event["type"] == "seat_taken_over":
+            forfeits.discard(event["data"]["seat"])
+    events = frozenset(forfeits)
     if events and events - flagged:
         unmarked = sorted(events - flagged)
         report.fail(f"seat_forfeited events for seats {unmarked} not marked forfeited")

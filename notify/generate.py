@@ -12,17 +12,20 @@ inside the locked transaction; the batch goes to the channels once the change ha
 - ``match_finished``: every seated user, when the match finished or was aborted.
 - ``proposal``: every other seated user, when a pause or an abort was proposed.
 - ``proposal_answered``: the proposer, when their proposal was declined or took effect.
+- ``seat_offered``: the invitee of a seat offered to a substitute. They hold no seat, so their
+  account is read after the commit, outside the lock (``seat_offers_send``).
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from django.db import transaction
 
 from games import events
-from games.models import Match, MatchEvent, Seat
+from games.models import Match, MatchEvent, Seat, SeatOffer
 from games.services.clock_views import seat_deadline
 from games.services.unit_of_work import MatchChange, follow_up_register
 from notify.dispatch import notifications_send
@@ -141,6 +144,44 @@ def notifications_follow_up(tx: MatchChange) -> None:
     found = notifications_of(tx)
     if found:
         transaction.on_commit(partial(notifications_send, found), robust=True)
+    offered = [
+        dict(event.data or {})
+        for event in tx.events
+        if event.type == events.SEAT_OFFERED.name and (event.data or {}).get("invitee")
+    ]
+    if offered:
+        match = tx.match
+        at, version = tx.now, match.version
+        send = partial(seat_offers_send, str(match.pk), match.game, version, at, offered)
+        transaction.on_commit(send, robust=True)
+
+
+def seat_offers_send(
+    match_id: str, game: str, version: int, at: datetime, offered: list[dict[str, Any]]
+) -> None:
+    """Tell each invitee of a seat offer (after the commit: one read of their accounts and
+    of the offers' authors)."""
+    ids = [data["offer"] for data in offered]
+    offers = SeatOffer.objects.filter(pk__in=ids).select_related("invitee", "offered_by")
+    found = [
+        Notification(
+            id=f"seat_offered:{match_id}:{version}:{offer.invitee_id}",
+            user_id=offer.invitee_id,
+            type="seat_offered",
+            match_id=match_id,
+            at=at,
+            data={
+                "game": game,
+                "offer": offer.pk,
+                "seat": offer.seat,
+                "by": offer.offered_by.username,
+            },
+            offsite=offer.invitee.offsite_channels,
+        )
+        for offer in offers
+        if offer.invitee is not None and offer.invitee_id is not None
+    ]
+    notifications_send(found)
 
 
 follow_up_register(notifications_follow_up)

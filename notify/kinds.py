@@ -23,6 +23,7 @@ Kind = Literal[
     "auto_vacation",
     "proposal",
     "proposal_answered",
+    "seat_offered",
 ]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
@@ -40,6 +41,8 @@ DESCRIPTIONS: dict[Kind, str] = {
     "PATCH /accounts/me/vacation).",
     "proposal": "A player of your match proposed a pause or an abort: accept or decline it.",
     "proposal_answered": "Your proposal was accepted by everyone (it took effect) or declined.",
+    "seat_offered": "A seat its player left in a correspondence match is offered to you: take it "
+    "over or decline (POST /matches/{id}/substitutes/{offer}/accept).",
 }
 
 
@@ -54,7 +57,8 @@ class Notification:
     match_id: str
     at: datetime
     #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
-    #: ``within``, ``outcome``, ``by``, ``proposal``, ``kind``, ``until``, ``answer``.
+    #: ``within``, ``outcome``, ``by``, ``proposal``, ``kind``, ``until``, ``answer``,
+    #: ``offer``, ``seat``.
     data: Mapping[str, Any] = field(default_factory=dict)
     #: Whether the user may have destinations outside the site (``User.offsite_channels``);
     #: true when unknown. Not sent: it only spares the outbound job when nobody has one.

@@ -183,6 +183,15 @@ def _single_text(item: MailItem) -> tuple[str, str]:
             body = gettext("The match has ended. The result:")
     elif item.kind in ("proposal", "proposal_answered"):
         subject, body = _proposal_text(data)
+    elif item.kind == "seat_offered":
+        subject = gettext("%(player)s offers you a seat in %(game)s") % {
+            "player": data.get("by", ""),
+            "game": game,
+        }
+        body = gettext(
+            "Its player left the match. Take the seat over (its hand and a fresh clock, from "
+            "the next step) or decline it:"
+        )
     else:  # invited
         by = data.get("by")
         if by:

@@ -18,6 +18,8 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "auto_vacation": "email_deadline_soon",
     "proposal": "email_proposals",
     "proposal_answered": "email_proposals",
+    # An offered seat is an invitation to play.
+    "seat_offered": "email_invited",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
@@ -26,6 +28,7 @@ PUSH_PREFERENCE: dict[Kind, str] = {
     "auto_vacation": "push_deadline_soon",
     "proposal": "push_proposals",
     "proposal_answered": "push_proposals",
+    "seat_offered": "push_your_move",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

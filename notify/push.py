@@ -114,6 +114,9 @@ def _message(item: dict[str, Any]) -> dict[str, Any]:
         else:
             title = gettext("Abort proposed")
         body = gettext("%(game)s: accept or decline.") % words
+    elif item["type"] == "seat_offered":
+        title = gettext("A seat for you")
+        body = gettext("%(game)s: take the seat over or decline.") % words
     elif item["type"] == "proposal_answered":
         if item.get("answer") == "accepted":
             title = gettext("Proposal accepted")

@@ -52,8 +52,13 @@ NOTIFICATION: dict[str, Any] = {
         "by": {
             "type": "string",
             "nullable": True,
-            "description": "invited: the creator's name.",
+            "description": "invited: the creator's name; seat_offered: who offered the seat.",
         },
+        "offer": {
+            "type": "integer",
+            "description": "seat_offered: the offer's id (GET /matches/{id}/substitutes).",
+        },
+        "seat": {"type": "integer", "description": "seat_offered: the seat offered."},
         "proposal": {
             "type": "integer",
             "description": "proposal, proposal_answered: the proposal's id (GET "

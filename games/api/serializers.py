@@ -293,3 +293,12 @@ class ConditionalMovesInput(StrictSerializer):
         help_text="Tried in order: the first whose pot matches and whose card is in your hand "
         "is played when a step opens. [] clears them.",
     )
+
+
+class SeatOfferInput(StrictSerializer):
+    seat = serializers.IntegerField(min_value=0, max_value=15)
+    invitee = serializers.CharField(
+        required=False,
+        max_length=150,
+        help_text="The one user it is offered to; without it, an open seat anyone may take.",
+    )

@@ -1,6 +1,16 @@
 from django.urls import path
 
-from games.api import conditional, fairness, games, matches, players, proposals, rematch, series
+from games.api import (
+    conditional,
+    fairness,
+    games,
+    matches,
+    players,
+    proposals,
+    rematch,
+    series,
+    substitutes,
+)
 
 urlpatterns = [
     # The hottest routes first: Django tries the patterns in order (config/urls.py).
@@ -46,4 +56,25 @@ urlpatterns = [
         proposals.ProposalWithdrawApi.as_view(),
         name="match-proposal-withdraw",
     ),
+    path(
+        "matches/<str:match_id>/substitutes",
+        substitutes.MatchSubstitutesApi.as_view(),
+        name="match-substitutes",
+    ),
+    path(
+        "matches/<str:match_id>/substitutes/<str:offer_id>/accept",
+        substitutes.SeatOfferAcceptApi.as_view(),
+        name="match-substitute-accept",
+    ),
+    path(
+        "matches/<str:match_id>/substitutes/<str:offer_id>/decline",
+        substitutes.SeatOfferDeclineApi.as_view(),
+        name="match-substitute-decline",
+    ),
+    path(
+        "matches/<str:match_id>/substitutes/<str:offer_id>/withdraw",
+        substitutes.SeatOfferWithdrawApi.as_view(),
+        name="match-substitute-withdraw",
+    ),
+    path("substitutes", substitutes.OpenSeatsApi.as_view(), name="open-seats"),
 ]

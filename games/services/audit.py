@@ -26,6 +26,7 @@ from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
 from games.routers import primary_reads, replica_configured, replica_reads
 from games.services.archive import history_events, history_moves
+from games.services.substitutes import tenures_of
 from games.signing import public_keys
 
 FORMAT = "facedown-transcript-v1"
@@ -166,6 +167,8 @@ def _transcript(
         "public_keys": {k: keys[k] for k in sorted({*used, key_id}) if k in keys},
         "steps": steps,
         "events": [event_for(event, AUDITOR) for event in events],
+        # who played which steps of a seat that changed hands, from the current alias too
+        "tenures": tenures_of(match),
         "result": match.result,
         "created_at": timestamp(match.created_at),
         "started_at": timestamp(match.started_at),

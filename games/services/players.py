@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from accounts.models import User
 from core.errors import MatchNotActive
-from games.models import Match, MatchArchive, MatchEvent, Move, Seat
+from games.models import Match, MatchArchive, MatchEvent, Move, Seat, SeatOffer, SeatTenure
 from games.services.archive import archived_event_data_rewrite, archived_moves
 from games.services.matches import match_resign
 from games.services.unit_of_work import match_change
@@ -29,8 +29,8 @@ def player_withdraw(user: User) -> None:
             match_resign(match_id=match_id, user=user)
 
 
-#: The keys of event data that hold a user's name (players, operators).
-NAME_KEYS = frozenset({"player", "operator"})
+#: The keys of event data that hold a user's name (players, operators, a seat's invitee).
+NAME_KEYS = frozenset({"player", "operator", "invitee"})
 #: Events an operator's name appears in, in matches the operator may not be seated in.
 OPERATOR_EVENTS = (
     "match_aborted",
@@ -56,7 +56,12 @@ def player_renamed(user: User, old_name: str) -> None:
     """A closed account's old name leaves the history of every match it took part in: event
     data that named it (seats at creation and start, joins, an operator's actions) names its
     placeholder instead, each match in its own change."""
-    seated = Seat.objects.filter(user=user).values_list("match_id", flat=True)
+    # Its seats, the seats it left to a substitute, the seats offered to it.
+    seated = [
+        *Seat.objects.filter(user=user).values_list("match_id", flat=True),
+        *SeatTenure.objects.filter(user=user).values_list("match_id", flat=True),
+        *SeatOffer.objects.filter(invitee=user).values_list("match_id", flat=True),
+    ]
     candidates = MatchEvent.objects.filter(
         Q(match_id__in=seated) | Q(type__in=OPERATOR_EVENTS), data__isnull=False
     ).values_list("match_id", "data")
@@ -80,7 +85,8 @@ def player_renamed(user: User, old_name: str) -> None:
 def player_has_played(user: User) -> bool:
     """Whether ``user`` ever held a seat (an invitation not accepted counts: it was offered
     to them as the account they were)."""
-    return Seat.objects.filter(user=user).exists()
+    left = SeatTenure.objects.filter(user=user)  # a seat it left to a substitute
+    return Seat.objects.filter(user=user).exists() or left.exists()
 
 
 def player_export(user: User) -> dict[str, Any]:
@@ -90,6 +96,12 @@ def player_export(user: User) -> dict[str, Any]:
     seats = list(
         Seat.objects.filter(user=user).select_related("match").order_by("match__created_at")
     )
+    # Seats that changed hands: its own steps of them only. One it left is no longer its seat.
+    tenures = {(t.match_id, t.seat): t for t in SeatTenure.objects.filter(user=user)}
+    left = {key: t for key, t in tenures.items() if t.to_step is not None}
+    held = {(seat.match_id, seat.index) for seat in seats}
+    for match_id, index in sorted(set(left) - held, key=str):
+        seats.append(Seat.objects.select_related("match").get(match_id=match_id, index=index))
     own = Q(pk__in=[])
     for seat in seats:
         own |= Q(match_id=seat.match_id, seat=seat.index)
@@ -100,6 +112,9 @@ def player_export(user: User) -> dict[str, Any]:
         if seat.match.status in _OVER and seat.match_id not in moves:  # perhaps archived
             archived = archived_moves(seat.match) or []
             moves[seat.match_id] = [m for m in archived if m.seat == seat.index]
+    for (match_id, _), tenure in tenures.items():  # its own steps of a seat that changed hands
+        last = tenure.to_step if tenure.to_step is not None else float("inf")
+        moves[match_id] = [m for m in moves.get(match_id, []) if tenure.from_step <= m.step <= last]
     matches = []
     for seat in seats:
         match = seat.match
@@ -110,7 +125,8 @@ def player_export(user: User) -> dict[str, Any]:
                 "game": match.game,
                 "status": match.status,
                 "seat": seat.index,
-                "forfeited": seat.forfeited,
+                # A seat it left to a substitute it had forfeited, whatever the seat is now.
+                "forfeited": seat.forfeited or (seat.match_id, seat.index) not in held,
                 "created_at": match.created_at.isoformat(),
                 "finished_at": match.finished_at.isoformat() if match.finished_at else None,
                 "result": match.result if over else None,

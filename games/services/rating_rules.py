@@ -39,9 +39,12 @@ from games.models import MatchEvent, Move, Seat
 from games.services.unit_of_work import MatchChange
 
 
-def played_enough(tx: MatchChange) -> bool:
-    """False when a seat forfeited and a human seat had fewer than the minimum of turns."""
-    humans = [seat.index for seat in tx.seats if seat.user_id is not None]
+def played_enough(tx: MatchChange, *, excluded: frozenset[int] = frozenset()) -> bool:
+    """False when a seat forfeited and a human seat (but ``excluded``) had fewer than the
+    minimum of turns."""
+    humans = [
+        seat.index for seat in tx.seats if seat.user_id is not None and seat.index not in excluded
+    ]
     if not tx.forfeited or not humans:
         return True
     minimum = int(settings.FACEDOWN_RATING_MIN_TURNS)
@@ -51,10 +54,12 @@ def played_enough(tx: MatchChange) -> bool:
     return all(turns.get(seat, 0) >= minimum for seat in humans)
 
 
-def one_pool(tx: MatchChange) -> bool:
-    """False when the match's players mix bot accounts and people (one query, at the finish of
-    a match with two players or more)."""
-    users = [seat.user_id for seat in tx.seats if seat.user_id is not None]
+def one_pool(tx: MatchChange, *, excluded: frozenset[int] = frozenset()) -> bool:
+    """False when the match's players (but ``excluded`` seats') mix bot accounts and people
+    (one query, at the finish of a match with two players or more)."""
+    users = [
+        seat.user_id for seat in tx.seats if seat.user_id is not None and seat.index not in excluded
+    ]
     if len(users) < 2:
         return True
     kinds = set(User.objects.filter(pk__in=users).values_list("is_bot", flat=True))
@@ -110,11 +115,14 @@ def met_bot_before(tx: MatchChange, user_id: int, bot: str) -> bool:
     return bool(_together(tx.match.game, user_id, Q(bot=bot, user__isnull=True)).exists())
 
 
-def new_opponents(tx: MatchChange) -> dict[int, int] | None:
-    """For a match that may be rated: each human seat's number of opponents it never had in a
-    rated match of this game before. None when a pair of its humans reached the pair limit."""
+def new_opponents(
+    tx: MatchChange, *, excluded: frozenset[int] = frozenset()
+) -> dict[int, int] | None:
+    """For a match that may be rated: each human seat's (but ``excluded``) number of opponents
+    it never had in a rated match of this game before. None when a pair of its humans reached
+    the pair limit."""
     limit = int(settings.FACEDOWN_RATING_PAIR_LIMIT)
-    humans = [seat for seat in tx.seats if seat.user_id is not None]
+    humans = [seat for seat in tx.seats if seat.user_id is not None and seat.index not in excluded]
     new = {seat.index: 0 for seat in humans}
     for i, seat in enumerate(humans):
         assert seat.user_id is not None
@@ -126,7 +134,9 @@ def new_opponents(tx: MatchChange) -> dict[int, int] | None:
             if not ever:
                 new[seat.index] += 1
                 new[other.index] += 1
-        for bot in {s.bot for s in tx.seats if s.user_id is None and s.bot}:
+        for bot in {
+            s.bot for s in tx.seats if s.user_id is None and s.bot and s.index not in excluded
+        }:
             if not met_bot_before(tx, seat.user_id, bot):
                 new[seat.index] += 1
     return new

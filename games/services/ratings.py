@@ -26,8 +26,9 @@ from openskill.models import PlackettLuce
 
 from games import locks
 from games.catalog import get_record
+from games.clock import TimeControl
 from games.events import MatchResult, RatingChange
-from games.models import Rating, Seat
+from games.models import Rating, Seat, SeatTenure
 from games.services.rating_rules import new_opponents, one_pool, played_enough
 from games.services.unit_of_work import MatchChange
 
@@ -79,13 +80,30 @@ def _ranks(result: MatchResult, seats: list[Seat]) -> list[int]:
     return ranks
 
 
+def substituted_seats(tx: MatchChange) -> frozenset[int]:
+    """The seats that changed hands (games/services/substitutes.py): only a correspondence
+    match can have any, so no other finish pays the query."""
+    raw = tx.match.time_control
+    if not raw or not TimeControl.of(raw).correspondence:
+        return frozenset()
+    found = SeatTenure.objects.filter(match_id=tx.match.pk).values_list("seat", flat=True)
+    return frozenset(found)
+
+
 def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange] | None:
     """Record the finished match in its human players' rating rows (played, won) and, when
     the match is rated and counts (``rating_rules``), rate them: the changes, seat by seat,
     for the ``match_finished`` event (None for an unrated match or one without humans). Locks
-    the rows (``locks``); the unit of work writes them with the rest of the change."""
+    the rows (``locks``); the unit of work writes them with the rest of the change.
+
+    A seat that changed hands counts for nobody: neither its players' records nor their
+    ratings change, and the other seats are rated among themselves (their order in the
+    match's ranking kept), if at least two are left."""
     match = tx.match
-    humans = [seat for seat in tx.seats if seat.user_id is not None]
+    substituted = substituted_seats(tx)
+    humans = [
+        seat for seat in tx.seats if seat.user_id is not None and seat.index not in substituted
+    ]
     if not humans:
         return None
     rows = locks.ratings_lock(
@@ -99,10 +117,16 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
     new: dict[int, tuple[float, float]] = {}
     met: dict[int, int] | None = None
     # After the lock: a finish of the same players committed meanwhile is seen (rating_rules).
-    if match.rated and len(tx.seats) >= 2 and played_enough(tx) and one_pool(tx):
-        met = new_opponents(tx)
+    counted = [seat for seat in tx.seats if seat.index not in substituted]
+    if (
+        match.rated
+        and len(counted) >= 2
+        and played_enough(tx, excluded=substituted)
+        and one_pool(tx, excluded=substituted)
+    ):
+        met = new_opponents(tx, excluded=substituted)
     if met is not None:
-        new = _rate(tx, result, by_user)
+        new = _rate(tx, result, by_user, counted)
     changes: list[RatingChange] = []
     for seat in humans:
         assert seat.user_id is not None
@@ -135,20 +159,21 @@ def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange
 
 
 def _rate(
-    tx: MatchChange, result: MatchResult, by_user: dict[int, Rating]
+    tx: MatchChange, result: MatchResult, by_user: dict[int, Rating], counted: list[Seat]
 ) -> dict[int, tuple[float, float]]:
-    """New (mu, sigma) of every human seat, by seat index."""
+    """New (mu, sigma) of every human seat among ``counted``, by seat index."""
     teams: list[list[Any]] = []
-    for seat in tx.seats:
+    for seat in counted:
         if seat.user_id is not None:
             row = by_user[seat.user_id]
             teams.append([MODEL.rating(mu=row.mu, sigma=row.sigma)])
         else:
             mu, sigma = bot_rating(tx.match.game, seat.bot)
             teams.append([MODEL.rating(mu=mu, sigma=sigma)])
-    rated = MODEL.rate(teams, ranks=[float(rank) for rank in _ranks(result, tx.seats)])
+    ranks = _ranks(result, tx.seats)
+    rated = MODEL.rate(teams, ranks=[float(ranks[seat.index]) for seat in counted])
     return {
-        seat.index: (float(rated[seat.index][0].mu), float(rated[seat.index][0].sigma))
-        for seat in tx.seats
+        seat.index: (float(team[0].mu), float(team[0].sigma))
+        for seat, team in zip(counted, rated, strict=True)
         if seat.user_id is not None
     }

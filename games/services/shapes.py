@@ -251,6 +251,42 @@ class ProposalPage(TypedDict):
     results: list[Proposal]
 
 
+class SeatOffer(TypedDict):
+    """A seat offered to a substitute (games/services/substitutes.py): public."""
+
+    id: int
+    match: Uuid
+    game: str
+    seat: int
+    offered_by: str
+    invitee: Annotated[str | None, Meta(description="Null: an open seat anyone may take.")]
+    status: Literal["open", "taken", "declined", "withdrawn", "closed"]
+    created_at: Timestamp
+    answered_at: Timestamp | None
+    taken_by: str | None
+
+
+class Tenure(TypedDict):
+    """Who held a seat that changed hands, from which step to which (null: still theirs)."""
+
+    seat: int
+    player: str
+    from_step: int
+    to_step: int | None
+
+
+class SubstitutePage(TypedDict):
+    offers: list[SeatOffer]
+    tenures: Annotated[
+        list[Tenure],
+        Meta(description="Only seats that changed hands; any other seat's player played it all."),
+    ]
+
+
+class SeatOfferPage(TypedDict):
+    results: list[SeatOffer]
+
+
 #: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
 class ConditionalRule(TypedDict):
     pot: Annotated[
@@ -295,4 +331,8 @@ SHAPES: tuple[type, ...] = (
     ConditionalRule,
     ConditionalPlayed,
     ConditionalMoves,
+    SeatOffer,
+    Tenure,
+    SubstitutePage,
+    SeatOfferPage,
 )

@@ -98,6 +98,7 @@ NOT_SUPPORTED = Outcome(400, "not_supported")
 BOT_REFUSED = Outcome(409, "bot_refused")
 VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
+NOT_OFFERABLE = Outcome(409, "seat_not_offerable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -224,7 +225,7 @@ class Row:
         path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
         # No proposal is open in the matrix's matches (tests/services/test_proposals.py
         # answers real ones): every proposal id is unknown.
-        path = path.replace("{proposal_id}", "999999")
+        path = path.replace("{proposal_id}", "999999").replace("{offer_id}", "999999")
         # Nobody here has a webhook or a push subscription: every such id is unknown.
         path = path.replace("{token_id}", "999999").replace("{challenge_id}", NO_ID)
         return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
@@ -275,6 +276,10 @@ def _reveal(world: World, actor: str, state: str) -> Any:
 
 def _abort(world: World, actor: str, state: str) -> Any:
     return {"kind": "abort"}
+
+
+def _offer(world: World, actor: str, state: str) -> Any:
+    return {"seat": 1}
 
 
 def _series(world: World, actor: str, state: str) -> Any:
@@ -530,6 +535,32 @@ ROWS: tuple[Row, ...] = (
         )
         for method, body in (("GET", None), ("PUT", _rules), ("DELETE", _nothing))
     ),
+    # Seat offers are public; a seat of an active correspondence match may be offered by its
+    # other players or the creator (tests/services/test_substitutes.py offers real ones): the
+    # matrix's seats all play on, so none may be offered.
+    Row("GET", "/api/v1/matches/{match_id}/substitutes", authenticated(OK), states=MATCH),
+    Row(
+        "POST",
+        "/api/v1/matches/{match_id}/substitutes",
+        by_state(
+            open=authenticated(NOT_ACTIVE),
+            active=authenticated(PERMISSION_DENIED, seated=NOT_OFFERABLE, other_seat=NOT_OFFERABLE),
+            finished=authenticated(NOT_ACTIVE),
+        ),
+        _offer,
+        states=MATCH,
+    ),
+    *(
+        Row(
+            "POST",
+            f"/api/v1/matches/{{match_id}}/substitutes/{{offer_id}}/{answer}",
+            authenticated(NOT_FOUND),
+            states=MATCH,
+        )
+        for answer in ("accept", "decline", "withdraw")
+    ),
+    # The lobby's seats to take over: anyone may read them.
+    Row("GET", "/api/v1/substitutes", table(OK, deactivated=UNAUTHENTICATED)),
     # Series: any logged-in user may create one and read any.
     Row("POST", "/api/v1/series", authenticated(CREATED), _series),
     Row("GET", "/api/v1/series/{series_id}", authenticated(OK)),

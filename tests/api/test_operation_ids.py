@@ -99,6 +99,21 @@ PUBLISHED = [
         "POST matches/{match_id}/proposals/{proposal_id}/withdraw",
         "match_proposal_withdraw_create",
     ),
+    ("GET matches/{match_id}/substitutes", "match_substitutes_retrieve"),
+    ("POST matches/{match_id}/substitutes", "match_substitute_create"),
+    (
+        "POST matches/{match_id}/substitutes/{offer_id}/accept",
+        "match_substitute_accept_create",
+    ),
+    (
+        "POST matches/{match_id}/substitutes/{offer_id}/decline",
+        "match_substitute_decline_create",
+    ),
+    (
+        "POST matches/{match_id}/substitutes/{offer_id}/withdraw",
+        "match_substitute_withdraw_create",
+    ),
+    ("GET substitutes", "substitutes_list"),
     ("POST matches/{match_id}/rematch", "match_rematch_create"),
     ("POST matches/{match_id}/resign", "match_resign_create"),
     ("POST matches/{match_id}/reveals", "match_reveal_create"),

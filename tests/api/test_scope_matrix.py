@@ -41,6 +41,7 @@ FAKE = {
     "webhook_id": "999999",
     "subscription_id": "999999",
     "proposal_id": "999999",
+    "offer_id": "999999",
 }
 
 

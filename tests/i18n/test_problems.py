@@ -111,3 +111,20 @@ def test_the_problems_of_conditional_moves_in_german(alice: Player, bob: Player)
             "null (jeder Pott) oder eine Liste von Pottwerten, die dieses Spiel zeigen kann."
         ],
     }
+
+
+def test_the_problems_of_substitutes_in_german(alice: Player, bob: Player, carol: Player) -> None:
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    slow = {"options": {"num_cards": 3}, "time_control": {"per_step_seconds": 2 * 86_400}}
+    match_id = start_match("gops", [alice, bob, carol], **slow)
+    playing = alice.post(f"/matches/{match_id}/substitutes", {"seat": 2}, **german)
+    assert problem(playing, 409, "seat_not_offerable")["title"] == "Platz nicht anzubieten"
+    assert carol.post(f"/matches/{match_id}/resign").status_code == 200
+    seated = alice.post(
+        f"/matches/{match_id}/substitutes", {"seat": 2, "invitee": bob.name}, **german
+    )
+    body = problem(seated, 409, "played_in_match")
+    assert body["detail"] == (
+        "Du hast oder hattest einen Platz in dieser Partie: Niemand darf zwei Plätze einer "
+        "Partie spielen."
+    )

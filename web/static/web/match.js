@@ -81,6 +81,7 @@
     "step_resolved", "seat_forfeited", "timeout", "match_finished", "match_aborted",
     "deadline_extended", "deadline_forced", "seat_replaced", "seat_returned",
     "proposal_made", "proposal_answered", "match_paused",
+    "seat_offered", "seat_offer_closed", "seat_taken_over",
   ];
   let live = null; // "stream" | "long-poll" | null (polling); shown as #match[data-live]
   const liveSet = (mode) => { live = mode; root.dataset.live = mode || "polling"; };
@@ -235,6 +236,7 @@
     renderFooter();
     proposals.render(match, nameOf);
     conditional.render(match);
+    substitutes.render(match, nameOf);
   }
 
   function renderHead() {
@@ -910,6 +912,8 @@
   // A proposal's answer changes the match's version: read it again now.
   const proposals = F.proposals.setup(matchId, () => { etag = null; soon(); });
   const conditional = F.conditional.setup(matchId);
+  // So does an offer of a seat, or its takeover.
+  const substitutes = F.substitutes.setup(matchId, root.dataset.username, () => { etag = null; soon(); });
 
   $("replay-first").addEventListener("click", () => step(0, 0));
   $("replay-prev").addEventListener("click", () => step(-1));
