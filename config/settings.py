@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "notify",
     "social",
+    "tournaments",
     "web",
 ]
 
