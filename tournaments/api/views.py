@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
-from django.http import HttpResponse
 from django.utils.translation import gettext_noop
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -289,26 +291,42 @@ class TournamentEventsApi(APIView):
         return Response(reads.tournament_events(tournament_id_or_404(tournament_id)))
 
 
+class CsvRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, context: Any = None) -> bytes:
+        if isinstance(data, str):
+            return data.encode()
+        return json.dumps(data).encode()  # a problem+json answer
+
+
 class TournamentExportApi(APIView):
     throttle_scope = "reads"
+    # ``?format=csv`` picks the CSV renderer (DRF's documented format override).
+    renderer_classes = [JSONRenderer, CsvRenderer]
 
     @extend_schema(
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
         responses={
             (200, "application/json"): OpenApiResponse(
-                description="The settings, standings, crosstable and rounds."
+                OpenApiTypes.OBJECT, description="The settings, standings, crosstable and rounds."
             ),
-            (200, "text/csv"): OpenApiResponse(description="The standings, one row a player."),
-            404: PROBLEM,
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="The standings, one row a player."
+            ),
+            (404, "application/problem+json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="not_found."
+            ),
         },
         tags=TAGS,
-        description="The results so far (finished matches only), as JSON or CSV.",
+        description="The results so far (finished matches only), as JSON or CSV (`?format=csv`).",
     )
-    def get(self, request: Request, tournament_id: str) -> Any:
+    def get(self, request: Request, tournament_id: str) -> Response:
         tid = tournament_id_or_404(tournament_id)
-        kind = param_choice(request.query_params, "format", ["json", "csv"]) or "json"
-        if kind == "csv":
-            response = HttpResponse(reads.tournament_export_csv(tid), content_type="text/csv")
+        if request.accepted_renderer.format == "csv":
+            response = Response(reads.tournament_export_csv(tid))
             response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
             return response
         return Response(reads.tournament_export_json(tid))
