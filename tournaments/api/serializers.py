@@ -187,7 +187,8 @@ class TournamentEventOutput(serializers.Serializer):
     type = serializers.CharField()
     at = serializers.DateTimeField()
     author = serializers.CharField(allow_null=True)
-    data = serializers.DictField()
+    # The event's public details ("data" would shadow the serializer's own attribute).
+    details = serializers.DictField(source="data", help_text="Names, round numbers, reasons.")
 
 
 class EntryOutput(serializers.Serializer):

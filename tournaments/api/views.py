@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
@@ -28,6 +29,7 @@ from tournaments.services import entries, lifecycle, reads
 from tournaments.services.create import tournament_create
 
 TAGS = ["tournaments"]
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def tournament_id_or_404(raw: str) -> uuid.UUID:
@@ -119,7 +121,7 @@ class _Action(APIView):
         return _detail(request, tid)
 
 
-def _action_schema(description: str) -> Any:
+def _action_schema(description: str) -> Callable[[F], F]:
     return extend_schema(
         request=None,
         responses={200: s.TournamentDetailOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},

@@ -99,6 +99,7 @@ def _game_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> dict[st
     if not engine.min_players <= seats <= engine.max_players:
         errors["seats"] = [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]
         return {}
+    assert isinstance(game, str)
     if fields.get("stand_in_bot") not in bots_of(game):
         errors["stand_in_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
     try:

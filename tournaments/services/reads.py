@@ -218,7 +218,7 @@ def tournament_events(tournament_id: uuid.UUID | str) -> list[dict[str, Any]]:
             "type": event.type,
             "at": iso(event.at),
             "author": event.author.username if event.author is not None else None,
-            "data": event.data,
+            "details": event.data,
         }
         for event in rows
     ]
