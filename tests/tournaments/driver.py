@@ -38,6 +38,7 @@ def tournament(
     settings = {
         "name": "Test cup",
         "format": "swiss",
+        "rounds": 3,
         "round_limit_seconds": 7 * 24 * 3600,
         "starts_at": now + timedelta(days=1),
         **GOPS,
