@@ -24,6 +24,7 @@ from games.models import Rating
 from games.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, ordinal
 from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament
+from tournaments.services.announce import Announcements
 from tournaments.services.log import event_add
 from tournaments.services.stand_ins import absent_handed_over
 
@@ -189,6 +190,9 @@ def player_add(
                     player=user.username,
                     invited=True,
                 )
+                announce = Announcements()
+                announce.add("tournament_registration_open", tournament, now, user_id=user.pk)
+                announce.send_on_commit()
                 return entry
         elif not (tournament.status in Running and tournament.format == Tournament.Format.SWISS):
             raise TournamentNotOpen(

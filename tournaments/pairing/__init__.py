@@ -1,0 +1,1 @@
+# LOCAL SCRATCH (uncommitted) until the pairing library lands.
