@@ -443,6 +443,7 @@ ROWS: tuple[Row, ...] = (
     Row("POST", "/api/v1/accounts/stream-ticket", authenticated(OK), _ticket),
     Row("GET", "/api/v1/accounts/me/stream", table(NOT_SUPPORTED)),
     Row("GET", "/api/v1/matches/{match_id}/stream", table(NOT_SUPPORTED), states=MATCH),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/stream", table(NOT_SUPPORTED)),
     # A reset request is answered alike for every address; a forged link is refused to all.
     Row("POST", "/api/v1/accounts/password-reset", table(ACCEPTED), _reset),
     Row("POST", "/api/v1/accounts/password-reset/confirm", table(INVALID), _reset_confirm),

@@ -127,6 +127,7 @@ PUBLISHED = [
     ("POST tournaments/{tournament_id}/withdraw", "tournament_withdraw_create"),
     ("GET matches/{match_id}/stream", "match_stream_retrieve"),
     ("GET accounts/me/stream", "accounts_me_stream_retrieve"),
+    ("GET tournaments/{tournament_id}/stream", "tournament_stream_retrieve"),
 ]
 
 
