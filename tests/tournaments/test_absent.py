@@ -9,7 +9,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.models import User
+from games.catalog import get_engine
 from games.models import Match, Seat
+from games.services.deadlines import step_expire
+from games.services.moves import move_submit
 from tests.tournaments.driver import play_matches, running_matches, tournament, users
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.services.entries import player_disqualify, tournament_withdraw
@@ -160,3 +164,31 @@ def test_a_match_at_its_round_limit_is_played_out_by_the_stand_in():
         for t in TournamentMatch.objects.filter(round__tournament=cup)
     }
     assert decided == {slow.pk: True, fast.pk: False}
+
+
+def test_a_player_who_times_out_of_a_match_is_not_paired_again():
+    now = timezone.now()
+    organiser, *players = users(5)
+    control = {"per_step_seconds": 3600, "on_timeout": "forfeit"}
+    cup = tournament(organiser, players, now=now, rounds=2, time_control=control)
+    tournament_start(tournament_id=cup.pk, now=now)
+    match = running_matches(cup.pk)[0]
+    late = Seat.objects.filter(match=match).order_by("index").first()
+    assert late is not None
+    # The other seat moves; the late one's clock runs out.
+    other = Seat.objects.filter(match=match).exclude(pk=late.pk).select_related("user").get()
+    engine = get_engine(match.game)
+    assert engine is not None
+    legal = engine.legal_moves(match.state, other.index)
+    move_submit(match_id=match.pk, user=other.user, step=1, move=legal[0])
+    step_expire(match_id=match.pk, step=1, now=timezone.now() + timedelta(hours=2))
+    play_matches(cup.pk, random.Random(11))
+    round_check(tournament_id=cup.pk, now=now + timedelta(hours=3))
+    entry = Entry.objects.get(tournament=cup, user_id=late.user_id)
+    assert entry.status == Entry.Status.WITHDRAWN
+    assert any(
+        e["type"] == "withdrew" and e["details"]["reason"] == "timed_out" and e["author"] is None
+        for e in tournament_events(cup.pk)
+    )
+    late_user = User.objects.get(pk=late.user_id)
+    assert len(_tables_of(cup, late_user)) == 1

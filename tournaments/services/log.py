@@ -9,6 +9,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import F
+
 from accounts.models import User
 from tournaments.models import Tournament, TournamentEvent
 
@@ -40,8 +42,12 @@ def event_add(
 ) -> TournamentEvent:
     """Record one event of a tournament whose row the caller holds locked."""
     assert kind in TYPES, kind
-    tournament.events_seq += 1
-    Tournament.objects.filter(pk=tournament.pk).update(events_seq=tournament.events_seq)
+    # Counted in the row (locked by the caller), not in this instance: another instance of
+    # the same tournament in the same transaction may have added an event already.
+    Tournament.objects.filter(pk=tournament.pk).update(events_seq=F("events_seq") + 1)
+    tournament.events_seq = Tournament.objects.values_list("events_seq", flat=True).get(
+        pk=tournament.pk
+    )
     return TournamentEvent.objects.create(
         tournament=tournament,
         seq=tournament.events_seq,

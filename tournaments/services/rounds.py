@@ -13,7 +13,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from accounts.models import User
-from games.models import Match, Seat
+from games import events
+from games.models import Match, MatchEvent, Seat
 from games.services.matches import SeatSpec, match_create, match_join
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentMatch, TournamentRound
 from tournaments.pairing.knockout import knockout_advancing, knockout_round, knockout_rounds_needed
@@ -186,8 +187,31 @@ def tables_record(round_row: TournamentRound, now: datetime) -> list[TournamentM
         table.forfeited = [s.user_id for s in seats if s.forfeited and s.user_id is not None]
         table.finished_at = now
         table.save(update_fields=["ranking", "forfeited", "finished_at"])
+        _timed_out_leave(round_row, match, seats, now)
         recorded.append(table)
     return recorded
+
+
+def _timed_out_leave(
+    round_row: TournamentRound, match: Match, seats: list[Seat], now: datetime
+) -> None:
+    """A player who forfeited a match by timing out is absent: not paired again (their seat
+    was played to the end by the stand-in, as for every forfeit)."""
+    timed_out = set(
+        MatchEvent.objects.filter(
+            match=match, type=events.SEAT_FORFEITED.name, data__reason="timeout"
+        ).values_list("data__seat", flat=True)
+    )
+    users = [s.user_id for s in seats if s.index in timed_out and s.user_id is not None]
+    leaving = Entry.objects.filter(
+        tournament_id=round_row.tournament_id, user_id__in=users, status=Entry.Status.ACTIVE
+    ).select_related("user", "tournament")
+    for entry in leaving:
+        entry.status, entry.left_at = Entry.Status.WITHDRAWN, now
+        entry.save(update_fields=["status", "left_at"])
+        event_add(
+            entry.tournament, "withdrew", at=now, player=entry.user.username, reason="timed_out"
+        )
 
 
 def knockout_replays_open(
