@@ -1,1 +1,0 @@
-# LOCAL SCRATCH (uncommitted) until the pairing library lands.
