@@ -13,7 +13,7 @@ from core.errors import EntryRefused, PauseNotAllowed, TournamentNotOpen
 from games.models import Rating
 from tests.tournaments.driver import play_matches, tournament, users
 from tournaments.models import Tournament, TournamentRound
-from tournaments.services.entries import tournament_join, why_not
+from tournaments.services.entries import player_add, tournament_join, why_not
 from tournaments.services.lifecycle import (
     round_check,
     tournament_end,
@@ -133,3 +133,25 @@ def test_the_organiser_ends_it_with_the_finished_results():
     assert types[-2:] == ["ended", "finished"]
     with pytest.raises(TournamentNotOpen):
         tournament_end(tournament_id=cup.pk, by=organiser, now=now)
+
+
+def test_interval_rounds_wait_for_their_day_and_a_late_player_joins_a_running_swiss():
+    now = timezone.now()
+    organiser, *players = users(6)
+    cup = tournament(organiser, players[:4], now=now, rounds=2, round_interval_days=2)
+    tournament_start(tournament_id=cup.pk, now=now)
+    play_matches(cup.pk, random.Random(12))
+    round_check(tournament_id=cup.pk, now=now + timedelta(hours=1))
+    cup.refresh_from_db()
+    assert cup.current_round == 1  # the round is over, the next one is not due yet
+    assert TournamentRound.objects.get(tournament=cup, number=1).finished_at is not None
+    late = players[4]
+    player_add(tournament_id=cup.pk, by=organiser, username=late.username, now=now + DAY)
+    tournaments_sweep(now=now + 2 * DAY)
+    cup.refresh_from_db()
+    assert cup.current_round == 2
+    second = TournamentRound.objects.get(tournament=cup, number=2)
+    assert second.started_at == now + 2 * DAY
+    seated = {p for t in second.tables.all() for p in t.players}
+    byes = set(second.byes.values_list("user_id", flat=True))
+    assert late.pk in seated | byes  # paired from their first round on, with no points
