@@ -249,7 +249,8 @@ def knockout_replays_open(
 def is_last_round(tournament: Tournament, number: int) -> bool:
     results = results_of(tournament)
     if tournament.format == Tournament.Format.KNOCKOUT:
-        return len(_knockout_alive(tournament, results, number)) <= 1
+        alive = len(_knockout_alive(tournament, results, number))
+        return alive <= 1 or number >= (tournament.rounds or 0)
     if sum(e.active for e in results.entrants) < 2:
         return True
     return number >= (tournament.rounds or 0)
