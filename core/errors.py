@@ -181,6 +181,18 @@ class PauseNotAllowed(FacedownError):
     )
 
 
+class ConditionalMovesUnavailable(FacedownError):
+    status, code, title = (
+        409,
+        "conditional_moves_unavailable",
+        gettext_noop("Conditional moves unavailable"),
+    )
+    default_detail = gettext_noop(
+        "Conditional moves are offered in correspondence matches of GOPS and Hols der Geier "
+        "under the sealed protocol only."
+    )
+
+
 class ProposalOpen(FacedownError):
     status, code, title = 409, "proposal_open", gettext_noop("A proposal is open")
     default_detail = gettext_noop(
@@ -276,6 +288,7 @@ ERROR_CODES: dict[str, int] = {
         EntryRefused,
         AlreadyRegistered,
         NotRegistered,
+        ConditionalMovesUnavailable,
     )
 } | {
     "parse_error": 400,

@@ -10,7 +10,7 @@ class GamesConfig(AppConfig):
         # Closing or exporting an account withdraws from and exports its matches.
         from accounts.hooks import AccountHooks, account_hook_register
         from games import checks, embedded, tasks  # noqa: F401
-        from games.services import series  # noqa: F401  (its follow-up starts next matches)
+        from games.services import conditional, series  # noqa: F401  (their follow-ups)
         from games.services.players import (
             player_export,
             player_has_played,

@@ -104,6 +104,12 @@ class TimeControl:
         return bank
 
 
+def time_control_of(match: Any) -> TimeControl | None:
+    """A match's (or any row's with a ``time_control`` field) time control; None when untimed."""
+    raw = match.time_control
+    return TimeControl.of(raw) if raw else None
+
+
 def parse(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 

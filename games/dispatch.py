@@ -1,9 +1,10 @@
 """Hand a job to whichever task runner this deployment uses.
 
-Jobs are named (``bot_moves``, ``step_expire``, ``overdue_sweep``). Runners register themselves
-when the app starts (``GamesConfig.ready``): ``games.tasks`` registers Celery (Redis broker) and
-``games.embedded`` the worker thread of the SQLite default. This module imports neither, so the
-services that enqueue jobs never depend on the tasks that call them.
+Jobs are named (``bot_moves``, ``conditional_moves``, ``step_expire``, ``overdue_sweep``).
+Runners register themselves when the app starts (``GamesConfig.ready``): ``games.tasks``
+registers Celery (Redis broker) and ``games.embedded`` the worker thread of the SQLite default.
+This module imports neither, so the services that enqueue jobs never depend on the tasks that
+call them.
 
 Enqueueing happens after a change has committed, so it must never fail the request that made
 the change: a runner that cannot take the job (the broker is down or refuses) is logged and

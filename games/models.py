@@ -281,6 +281,8 @@ class Move(models.Model):
         TIMEOUT = "timeout"
         FORFEIT = "forfeit"
         BOT = "bot"
+        #: A rule the seat's owner set in advance (``ConditionalMoves``), played for them.
+        CONDITIONAL = "conditional"
 
     # No index of its own: the unique (match, step, seat) index serves every lookup by match.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves", db_index=False)
@@ -289,7 +291,7 @@ class Move(models.Model):
     payload = models.JSONField(null=True, blank=True)
     commitment = models.CharField(max_length=64, blank=True, default="")
     salt = models.CharField(max_length=128, blank=True, default="")
-    source = models.CharField(max_length=10, choices=Source.choices, default=Source.PLAYER)
+    source = models.CharField(max_length=12, choices=Source.choices, default=Source.PLAYER)
     receipt = models.JSONField(null=True, blank=True)
     receipt_salt = models.CharField(max_length=64, blank=True, default="")
     # Commit-reveal: ``receipt`` answers the commitment, these the reveal.
@@ -425,3 +427,27 @@ class Proposal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} proposal {self.pk} of {self.match_id} ({self.status})"
+
+
+class ConditionalMoves(models.Model):
+    """One seat's conditional sealed moves: an ordered list of rules ``{"pot": [values] or
+    null, "card": n}`` for its future steps (games/services/conditional.py). Sealed like a
+    move: read only by the seat's holder and by the job that plays them, never by a view of
+    the match; kept out of the match and seat rows so that no reader of a match loads them.
+    Written only under the match's lock."""
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="+", db_index=False, editable=False
+    )
+    seat = models.PositiveSmallIntegerField(editable=False)
+    rules = models.JSONField(default=list, editable=False)
+    updated_at = models.DateTimeField(editable=False)
+
+    class Meta:
+        verbose_name_plural = "conditional moves"
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seat"], name="conditional_one_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"conditional moves of seat {self.seat}"

@@ -14,6 +14,7 @@ from django.db import OperationalError
 
 from games import dispatch
 from games.services.bots import bot_moves_play, stalled_bots_sweep
+from games.services.conditional import conditional_moves_play, stalled_conditional_sweep
 from games.services.deadlines import overdue_sweep, step_expire
 from games.services.purge import data_purge
 from games.services.vacations import vacation_apply
@@ -31,13 +32,18 @@ def bot_moves_task(match_id: str, step: int) -> int:
 
 
 @shared_task(**_RETRY)
+def conditional_moves_task(match_id: str, step: int) -> int:
+    return conditional_moves_play(match_id=match_id, step=step)
+
+
+@shared_task(**_RETRY)
 def step_expire_task(match_id: str, step: int) -> bool:
     return step_expire(match_id=match_id, step=step)
 
 
 @shared_task(**_RETRY)
 def overdue_sweep_task() -> int:
-    return overdue_sweep() + stalled_bots_sweep()
+    return overdue_sweep() + stalled_bots_sweep() + stalled_conditional_sweep()
 
 
 @shared_task(**_RETRY)
@@ -52,6 +58,7 @@ def data_purge_task() -> dict[str, int]:
 
 TASKS = {
     "bot_moves": bot_moves_task,
+    "conditional_moves": conditional_moves_task,
     "step_expire": step_expire_task,
     "overdue_sweep": overdue_sweep_task,
     "data_purge": data_purge_task,

@@ -271,3 +271,25 @@ class ProposalInput(StrictSerializer):
     until = serializers.DateTimeField(
         required=False, help_text="A pause's end: after now, at most 14 days ahead."
     )
+
+
+class ConditionalRuleInput(StrictSerializer):
+    pot = serializers.ListField(
+        child=StrictIntegerField(min_value=-(2**15), max_value=2**15),
+        allow_null=True,
+        required=False,
+        min_length=1,
+        max_length=64,
+        help_text="The pot values (the sum of the pot's cards) the rule applies to; "
+        "null or absent: any pot.",
+    )
+    card = StrictIntegerField(min_value=0, max_value=2**15, help_text="The card to bid.")
+
+
+class ConditionalMovesInput(StrictSerializer):
+    rules = serializers.ListField(
+        child=ConditionalRuleInput(),
+        max_length=64,
+        help_text="Tried in order: the first whose pot matches and whose card is in your hand "
+        "is played when a step opens. [] clears them.",
+    )

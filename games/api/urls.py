@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.api import fairness, games, matches, players, proposals, rematch, series
+from games.api import conditional, fairness, games, matches, players, proposals, rematch, series
 
 urlpatterns = [
     # The hottest routes first: Django tries the patterns in order (config/urls.py).
@@ -21,6 +21,11 @@ urlpatterns = [
     path("matches/<str:match_id>/reveals", matches.MatchRevealsApi.as_view(), name="match-reveals"),
     path("matches/<str:match_id>/rematch", rematch.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<str:match_id>/audit", matches.MatchAuditApi.as_view(), name="match-audit"),
+    path(
+        "matches/<str:match_id>/conditional-moves",
+        conditional.MatchConditionalMovesApi.as_view(),
+        name="match-conditional-moves",
+    ),
     path(
         "matches/<str:match_id>/proposals",
         proposals.MatchProposalsApi.as_view(),

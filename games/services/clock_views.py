@@ -13,14 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from games.clock import Clock, TimeControl, expires_at
+from games.clock import Clock, expires_at, time_control_of
 from games.events import timestamp
 from games.models import Match
 from games.services import shapes
-
-
-def _time_control(match: Any) -> TimeControl | None:
-    return TimeControl.of(match.time_control) if match.time_control else None
 
 
 def _shown_running(match: Any, clock: Clock, seat: int, you: int | None) -> bool:
@@ -38,7 +34,7 @@ def deadline_shown(match: Any, forfeited: Sequence[bool]) -> datetime | None:
     deadline is the same for every reader)."""
     if match.status != Match.Status.ACTIVE:
         return None
-    tc = _time_control(match)
+    tc = time_control_of(match)
     if tc is None or match.clocks is None or match.phase_kind == Match.PhaseKind.REVEAL:
         return match.deadline if match.status == Match.Status.ACTIVE else None
     expiries = [
@@ -56,7 +52,7 @@ def clocks_shown(
     match: Any, you: int | None, held_until: Sequence[datetime | None]
 ) -> list[shapes.SeatClock] | None:
     """Every seat's clock as ``you`` (a seat, or None) may see it."""
-    tc = _time_control(match)
+    tc = time_control_of(match)
     if tc is None or match.clocks is None:
         return None
     shown: list[shapes.SeatClock] = []
@@ -99,7 +95,7 @@ def paused_until_shown(match: Any) -> str | None:
 def seat_deadline(match: Any, seat: int) -> datetime | None:
     """When seat ``seat``'s own clock runs out (for that seat's own reminders and calendar):
     the reveal phase's deadline, or a match's timed before clocks."""
-    tc = _time_control(match)
+    tc = time_control_of(match)
     if tc is None or match.status != Match.Status.ACTIVE:
         return None
     if match.clocks is None or match.phase_kind == Match.PhaseKind.REVEAL:

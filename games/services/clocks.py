@@ -11,12 +11,10 @@ step's deadline tells anyone else who has moved.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
 from accounts.models import User
 from games.clock import (
     Clock,
-    TimeControl,
     clock_held,
     clock_new,
     clock_settled,
@@ -26,14 +24,10 @@ from games.clock import (
     expires_at,
     iso,
     running,
+    time_control_of,
 )
 from games.models import Match, Seat
 from games.services.unit_of_work import MatchChange
-
-
-def time_control_of(match: Match | Any) -> TimeControl | None:
-    raw = match.time_control
-    return TimeControl.of(raw) if raw else None
 
 
 def clocks_begin(tx: MatchChange) -> None:

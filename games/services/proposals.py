@@ -34,10 +34,10 @@ from core.errors import (
     ValidationFailed,
 )
 from games import events
-from games.clock import iso
+from games.clock import iso, time_control_of
 from games.models import Match, Proposal, Seat
 from games.services import shapes
-from games.services.clocks import clocks_hold, time_control_of
+from games.services.clocks import clocks_hold
 from games.services.steps import match_abort_in
 from games.services.unit_of_work import MatchChange, match_change
 

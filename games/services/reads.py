@@ -26,6 +26,7 @@ from games.models import Match, MatchEvent, Move, Seat
 from games.services import shapes
 from games.services.archive import archived_events, archived_moves
 from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
+from games.services.conditional_rules import conditional_offered
 from games.services.steps import phase_public
 
 EVENTS_PAGE = 200
@@ -522,6 +523,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Ma
         **summary,
         "legal_moves": _legal_moves(snapshot, state),
         "view": _view(snapshot, state),
+        "conditional_moves": conditional_offered(match.game, match.protocol, match.time_control),
     }
     return body
 

@@ -168,6 +168,14 @@ class Match(MatchSummary):
 
     legal_moves: list[dict[str, Any]]
     view: Annotated[Any, Meta(description="Game-specific, redacted for the requester.")]
+    conditional_moves: Annotated[
+        bool,
+        Meta(
+            description="Whether seats may set conditional moves (GET "
+            "/matches/{id}/conditional-moves): correspondence matches of GOPS and Hols der "
+            "Geier under the sealed protocol only."
+        ),
+    ]
 
 
 class MatchPage(TypedDict):
@@ -244,6 +252,31 @@ class ProposalPage(TypedDict):
 
 
 #: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
+class ConditionalRule(TypedDict):
+    pot: Annotated[
+        list[int] | None,
+        Meta(description="The pot values (the sum of the pot's cards) it applies to; null: any."),
+    ]
+    card: int
+
+
+class ConditionalPlayed(TypedDict):
+    """A move one of your rules played, with its signed receipt."""
+
+    step: int
+    card: int
+    receipt: Receipt
+
+
+class ConditionalMoves(TypedDict):
+    """Your seat's conditional moves, in the order they are tried, and the moves your rules
+    played in this match (never anyone else's)."""
+
+    seat: int
+    rules: list[ConditionalRule]
+    played: list[ConditionalPlayed]
+
+
 SHAPES: tuple[type, ...] = (
     Seat,
     Phase,
@@ -259,4 +292,7 @@ SHAPES: tuple[type, ...] = (
     EventPage,
     Proposal,
     ProposalPage,
+    ConditionalRule,
+    ConditionalPlayed,
+    ConditionalMoves,
 )

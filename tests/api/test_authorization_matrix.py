@@ -46,7 +46,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import AccessToken, User
 from accounts.tokens import token_issue
-from games.models import Match, MatchEvent, Move, Seat
+from games.models import ConditionalMoves, Match, MatchEvent, Move, Seat
 from notify.models import NotificationSettings, PushSubscription, Webhook
 from notify.preferences import settings_of
 from tests.leaks import RECEIPT_KEYS, alternatives, keys_in, shuffled_state, state_of, state_set
@@ -100,6 +100,7 @@ VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 ALREADY_REGISTERED = Outcome(409, "already_registered")
 NOT_REGISTERED = Outcome(409, "not_registered")
 NOT_OPEN = Outcome(409, "tournament_not_open")
+UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
 
@@ -355,6 +356,10 @@ def _late_player(world: World, actor: str, state: str) -> Any:
     return {"username": world.usernames[OTHER_USER]}
 
 
+def _rules(world: World, actor: str, state: str) -> Any:
+    return {"rules": [{"pot": None, "card": 6}]}
+
+
 def _inward_hook(world: World, actor: str, state: str) -> Any:
     return {"url": "http://127.0.0.1:8000/hook"}  # refused by the SSRF guard
 
@@ -585,6 +590,19 @@ ROWS: tuple[Row, ...] = (
         )
         for answer in ("accept", "decline", "withdraw")
     ),
+    # Conditional moves: a seat's own, read by its holder only (there is no way to name
+    # another seat's); offered in correspondence matches only, which this world has none of
+    # (tests/api/test_conditional_moves.py has the rest).
+    *(
+        Row(
+            method,
+            "/api/v1/matches/{match_id}/conditional-moves",
+            authenticated(NOT_SEATED, seated=UNAVAILABLE, other_seat=UNAVAILABLE),
+            body,
+            states=MATCH,
+        )
+        for method, body in (("GET", None), ("PUT", _rules), ("DELETE", _nothing))
+    ),
     # Series: any logged-in user may create one and read any.
     Row("POST", "/api/v1/series", authenticated(CREATED), _series),
     Row("GET", "/api/v1/series/{series_id}", authenticated(OK)),
@@ -683,6 +701,7 @@ _TABLES = (
     Seat,
     Move,
     MatchEvent,
+    ConditionalMoves,
     User,
     AccessToken,
     NotificationSettings,
@@ -737,7 +756,9 @@ def call(world: World, row: Row, actor: str, state: str, *, watch: bool) -> tupl
                 response = client.get(path)
             else:
                 body = row.body(world, actor, state) if row.body else None
-                send = {"DELETE": client.delete, "PATCH": client.patch}.get(row.method, client.post)
+                send = {"DELETE": client.delete, "PATCH": client.patch, "PUT": client.put}.get(
+                    row.method, client.post
+                )
                 response = send(path, body, format="json")
             content_type = response.get("Content-Type", "").split(";")[0]
             try:

@@ -10,6 +10,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -52,33 +53,43 @@ def _client(player: Player) -> APIClient:
     return client
 
 
-def race(requests: list[Callable[[APIClient], Any]], players: list[Player]) -> list[Answer]:
-    """Send ``requests[i]`` as ``players[i]``, all released by one barrier; answers in order."""
-    assert len(requests) == len(players)
-    barrier = threading.Barrier(len(requests))
-    answers: list[Answer | None] = [None] * len(requests)
+def together(*calls: Callable[[], Any]) -> list[Any]:
+    """Run the calls in threads released by one barrier; their results in order."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
     errors: list[BaseException] = []
 
     def run(index: int) -> None:
         try:
-            client = _client(players[index])
             barrier.wait(timeout=JOIN_SECONDS)
-            answers[index] = Answer(requests[index](client))
+            results[index] = calls[index]()
         except BaseException as exc:
             errors.append(exc)
             barrier.abort()
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(requests))]
+    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(calls))]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(JOIN_SECONDS)
-    assert not any(thread.is_alive() for thread in threads), "a racing request hung"
+    assert not any(thread.is_alive() for thread in threads), "a racing call hung"
     if errors:
         raise errors[0]
-    return [answer for answer in answers if answer is not None]
+    return results
+
+
+def race(requests: list[Callable[[APIClient], Any]], players: list[Player]) -> list[Answer]:
+    """Send ``requests[i]`` as ``players[i]``, all released by one barrier; answers in order."""
+    assert len(requests) == len(players)
+    clients = [_client(player) for player in players]
+    return together(
+        *(
+            partial(lambda send, client: Answer(send(client)), send, client)
+            for send, client in zip(requests, clients, strict=True)
+        )
+    )
 
 
 def move_request(

@@ -76,6 +76,9 @@ PUBLISHED = [
     ("GET matches/{match_id}", "match_retrieve"),
     ("GET matches/{match_id}/audit", "match_audit_retrieve"),
     ("GET matches/{match_id}/chat", "match_chat_retrieve"),
+    ("GET matches/{match_id}/conditional-moves", "match_conditional_moves_retrieve"),
+    ("PUT matches/{match_id}/conditional-moves", "match_conditional_moves_update"),
+    ("DELETE matches/{match_id}/conditional-moves", "match_conditional_moves_destroy"),
     ("POST matches/{match_id}/chat", "match_chat_create"),
     ("POST matches/{match_id}/chat/{seq}/hide", "match_chat_hide_create"),
     ("POST matches/{match_id}/decline", "match_decline_create"),
@@ -146,7 +149,13 @@ def test_every_operation_id_is_kept() -> None:
 
 
 def test_the_ids_follow_one_rule() -> None:
-    actions = {"GET": "retrieve", "POST": "create", "PATCH": "partial_update", "DELETE": "destroy"}
+    actions = {
+        "GET": "retrieve",
+        "POST": "create",
+        "PUT": "update",
+        "PATCH": "partial_update",
+        "DELETE": "destroy",
+    }
     for route, name in PUBLISHED:
         method, path = route.split(" ")
         path = PREFIX + path

@@ -3,13 +3,11 @@ real PostgreSQL: the match lock orders them, so each race resolves one way, noth
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
-from django.db import connection
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -17,7 +15,7 @@ from accounts.models import User
 from games.clock import iso
 from games.models import Match, MatchEvent, Proposal
 from games.services.deadlines import step_expire
-from tests.api.test_concurrency import Answer, race
+from tests.api.test_concurrency import Answer, race, together
 from tests.clocks import overdue
 from tests.players import Player, make_player, start_match
 
@@ -73,33 +71,6 @@ def test_one_seat_accepting_twice_at_once_counts_once() -> None:
     assert _count(match_id, "proposal_answered") == 1
 
 
-def _together(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls in threads released at one instant; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-    errors: list[BaseException] = []
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=JOIN_SECONDS)
-            results[index] = calls[index]()
-        except BaseException as exc:
-            errors.append(exc)
-            barrier.abort()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(JOIN_SECONDS)
-    assert not any(thread.is_alive() for thread in threads), "a racing call hung"
-    if errors:
-        raise errors[0]
-    return results
-
-
 @pytest.mark.parametrize("attempt", range(3))
 def test_an_accept_racing_the_deadline_sweep_resolves_one_way(attempt: int) -> None:
     alice, bob = make_player(), make_player()
@@ -109,7 +80,7 @@ def test_an_accept_racing_the_deadline_sweep_resolves_one_way(attempt: int) -> N
     until = iso(timezone.now() + timedelta(days=2))
     made = alice.post(f"/matches/{match_id}/proposals", {"kind": "pause", "until": until}).json()
     overdue(match_id)
-    accepted, expired = _together(
+    accepted, expired = together(
         lambda: Answer(_accept(match_id, made["id"])(_client(bob))),
         lambda: step_expire(match_id=match_id, step=1),
     )

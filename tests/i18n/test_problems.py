@@ -115,3 +115,23 @@ def test_the_problems_of_tournaments_in_german(alice: Player, bob: Player) -> No
     assert problem(started, 403, "permission_denied")["detail"] == (
         "Nur die Turnierleitung darf das."
     )
+def test_the_problems_of_conditional_moves_in_german(alice: Player, bob: Player) -> None:
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    memory = start_match("memory", [alice, bob])
+    refused = alice.get(f"/matches/{memory}/conditional-moves", **german)
+    body = problem(refused, 409, "conditional_moves_unavailable")
+    assert body["title"] == "Bedingte Züge nicht verfügbar"
+    assert body["detail"].startswith("Bedingte Züge gibt es nur in Fernpartien")
+    daily = {"per_step_seconds": 86400}
+    gops = start_match("gops", [alice, bob], options={"num_cards": 3}, time_control=daily)
+    rules = {"rules": [{"pot": [7], "card": 4}]}
+    bad = alice.client.put(
+        f"{API}/matches/{gops}/conditional-moves", rules, format="json", **german
+    )
+    errors = problem(bad, 400, "validation_error")["errors"]
+    assert errors == {
+        "rules.0.card": ["Eine Karte, die dieses Spiel einem Platz gibt."],
+        "rules.0.pot": [
+            "null (jeder Pott) oder eine Liste von Pottwerten, die dieses Spiel zeigen kann."
+        ],
+    }

@@ -234,6 +234,7 @@
     renderReplay();
     renderFooter();
     proposals.render(match, nameOf);
+    conditional.render(match);
   }
 
   function renderHead() {
@@ -908,6 +909,7 @@
 
   // A proposal's answer changes the match's version: read it again now.
   const proposals = F.proposals.setup(matchId, () => { etag = null; soon(); });
+  const conditional = F.conditional.setup(matchId);
 
   $("replay-first").addEventListener("click", () => step(0, 0));
   $("replay-prev").addEventListener("click", () => step(-1));
