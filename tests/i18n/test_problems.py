@@ -115,6 +115,8 @@ def test_the_problems_of_tournaments_in_german(alice: Player, bob: Player) -> No
     assert problem(started, 403, "permission_denied")["detail"] == (
         "Nur die Turnierleitung darf das."
     )
+
+
 def test_the_problems_of_conditional_moves_in_german(alice: Player, bob: Player) -> None:
     german = {"HTTP_ACCEPT_LANGUAGE": "de"}
     memory = start_match("memory", [alice, bob])
