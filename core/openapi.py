@@ -30,6 +30,7 @@ SINGULAR = {
     "substitutes": "substitute",
     "series": "series",
     "tokens": "token",
+    "tournaments": "tournament",
     "webhooks": "webhook",
 }
 ACTIONS = ("partial_update", "list", "create", "retrieve", "update", "destroy")

@@ -20,6 +20,10 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "proposal_answered": "email_proposals",
     # An offered seat is an invitation to play.
     "seat_offered": "email_invited",
+    "tournament_registration_open": "email_tournaments",
+    "tournament_round_started": "email_tournaments",
+    "tournament_stand_in": "email_tournaments",
+    "tournament_finished": "email_tournaments",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
@@ -29,6 +33,10 @@ PUSH_PREFERENCE: dict[Kind, str] = {
     "proposal": "push_proposals",
     "proposal_answered": "push_proposals",
     "seat_offered": "push_your_move",
+    "tournament_registration_open": "push_tournaments",
+    "tournament_round_started": "push_tournaments",
+    "tournament_stand_in": "push_tournaments",
+    "tournament_finished": "push_tournaments",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

@@ -1,6 +1,5 @@
-"""Pairing and standings for tournaments, in plain Python: no database, no Django.
+"""Pairing, scheduling and standings of tournaments: pure Python, no Django, no database.
 
-Players are ids; a finished match is a ``Played`` with its seats' ranking as games records it.
-The Django app (tournaments/services/) reads the rows, calls these functions and writes the
-rounds they return. Every function is deterministic for the same input.
+The tournaments app feeds these functions plain values (entrants, finished matches, byes) and
+stores what they return; everything here is deterministic for the same input.
 """

@@ -1,41 +1,42 @@
-"""What a finished table is worth to each of its players.
-
-A player scores the share of the other players at the table they finished ahead of, a tie
-counting half: in [0, 1] whatever the table's size, so tables of different sizes weigh the
-same. Two seats: a win 1, a draw 0.5, a loss 0. Four seats: 1, 2/3, 1/3, 0 (two tied first:
-5/6 each).
-"""
+"""Points of one finished table."""
 
 from __future__ import annotations
 
 from tournaments.pairing.types import Played, PlayerId
 
-#: A bye is worth a win.
+# A bye scores as a win.
 BYE_POINTS = 1.0
 
 
-def places(played: Played) -> dict[PlayerId, int]:
-    """Each player's group index in the ranking (0 = the best group)."""
-    return {
-        played.players[seat]: place for place, group in enumerate(played.ranking) for seat in group
-    }
-
-
-def pairwise(played: Played, player: PlayerId, opponent: PlayerId) -> float:
-    """What ``player`` scored against ``opponent`` at this table: 1 ahead, 0.5 level, 0 behind."""
-    place = places(played)
-    mine, theirs = place.get(player), place.get(opponent)
-    if mine is None or theirs is None:
-        return 0.5
-    return 1.0 if mine < theirs else 0.5 if mine == theirs else 0.0
-
-
 def table_points(played: Played) -> dict[PlayerId, float]:
+    """Each player scores the share of the other players at the table they finished ahead of.
+
+    A tie with another player counts half, so points lie in [0, 1]: at 2 seats a win is 1, a draw
+    0.5 and a loss 0; at 4 seats the winner scores 1, the second 2/3, the third 1/3, the last 0.
+    """
     others = len(played.players) - 1
     if others < 1:
         return {player: 0.0 for player in played.players}
-    return {
-        player: sum(pairwise(played, player, other) for other in played.players if other != player)
-        / others
-        for player in played.players
-    }
+    points: dict[PlayerId, float] = {}
+    behind = len(played.players)
+    for group in played.ranking:
+        behind -= len(group)
+        for seat in group:
+            points[played.players[seat]] = (behind + (len(group) - 1) / 2) / others
+    return points
+
+
+def head_to_head(played: Played) -> dict[tuple[PlayerId, PlayerId], float]:
+    """Per ordered pair of players at the table: 1 when the first finished ahead, 0.5 level, 0 not.
+
+    At 2 seats this is the table's points; at more seats it is what the crosstable, the direct
+    encounter and Sonneborn-Berger count per opponent.
+    """
+    place = {played.players[seat]: i for i, group in enumerate(played.ranking) for seat in group}
+    result: dict[tuple[PlayerId, PlayerId], float] = {}
+    for a in played.players:
+        for b in played.players:
+            if a != b:
+                pa, pb = place[a], place[b]
+                result[a, b] = 1.0 if pa < pb else 0.5 if pa == pb else 0.0
+    return result

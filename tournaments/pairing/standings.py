@@ -1,22 +1,26 @@
-"""Standings with their tie-breaks, and the crosstable.
+"""Standings with tie-breaks, and the crosstable.
 
-Order: score (table points plus byes), then
-- **Buchholz**: the sum of the scores of every opponent met, once per meeting;
-- **Sonneborn-Berger**: over every meeting, what you scored against that opponent (1 ahead,
-  0.5 level, 0 behind) times their score;
-- **direct encounter**: what you scored against the players level with you on score;
-- then the rating at entry, then the lower id.
-Byes add to the score only. Withdrawn and disqualified players keep their place (``active``
-False marks them).
+Order: score, then Buchholz, Sonneborn-Berger, direct encounter, rating (and the player id, so
+that the order is total):
+
+- score: the table points of every finished match (scoring.table_points) plus BYE_POINTS per bye;
+- Buchholz: the sum of the scores of every opponent met, once per meeting (at k seats every other
+  player of the table is an opponent); a bye adds nothing;
+- Sonneborn-Berger: over every meeting with every opponent, the points scored against that opponent
+  (1, 0.5 or 0: scoring.head_to_head) times the opponent's score;
+- direct encounter: the points scored against the players who are level on score, Buchholz and
+  Sonneborn-Berger (0 for a player level with nobody).
+
+Withdrawn and disqualified players keep their place in the order and are marked (``active``).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.pairing.scoring import pairwise
-from tournaments.pairing.swiss import scores_of
+from tournaments.pairing.scoring import BYE_POINTS, head_to_head, table_points
 from tournaments.pairing.types import Entrant, Played, PlayerId
 
 
@@ -34,41 +38,57 @@ class Standing:
     active: bool
 
 
-def _meetings(played: Sequence[Played]) -> list[tuple[PlayerId, PlayerId, float]]:
-    """(player, opponent, what the player scored against them) for every meeting."""
-    return [
-        (player, other, pairwise(table, player, other))
-        for table in played
-        for player in table.players
-        for other in table.players
-        if other != player
-    ]
+def scores(
+    entrants: Sequence[Entrant], played: Sequence[Played], byes: Mapping[PlayerId, int]
+) -> dict[PlayerId, float]:
+    """Every entrant's score: table points plus the byes."""
+    total = {e.id: byes.get(e.id, 0) * BYE_POINTS for e in entrants}
+    for match in played:
+        for player, points in table_points(match).items():
+            if player in total:
+                total[player] += points
+    return total
+
+
+def _key(value: float) -> float:
+    # Sums of thirds and halves: rounding makes equal sums compare equal.
+    return round(value, 9)
 
 
 def standings(
     entrants: Sequence[Entrant], played: Sequence[Played], byes: Mapping[PlayerId, int]
 ) -> list[Standing]:
-    score = scores_of(entrants, played, byes)
-    meetings = _meetings(played)
-    buchholz = dict.fromkeys(score, 0.0)
-    berger = dict.fromkeys(score, 0.0)
-    for player, other, points in meetings:
-        buchholz[player] = buchholz.get(player, 0.0) + score.get(other, 0.0)
-        berger[player] = berger.get(player, 0.0) + points * score.get(other, 0.0)
-    direct = dict.fromkeys(score, 0.0)
-    for player, other, points in meetings:
-        if score.get(player) == score.get(other):
-            direct[player] = direct.get(player, 0.0) + points
-    games = {e.id: 0 for e in entrants}
-    for table in played:
-        for player in table.players:
-            games[player] = games.get(player, 0) + 1
+    """The ranking by score, then Buchholz, Sonneborn-Berger, direct encounter and rating."""
+    score = scores(entrants, played, byes)
+    buchholz: dict[PlayerId, float] = defaultdict(float)
+    berger: dict[PlayerId, float] = defaultdict(float)
+    games: dict[PlayerId, int] = defaultdict(int)
+    against: dict[tuple[PlayerId, PlayerId], float] = defaultdict(float)
+    for match in played:
+        for (a, b), points in head_to_head(match).items():
+            if a in score and b in score:
+                buchholz[a] += score[b]
+                berger[a] += points * score[b]
+                against[a, b] += points
+        for player in match.players:
+            games[player] += 1
+
+    def level(e: Entrant) -> tuple[float, float, float]:
+        return (_key(score[e.id]), _key(buchholz[e.id]), _key(berger[e.id]))
+
+    groups: dict[tuple[float, float, float], list[PlayerId]] = defaultdict(list)
+    for e in entrants:
+        groups[level(e)].append(e.id)
+    direct = {
+        e.id: sum(against[e.id, other] for other in groups[level(e)] if other != e.id)
+        for e in entrants
+    }
     order = sorted(
         entrants,
         key=lambda e: (
             -score[e.id],
-            -buchholz[e.id],
-            -berger[e.id],
+            -_key(buchholz[e.id]),
+            -_key(berger[e.id]),
             -direct[e.id],
             -e.rating,
             e.id,
@@ -94,14 +114,14 @@ def standings(
 def crosstable(
     entrants: Sequence[Entrant], played: Sequence[Played]
 ) -> dict[PlayerId, dict[PlayerId, list[float]]]:
-    """Per player, per opponent: what they scored against them in each finished meeting, in
-    round order."""
-    cells: dict[PlayerId, dict[PlayerId, list[float]]] = {e.id: {} for e in entrants}
-    for table in sorted(played, key=lambda t: t.round):
-        for player in table.players:
-            for other in table.players:
-                if other != player:
-                    cells.setdefault(player, {}).setdefault(other, []).append(
-                        pairwise(table, player, other)
-                    )
-    return cells
+    """Per player, per opponent: the points scored in each finished meeting, in round order.
+
+    The points against one opponent are 1, 0.5 or 0 (finished ahead, level, behind), also at
+    tables of more than two seats.
+    """
+    table: dict[PlayerId, dict[PlayerId, list[float]]] = {e.id: {} for e in entrants}
+    for match in sorted(played, key=lambda m: m.round):
+        for (a, b), points in head_to_head(match).items():
+            if a in table and b in table:
+                table[a].setdefault(b, []).append(points)
+    return table

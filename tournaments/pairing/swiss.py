@@ -1,58 +1,43 @@
-"""Swiss rounds: players of equal or close scores who have not met.
+"""One Swiss round: players of equal or close scores who have not met.
 
-Two seats: a maximum-weight matching (rustworkx's ``max_weight_matching``, maximum
-cardinality) on a graph that joins each active player to the ``NEAREST`` players nearest in the
-score order whom they have not met, and to their ``FALLBACK`` nearest already met with a heavy
-penalty, so a pairing always exists and a repeat is chosen only when unavoidable. An edge weighs
-less the further apart the two scores are (squared) and, a little, the further apart their places;
-the matching is deterministic for the same input. Whoever had seat 0 less often takes it.
+Players are ranked by score (standings.scores), then rating, then id. Byes (one for an odd count
+at 2 seats; as layout.table_sizes needs at more seats) go to the lowest-ranked active players with
+the fewest byes so far, so nobody has a second bye before everyone has had one.
 
-An odd player out gets the bye: the lowest-placed active player among those with the fewest
-byes. k seats: every table has exactly k players and the remainder (fewer than k) get byes the
-same way. Tables are filled in score order by a greedy — each player, best first, joins the
-open table among the next two whose players they have met least (then the fuller one, so
-tables stay score bands) — then at most ``SWAPS`` swaps of two players between tables that
-lower the repeat meetings without widening a table's score range by more than ``SPREAD``.
+Two seats: a maximum-weight, maximum-cardinality matching (rustworkx.max_weight_matching) on a
+graph where each player is joined to their ``CANDIDATES`` nearest-ranked opponents not yet met;
+a player who has met all of those is joined to the nearest ones anyway, with a repeat's penalty.
+Edge weights favour equal scores (the squared difference in half points), then close ratings (a
+minor term, capped below one score step); a repeat costs more than any score difference. Players
+the sparse graph leaves unmatched are matched again on the complete graph among themselves. The
+player who has sat in seat 0 less often takes seat 0; level, the higher-ranked one.
+
+More seats: tables are filled by score. Players are taken in ranking order and each is placed at
+the open table (of the first ``LOOKAHEAD`` open ones) where they have met the fewest players,
+the earliest on a tie. Then at most ``SWAPS_PER_TABLE`` x tables improving swaps between tables at
+most two apart, where a table costs ``REPEAT`` per repeated meeting plus the squared score
+differences of its players. Table sizes differ by at most one.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from itertools import combinations
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations, islice
 
 import rustworkx
 
-from tournaments.pairing.scoring import BYE_POINTS, table_points
+from tournaments.pairing.layout import table_sizes
+from tournaments.pairing.standings import scores
 from tournaments.pairing.types import Entrant, Played, PlayerId, Round, Table
 
-NEAREST = 50
-FALLBACK = 4
-SWAPS = 500
-SPREAD = 1.0
-# Integer weights (the matching's weights are integers): scores are scaled to sixtieths, so
-# halves, thirds, quarters and fifths of a point stay exact.
-_SCALE = 60
-_BASE = 10**12
-_REPEAT = 10**10
-
-
-def scores_of(
-    entrants: Sequence[Entrant], played: Sequence[Played], byes: Mapping[PlayerId, int]
-) -> dict[PlayerId, float]:
-    score = {e.id: byes.get(e.id, 0) * BYE_POINTS for e in entrants}
-    for table in played:
-        for player, points in table_points(table).items():
-            score[player] = score.get(player, 0.0) + points
-    return score
-
-
-def meetings_of(played: Sequence[Played]) -> Counter[frozenset[PlayerId]]:
-    met: Counter[frozenset[PlayerId]] = Counter()
-    for table in played:
-        for pair in combinations(table.players, 2):
-            met[frozenset(pair)] += 1
-    return met
+CANDIDATES = 50
+LOOKAHEAD = 3
+SWAPS_PER_TABLE = 4
+REPEAT = 10**12
+_BASE = 10**14
+_SCORE_STEP = 10**6
+_RATING_CAP = 100
 
 
 def swiss_round(
@@ -62,126 +47,146 @@ def swiss_round(
     *,
     seats: int,
     round_number: int,
+    min_seats: int = 2,
 ) -> Round:
-    """The next round's tables and byes (``round_number`` is 1-based; the pairing does not
-    depend on it beyond what ``played`` says)."""
-    score = scores_of(entrants, played, byes)
-    met = meetings_of(played)
-    # Best first: score, then rating, then id.
-    order = sorted((e for e in entrants if e.active), key=lambda e: (-score[e.id], -e.rating, e.id))
-    ids = [e.id for e in order]
-    sitting = _byes(ids, len(ids) % seats, byes)
-    playing = [p for p in ids if p not in sitting]
-    if seats == 2:
-        tables = _matched(playing, score, met, played)
-    else:
-        tables = _tables(playing, seats, score, met)
-    return Round(tuple(Table(t) for t in tables), tuple(sitting))
+    """The pairing of round ``round_number`` from the finished matches and byes so far.
 
-
-def _byes(ids: list[PlayerId], count: int, byes: Mapping[PlayerId, int]) -> list[PlayerId]:
-    if not count:
-        return []
-    # The lowest placed among those with the fewest byes.
-    place = {p: i for i, p in enumerate(ids)}
-    chosen = sorted(ids, key=lambda p: (byes.get(p, 0), -place[p]))[:count]
-    return sorted(chosen, key=place.__getitem__)
-
-
-def _matched(
-    playing: list[PlayerId],
-    score: Mapping[PlayerId, float],
-    met: Counter[frozenset[PlayerId]],
-    played: Sequence[Played],
-) -> list[tuple[PlayerId, ...]]:
-    graph: rustworkx.PyGraph = rustworkx.PyGraph()
-    graph.add_nodes_from(playing)
-    n = len(playing)
-    scaled = [round(score[p] * _SCALE) for p in playing]
-    for i in range(n):
-        fresh = repeats = 0
-        # Outwards from i's place: the nearest in the score order first.
-        for distance in range(1, n):
-            if fresh >= NEAREST and repeats >= FALLBACK:
-                break
-            for j in (i - distance, i + distance):
-                if not 0 <= j < n or j < i:  # each edge once, from its lower end
-                    continue
-                again = met[frozenset((playing[i], playing[j]))]
-                if (again and repeats >= FALLBACK) or (not again and fresh >= NEAREST):
-                    continue
-                gap = scaled[i] - scaled[j]
-                weight = _BASE - gap * gap * 1000 - distance - again * _REPEAT
-                graph.add_edge(i, j, weight)
-                if again:
-                    repeats += 1
-                else:
-                    fresh += 1
-    matching = rustworkx.max_weight_matching(
-        graph, max_cardinality=True, weight_fn=lambda weight: weight
+    Only active entrants are paired; the same input always gives the same round.
+    ``min_seats``: the smallest table the game allows.
+    """
+    score = scores(entrants, played, byes)
+    active = sorted(
+        (e for e in entrants if e.active), key=lambda e: (-score[e.id], -e.rating, e.id)
     )
-    pairs = sorted(tuple(sorted(edge)) for edge in matching)
-    paired = {i for pair in pairs for i in pair}
-    # Anyone the graph could not place (its edges ran out): paired in score order.
-    rest = [i for i in range(n) if i not in paired]
-    pairs += [(rest[k], rest[k + 1]) for k in range(0, len(rest) - 1, 2)]
-    first = Counter(table.players[0] for table in played)
-    out: list[tuple[PlayerId, ...]] = []
-    for i, j in sorted(pairs):
-        a, b = playing[i], playing[j]
-        out.append((a, b) if (first[a], i) <= (first[b], j) else (b, a))
-    return out
+    rank = {e.id: i for i, e in enumerate(active)}
+    rating = {e.id: e.rating for e in active}
+    sizes, bye_total = table_sizes(len(active), seats, min_seats)
+    by_need = sorted(active, key=lambda e: (byes.get(e.id, 0), -rank[e.id]))
+    bye_players = {e.id for e in by_need[:bye_total]}
+    playing = [e.id for e in active if e.id not in bye_players]
+    met: dict[tuple[PlayerId, PlayerId], int] = defaultdict(int)
+    first_seat: dict[PlayerId, int] = defaultdict(int)
+    for match in played:
+        for a, b in combinations(match.players, 2):
+            met[a, b] += 1
+            met[b, a] += 1
+        first_seat[match.players[0]] += 1
+    if seats == 2:
+        pairs = _match_pairs(playing, score, rating, met)
+        tables = [_seat_pair(a, b, rank, first_seat) for a, b in pairs]
+    else:
+        tables = _fill_tables(playing, sizes, score, met)
+    tables.sort(key=lambda t: min(rank[p] for p in t))
+    ordered_byes = tuple(sorted(bye_players, key=lambda p: rank[p]))
+    return Round(tuple(Table(tuple(t)) for t in tables), ordered_byes)
 
 
-def _tables(
+def _weight(
+    a: PlayerId,
+    b: PlayerId,
+    score: Mapping[PlayerId, float],
+    rating: Mapping[PlayerId, float],
+    met: Mapping[tuple[PlayerId, PlayerId], int],
+) -> int:
+    steps = round(abs(score[a] - score[b]) * 2 * 6)  # sixths of a half point: 2- to 4-seat scores
+    return (
+        _BASE
+        - met.get((a, b), 0) * REPEAT
+        - steps * steps * _SCORE_STEP // 36
+        - min(round(abs(rating[a] - rating[b])), _RATING_CAP)
+    )
+
+
+def _match_pairs(
     playing: list[PlayerId],
-    seats: int,
     score: Mapping[PlayerId, float],
-    met: Counter[frozenset[PlayerId]],
-) -> list[tuple[PlayerId, ...]]:
-    count = len(playing) // seats
-    tables: list[list[PlayerId]] = [[] for _ in range(count)]
+    rating: Mapping[PlayerId, float],
+    met: Mapping[tuple[PlayerId, PlayerId], int],
+) -> list[tuple[PlayerId, PlayerId]]:
+    edges: dict[tuple[int, int], int] = {}
+    for i, a in enumerate(playing):
+        chosen = []
+        for j in _nearest(i, len(playing)):
+            if met.get((a, playing[j]), 0) == 0:
+                chosen.append(j)
+                if len(chosen) == CANDIDATES:
+                    break
+        if not chosen:
+            chosen = list(islice(_nearest(i, len(playing)), CANDIDATES))
+        for j in chosen:
+            key = (min(i, j), max(i, j))
+            if key not in edges:
+                edges[key] = _weight(a, playing[j], score, rating, met)
+    pairs = _matching(len(playing), edges)
+    matched = {i for pair in pairs for i in pair}
+    rest = [i for i in range(len(playing)) if i not in matched]
+    if rest:
+        extra = {
+            (x, y): _weight(playing[rest[x]], playing[rest[y]], score, rating, met)
+            for x, y in combinations(range(len(rest)), 2)
+        }
+        pairs += [(rest[x], rest[y]) for x, y in _matching(len(rest), extra)]
+    return sorted((playing[min(i, j)], playing[max(i, j)]) for i, j in pairs)
 
-    def repeats(player: PlayerId, table: list[PlayerId]) -> int:
-        return sum(met[frozenset((player, other))] for other in table)
 
+def _nearest(i: int, n: int) -> Iterator[int]:
+    """Indices by distance from ``i`` in the ranking, the higher-ranked first on a tie."""
+    for d in range(1, n):
+        for j in (i - d, i + d):
+            if 0 <= j < n:
+                yield j
+
+
+def _matching(n: int, edges: Mapping[tuple[int, int], int]) -> list[tuple[int, int]]:
+    graph: rustworkx.PyGraph = rustworkx.PyGraph()
+    graph.add_nodes_from(range(n))
+    graph.add_edges_from([(i, j, w) for (i, j), w in sorted(edges.items())])
+    found = rustworkx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    return sorted((min(i, j), max(i, j)) for i, j in found)
+
+
+def _seat_pair(
+    a: PlayerId, b: PlayerId, rank: Mapping[PlayerId, int], first_seat: Mapping[PlayerId, int]
+) -> list[PlayerId]:
+    order = sorted((a, b), key=lambda p: (first_seat.get(p, 0), rank[p]))
+    return list(order)
+
+
+def _fill_tables(
+    playing: list[PlayerId],
+    sizes: list[int],
+    score: Mapping[PlayerId, float],
+    met: Mapping[tuple[PlayerId, PlayerId], int],
+) -> list[list[PlayerId]]:
+    tables: list[list[PlayerId]] = [[] for _ in sizes]
     for player in playing:
-        open_ = [i for i, t in enumerate(tables) if len(t) < seats][:2]
-        best = min(open_, key=lambda i: (repeats(player, tables[i]), -len(tables[i]), i))
+        open_tables = [i for i, t in enumerate(tables) if len(t) < sizes[i]][:LOOKAHEAD]
+        best = min(open_tables, key=lambda i: (sum(met.get((player, q), 0) for q in tables[i]), i))
         tables[best].append(player)
-    _swap_pass(tables, score, met)
-    return [tuple(t) for t in tables]
 
+    def cost(table: list[PlayerId]) -> float:
+        return sum(
+            met.get((a, b), 0) * REPEAT + ((score[a] - score[b]) * 2) ** 2
+            for a, b in combinations(table, 2)
+        )
 
-def _cost(table: list[PlayerId], met: Counter[frozenset[PlayerId]]) -> int:
-    return sum(met[frozenset(pair)] for pair in combinations(table, 2))
-
-
-def _range(table: list[PlayerId], score: Mapping[PlayerId, float]) -> float:
-    values = [score[p] for p in table]
-    return max(values) - min(values)
-
-
-def _swap_pass(
-    tables: list[list[PlayerId]],
-    score: Mapping[PlayerId, float],
-    met: Counter[frozenset[PlayerId]],
-) -> None:
+    limit = SWAPS_PER_TABLE * len(tables)
     swaps = 0
-    for a in range(len(tables) - 1):
-        b = a + 1  # neighbouring score bands only
-        for i in range(len(tables[a])):
-            for j in range(len(tables[b])):
-                if swaps >= SWAPS:
-                    return
-                ta, tb = list(tables[a]), list(tables[b])
-                ta[i], tb[j] = tb[j], ta[i]
-                better = _cost(ta, met) + _cost(tb, met) < _cost(tables[a], met) + _cost(
-                    tables[b], met
-                )
-                wide = max(_range(ta, score), _range(tb, score)) > max(
-                    _range(tables[a], score), _range(tables[b], score), SPREAD
-                )
-                if better and not wide:
-                    tables[a], tables[b] = ta, tb
-                    swaps += 1
+    improved = True
+    while improved and swaps < limit:
+        improved = False
+        for i in range(len(tables)):
+            for j in range(i + 1, min(i + 3, len(tables))):
+                a, b = tables[i], tables[j]
+                for x in range(len(a)):
+                    for y in range(len(b)):
+                        if swaps >= limit:
+                            return tables
+                        before = cost(a) + cost(b)
+                        a[x], b[y] = b[y], a[x]
+                        if cost(a) + cost(b) < before - 1e-9:
+                            swaps += 1
+                            improved = True
+                        else:
+                            a[x], b[y] = b[y], a[x]
+    return tables

@@ -1,4 +1,4 @@
-"""The values the pairing functions take and return."""
+"""The values the pairing works on: entrants, tables, rounds and finished matches."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ class Entrant:
     """One registered player as the pairing sees them."""
 
     id: PlayerId
-    #: The player's rating ordinal for the game at registration: seeding and the last tie-break.
+    # The player's rating ordinal for the game at registration: seeding and the last tie-break.
     rating: float
-    #: False once the player withdrew or was disqualified: never paired again.
+    # False: withdrew or was disqualified, never paired again.
     active: bool = True
 
 
@@ -33,13 +33,11 @@ class Round:
 
 @dataclass(frozen=True)
 class Played:
-    """One finished match (unfinished ones are never passed in)."""
+    """One finished match; unfinished ones are never passed in."""
 
-    #: 1-based.
-    round: int
-    #: Seat order.
-    players: tuple[PlayerId, ...]
-    #: Groups of seat indices, best first, as games records a result (``Match.result["ranking"]``).
+    round: int  # 1-based
+    players: tuple[PlayerId, ...]  # seat order
+    # Groups of seat indices, best first, as in a match's result["ranking"].
     ranking: tuple[tuple[int, ...], ...]
-    #: Players who lost by forfeit or withdrawal (exports and markers only).
+    # Players who lost by forfeit or withdrawal (for exports and markers).
     forfeited: tuple[PlayerId, ...] = ()
