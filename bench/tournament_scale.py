@@ -17,6 +17,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
@@ -54,16 +55,16 @@ def main() -> None:
     by_id = {e.id: e for e in field}
     played: list[Played] = []
     byes: dict[int, int] = {}
-    print(
-        f"{'played':>6} {'matches':>8} {'swiss_round s':>14} {'standings s':>12} {'crosstable s':>13}"
-    )
+    heads = ("played", "matches", "swiss_round s", "standings s", "crosstable s")
+    print(" ".join(f"{h:>14}" for h in heads))
     for number in range(1, args.rounds + 2):
         pairing, pair_s = timed(
-            lambda n=number: swiss_round(field, played, byes, seats=2, round_number=n)
+            partial(swiss_round, field, played, byes, seats=2, round_number=number)
         )
         _, stand_s = timed(lambda: standings(field, played, byes))
         _, cross_s = timed(lambda: crosstable(field, played))
-        print(f"{number - 1:>6} {len(played):>8} {pair_s:>14.3f} {stand_s:>12.3f} {cross_s:>13.3f}")
+        figures = (f"{number - 1}", f"{len(played)}", f"{pair_s:.3f}", f"{stand_s:.3f}")
+        print(" ".join(f"{f:>14}" for f in (*figures, f"{cross_s:.3f}")))
         if number > args.rounds:
             break
         for table in pairing.tables:
