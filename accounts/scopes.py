@@ -37,7 +37,9 @@ DESCRIPTIONS: dict[str, str] = {
     ACCOUNT: gettext_noop(
         "Change the account: e-mail, password, tokens, notifications, webhooks, export."
     ),
-    TOURNAMENT: gettext_noop("Create and join tournaments (reserved: no tournament routes yet)."),
+    TOURNAMENT: gettext_noop(
+        "Create, join and withdraw from tournaments; the organiser's actions."
+    ),
 }
 
 

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "games",
     "notify",
     "social",
+    "tournaments",
     "web",
 ]
 
@@ -441,6 +442,14 @@ FACEDOWN_DEADLINE_SOON_SCAN_SECONDS = float(
 CELERY_BEAT_SCHEDULE["deadline-soon-scan"] = {
     "task": "notify.tasks.deadline_soon_scan_task",
     "schedule": FACEDOWN_DEADLINE_SOON_SCAN_SECONDS,
+}
+# --- Tournaments (tournaments/, docs/api.md "Tournaments") ---
+# How often the periodic job starts due tournaments, applies round limits, and opens rounds
+# whose previous round ended (a lost job is picked up by the next sweep).
+FACEDOWN_TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_TOURNAMENT_SWEEP_SECONDS", "60"))
+CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
+    "task": "tournaments.tasks.tournaments_sweep_task",
+    "schedule": FACEDOWN_TOURNAMENT_SWEEP_SECONDS,
 }
 # Where links in mail point (the web client's and API's public address).
 FACEDOWN_PUBLIC_URL = os.environ.get("FACEDOWN_PUBLIC_URL", "http://127.0.0.1:8000")

@@ -48,6 +48,7 @@ urlpatterns = [
     path("api/v1/accounts/", include("accounts.urls")),
     path("api/v1/accounts/", include("notify.urls")),
     path("api/v1/", include("social.api.urls")),
+    path("api/v1/", include("tournaments.api.urls")),
     path("", include("web.urls")),
 ]
 

@@ -219,6 +219,33 @@ class AlreadyAnswered(FacedownError):
     default_detail = gettext_noop("Your seat has already accepted this proposal.")
 
 
+class TournamentNotOpen(FacedownError):
+    status, code, title = 409, "tournament_not_open", gettext_noop("Tournament not open")
+    default_detail = gettext_noop("The tournament does not allow this in its current state.")
+
+
+class TournamentFull(FacedownError):
+    status, code, title = 409, "tournament_full", gettext_noop("Tournament full")
+    default_detail = gettext_noop("Every place in this tournament is taken.")
+
+
+class EntryRefused(FacedownError):
+    """``why_not`` in the problem says which entry condition is not met (docs/api.md)."""
+
+    status, code, title = 403, "entry_refused", gettext_noop("Entry refused")
+    default_detail = gettext_noop("You do not meet this tournament's entry conditions.")
+
+
+class AlreadyRegistered(FacedownError):
+    status, code, title = 409, "already_registered", gettext_noop("Already registered")
+    default_detail = gettext_noop("This player is already registered in the tournament.")
+
+
+class NotRegistered(FacedownError):
+    status, code, title = 409, "not_registered", gettext_noop("Not registered")
+    default_detail = gettext_noop("This player is not registered in the tournament.")
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -256,6 +283,11 @@ ERROR_CODES: dict[str, int] = {
         ProposalClosed,
         NoOneToAsk,
         AlreadyAnswered,
+        TournamentNotOpen,
+        TournamentFull,
+        EntryRefused,
+        AlreadyRegistered,
+        NotRegistered,
         ConditionalMovesUnavailable,
     )
 } | {

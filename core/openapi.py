@@ -29,6 +29,7 @@ SINGULAR = {
     "seeks": "seek",
     "series": "series",
     "tokens": "token",
+    "tournaments": "tournament",
     "webhooks": "webhook",
 }
 ACTIONS = ("partial_update", "list", "create", "retrieve", "update", "destroy")

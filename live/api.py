@@ -15,7 +15,9 @@ from accounts.scopes import READ, TokenGrant
 from core.serializers import StrictRegexField, StrictSerializer
 from live.auth import ticket_issue
 
-STREAM_NAME = r"^(me|match:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+STREAM_NAME = (
+    r"^(me|(match|tournament):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$"
+)
 
 
 class StreamTicketInput(StrictSerializer):
@@ -23,7 +25,8 @@ class StreamTicketInput(StrictSerializer):
         child=StrictRegexField(STREAM_NAME, max_length=60),
         min_length=1,
         max_length=20,
-        help_text='The streams the ticket opens: "me" and/or "match:<match id>".',
+        help_text='The streams the ticket opens: "me", "match:<match id>" and/or '
+        '"tournament:<tournament id>".',
     )
 
 

@@ -16,8 +16,10 @@ class LiveConfig(AppConfig):
         from live.notifications import feed_deliver, stream_deliver
         from live.publish import change_publish, chat_publish
         from live.revocations import revocations_publish, session_logged_out
+        from live.tournaments import standings_publish
         from notify.dispatch import register_channel
         from social.chat import chat_listener_register
+        from tournaments.services.announce import announcement_listener_register
 
         follow_up_register(change_publish)
         commit_hooks_around(publications_batched)
@@ -25,4 +27,5 @@ class LiveConfig(AppConfig):
         feed_deliverer_register(feed_deliver)
         chat_listener_register(chat_publish)
         revocation_listener_register(revocations_publish)
+        announcement_listener_register(standings_publish)
         user_logged_out.connect(session_logged_out, dispatch_uid="live.session_logged_out")

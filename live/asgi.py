@@ -29,6 +29,7 @@ from observability import request_id
 
 _MATCH_STREAM = re.compile(r"^/api/v1/matches/([^/]+)/stream$")
 _USER_STREAM = "/api/v1/accounts/me/stream"
+_TOURNAMENT_STREAM = re.compile(r"^/api/v1/tournaments/([^/]+)/stream$")
 
 
 def _request(scope: Scope) -> ASGIRequest:
@@ -89,10 +90,11 @@ class Streams:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
         match = _MATCH_STREAM.match(path) if scope["type"] == "http" else None
+        cup = _TOURNAMENT_STREAM.match(path) if scope["type"] == "http" else None
         if (
             scope["type"] != "http"
             or scope["method"] != "GET"
-            or (match is None and path != _USER_STREAM)
+            or (match is None and cup is None and path != _USER_STREAM)
         ):
             await self.app(scope, receive, send)
             return
@@ -104,23 +106,36 @@ class Streams:
             return
         token = request_id.activate(request_id.from_request(request.META))
         try:
-            await self._serve(request, match, receive, send)
+            await self._serve(request, match, cup, receive, send)
         finally:
             request_id.deactivate(token)
 
     async def _serve(
-        self, request: ASGIRequest, match: re.Match[str] | None, receive: Receive, send: Send
+        self,
+        request: ASGIRequest,
+        match: re.Match[str] | None,
+        cup: re.Match[str] | None,
+        receive: Receive,
+        send: Send,
     ) -> None:
         """Admit the open (live/limits.py), run the view, log the open, send the stream; the
         slot is freed when the stream ends, or at once when the view refused."""
         start = time.perf_counter()
-        route = "live-match-stream" if match is not None else "live-user-stream"
+        route = (
+            "live-match-stream"
+            if match is not None
+            else "live-tournament-stream"
+            if cup is not None
+            else "live-user-stream"
+        )
         admission = await admit(request)
         try:
             response: Any
             if not isinstance(admission, HttpResponseBase):
                 if match is not None:
                     response = await views.match_stream(request, match[1])
+                elif cup is not None:
+                    response = await views.tournament_stream(request, cup[1])
                 else:
                     response = await views.user_stream(request)
                 user = admission.opener.user_id if response.status_code == 200 else None

@@ -67,6 +67,12 @@ def chat_channel(match_id: Any) -> str:
     return f"match:{match_id}:chat"
 
 
+def tournament_channel(tournament_id: Any) -> str:
+    """A tournament's standings changes (public: every reader of the tournament receives
+    them; built from finished matches only)."""
+    return f"tournament:{tournament_id}"
+
+
 def user_channel(user_id: int) -> str:
     """The channel of one user's account stream: a notice that its log has new items."""
     return f"user:{user_id}"

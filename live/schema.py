@@ -43,6 +43,13 @@ _USER = (
     + ", ".join(f"`{kind}` ({doc})" for kind, doc in DESCRIPTIONS.items())
 )
 
+_TOURNAMENT = (
+    "A tournament's standings as they change: first a `standings` item (as `GET "
+    "/tournaments/{id}/standings` returns them), then one each time a round ends or the "
+    "tournament finishes; built from finished matches only. No `id`: a client that reconnects "
+    "starts again with the current standings."
+)
+
 _STREAM_CONTENT = {
     "text/event-stream": {"schema": {"type": "string"}},
     "application/x-ndjson": {"schema": {"type": "string"}},
@@ -99,7 +106,7 @@ def _operation(name: str, description: str, parameters: list[dict[str, Any]]) ->
 
 
 def stream_paths(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
-    """drf-spectacular postprocessing hook: the two stream endpoints."""
+    """drf-spectacular postprocessing hook: the three stream endpoints."""
     paths = result.setdefault("paths", {})
     detail = paths.get("/api/v1/matches/{match_id}", {}).get("get", {})
     security = detail.get("security")
@@ -130,11 +137,23 @@ def stream_paths(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[
         operation_id("/api/v1/accounts/me/stream", "retrieve"), _USER, [_TICKET, _ACCEPT]
     )
     user["responses"]["400"] = {"description": "not_supported: asked of the WSGI server."}
-    for operation in (match, user):
+    cup = _operation(
+        operation_id("/api/v1/tournaments/{tournament_id}/stream", "retrieve"),
+        _TOURNAMENT,
+        [
+            {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}},
+            _TICKET,
+            _ACCEPT,
+        ],
+    )
+    cup["responses"]["400"] = {"description": "not_supported: asked of the WSGI server."}
+    cup["responses"]["404"] = {"description": "not_found."}
+    for operation in (match, user, cup):
         if security is not None:
             operation["security"] = security
     paths["/api/v1/matches/{match_id}/stream"] = {"get": match}
     paths["/api/v1/accounts/me/stream"] = {"get": user}
+    paths["/api/v1/tournaments/{tournament_id}/stream"] = {"get": cup}
     events = paths.get("/api/v1/matches/{match_id}/events", {}).get("get")
     if events is not None:  # its long-poll (?wait=) is limited like a stream
         events.setdefault("responses", {})["429"] = LIVE_429

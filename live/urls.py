@@ -8,4 +8,9 @@ urlpatterns = [
     path(
         "matches/<str:match_id>/stream", views.MatchStreamView.as_view(), name="live-match-stream"
     ),
+    path(
+        "tournaments/<str:tournament_id>/stream",
+        views.TournamentStreamView.as_view(),
+        name="live-tournament-stream",
+    ),
 ]

@@ -58,12 +58,14 @@ from live.bus import (
     match_channel,
     revoked_channel,
     seats_channel,
+    tournament_channel,
     user_channel,
 )
 from live.database import bounded
 from live.revocations import watch
 from social.challenges import challenges_pending
 from social.chat import mutes_of
+from tournaments.services.reads import tournament_standings
 
 logger = logging.getLogger(__name__)
 
@@ -492,6 +494,65 @@ async def _user_items(
                 pending = True
     finally:
         await listener.close()
+
+
+# --- the tournament stream ---------------------------------------------------------------------
+#
+# The standings as they change: a ``standings`` item first (as GET /tournaments/{id}/standings
+# returns them), then one each time a round ends or the tournament finishes, published after
+# that change committed (``live.tournaments``). Built from finished matches only, like every
+# read of a tournament. No ids: a reconnecting client starts again with the current standings.
+
+
+def _tournament_key(raw: str) -> str:
+    if not re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", raw):
+        raise NotFound(gettext_noop("No such tournament."))
+    return raw
+
+
+async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpResponseBase:
+    try:
+        frames = _frames(request)
+        key = _tournament_key(tournament_id)
+        credential = await bounded(stream_credential)(request, f"tournament:{key}")
+        # Subscribed before the read: a change committed after it still reaches the stream.
+        listener = await bus().subscribe(
+            tournament_channel(key), revoked_channel(credential.user.pk)
+        )
+        try:
+            standings = await bounded(tournament_standings)(key)
+        except BaseException:
+            await listener.close()
+            raise
+    except FacedownError as exc:
+        return _problem(exc, request)
+    return _stream_response(
+        frames, _tournament_items(frames, listener, standings, StreamReader(credential))
+    )
+
+
+async def _tournament_items(
+    frames: Frames, listener: Listener, standings: dict[str, Any], reader: StreamReader
+) -> AsyncIterator[str]:
+    try:
+        yield frames.opening() + frames.item("standings", None, standings)
+        while True:
+            message = await reader.next(listener)
+            if message is BROKEN or message is EXPIRED or not await reader.allowed(message):
+                return
+            if message is KEEPALIVE:
+                yield frames.keepalive()
+            elif isinstance(message, str) and message.startswith('{"standings"'):
+                yield frames.item("standings", None, json.loads(message)["standings"])
+    finally:
+        await listener.close()
+
+
+class TournamentStreamView(View):
+    """``GET /api/v1/tournaments/{id}/stream`` (live.asgi serves it without Django's handler)."""
+
+    async def get(self, request: HttpRequest, tournament_id: str) -> HttpResponseBase:
+        return await tournament_stream(request, tournament_id)
 
 
 class MatchStreamView(View):

@@ -1,6 +1,7 @@
 """The notification kinds and the typed record every channel receives.
 
-A notification tells one user that something happened in one match. It carries only what
+A notification tells one user that something happened in one match (or, for the tournament
+kinds, in one tournament: then ``tournament_id`` names it). It carries only what
 every seat of the match may read (the game, the step, the public deadline, whom a step waits
 for): never a move, a card or anything else the rules keep hidden, so a channel may forward it
 as it is.
@@ -23,6 +24,10 @@ Kind = Literal[
     "auto_vacation",
     "proposal",
     "proposal_answered",
+    "tournament_registration_open",
+    "tournament_round_started",
+    "tournament_stand_in",
+    "tournament_finished",
 ]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
@@ -40,6 +45,13 @@ DESCRIPTIONS: dict[Kind, str] = {
     "PATCH /accounts/me/vacation).",
     "proposal": "A player of your match proposed a pause or an abort: accept or decline it.",
     "proposal_answered": "Your proposal was accepted by everyone (it took effect) or declined.",
+    "tournament_registration_open": "You were invited to a tournament: its registration is open "
+    "(`tournament`; join it).",
+    "tournament_round_started": "A round of your tournament started: your match (`match`), "
+    "`round`, your `opponents` and the round's `deadline`.",
+    "tournament_stand_in": "Your tournament match reached the round's time limit: the "
+    "stand-in bot plays it to the end.",
+    "tournament_finished": "Your tournament is over: your `place` of `players`.",
 }
 
 
@@ -51,6 +63,7 @@ class Notification:
     id: str
     user_id: int
     type: Kind
+    #: Empty for a notification about a whole tournament.
     match_id: str
     at: datetime
     #: Public extra data: ``game``, ``step``, and per kind ``deadline``, ``phase``,
@@ -59,13 +72,16 @@ class Notification:
     #: Whether the user may have destinations outside the site (``User.offsite_channels``);
     #: true when unknown. Not sent: it only spares the outbound job when nobody has one.
     offsite: bool = True
+    #: The tournament, for the tournament kinds.
+    tournament_id: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The notification as channels send it (the user is the recipient, not a field)."""
         return {
             "id": self.id,
             "type": self.type,
-            "match": self.match_id,
+            "match": self.match_id or None,
             "at": self.at.isoformat().replace("+00:00", "Z"),
+            **({"tournament": self.tournament_id} if self.tournament_id else {}),
             **self.data,
         }

@@ -154,6 +154,9 @@ def _single(user: User, item: MailItem) -> None:
 def _single_text(item: MailItem) -> tuple[str, str]:
     """A mail's subject and body, in the active language."""
     data, url = item.data, _match_url(str(item.match_id))
+    if item.kind.startswith("tournament_"):
+        subject, body = _tournament_text(item.kind, data)
+        return subject, f"{body}\n{_url('/tournaments/' + str(data.get('tournament', '')))}"
     game = data.get("game", "")
     step = {"step": data.get("step"), "due": _deadline_text(data.get("deadline"))}
     if item.kind == "deadline_soon" and data.get("within") == "byoyomi":
@@ -191,6 +194,36 @@ def _single_text(item: MailItem) -> tuple[str, str]:
             subject = gettext("someone invited you to %(game)s") % {"game": game}
         body = gettext("You have a seat in a new match. Accept or decline it:")
     return subject, f"{body}\n{url}"
+
+
+def _tournament_text(kind: str, data: dict[str, Any]) -> tuple[str, str]:
+    words = {
+        "name": data.get("name", ""),
+        "round": data.get("round"),
+        "place": data.get("place"),
+        "players": data.get("players"),
+        "opponents": ", ".join(data.get("opponents") or []),
+    }
+    if kind == "tournament_registration_open":
+        subject = gettext("you are invited to the tournament %(name)s") % words
+        return subject, gettext("Its registration is open. Join it:")
+    if kind == "tournament_round_started":
+        subject = gettext("round %(round)s of %(name)s has started") % words
+        body = gettext("You play %(opponents)s%(due)s. The tournament:") % {
+            **words,
+            "due": _deadline_text(data.get("deadline")),
+        }
+        return subject, body
+    if kind == "tournament_stand_in":
+        subject = gettext("a stand-in finishes your match in %(name)s") % words
+        return subject, gettext(
+            "Round %(round)s reached its time limit: the stand-in bot plays your seat to the "
+            "end. The tournament:"
+        ) % words
+    subject = gettext("the tournament %(name)s is over") % words
+    return subject, gettext("You finished in place %(place)s of %(players)s. The tournament:") % (
+        words
+    )
 
 
 def _proposal_text(data: dict[str, Any]) -> tuple[str, str]:

@@ -57,6 +57,9 @@ class NotificationSettings(models.Model):
     #: upgrade does not know the columns.
     email_proposals = models.BooleanField(default=True, db_default=True)
     push_proposals = models.BooleanField(default=True, db_default=True)
+    #: A tournament's registration, rounds, stand-in decisions and end (tournaments/).
+    email_tournaments = models.BooleanField(default=True, db_default=True)
+    push_tournaments = models.BooleanField(default=True, db_default=True)
     # The address the user proved to own; mail goes out only while it equals ``user.email``.
     verified_email = models.CharField(max_length=254, blank=True, default="")
     # When the last "your move" digest went out (at most one per interval).
@@ -73,8 +76,9 @@ class MailItem(models.Model):
 
     notification_id = models.CharField(max_length=200, unique=True)
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    kind = models.CharField(max_length=20)
-    match_id = models.UUIDField()
+    kind = models.CharField(max_length=40)
+    #: Null for a notification about a whole tournament (its registration, its end).
+    match_id = models.UUIDField(null=True, blank=True)
     data = models.JSONField(default=dict)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)

@@ -18,6 +18,10 @@ MAIL_PREFERENCE: dict[Kind, str] = {
     "auto_vacation": "email_deadline_soon",
     "proposal": "email_proposals",
     "proposal_answered": "email_proposals",
+    "tournament_registration_open": "email_tournaments",
+    "tournament_round_started": "email_tournaments",
+    "tournament_stand_in": "email_tournaments",
+    "tournament_finished": "email_tournaments",
 }
 #: The same for Web Push.
 PUSH_PREFERENCE: dict[Kind, str] = {
@@ -26,6 +30,10 @@ PUSH_PREFERENCE: dict[Kind, str] = {
     "auto_vacation": "push_deadline_soon",
     "proposal": "push_proposals",
     "proposal_answered": "push_proposals",
+    "tournament_registration_open": "push_tournaments",
+    "tournament_round_started": "push_tournaments",
+    "tournament_stand_in": "push_tournaments",
+    "tournament_finished": "push_tournaments",
 }
 CHANGEABLE = frozenset({*MAIL_PREFERENCE.values(), *PUSH_PREFERENCE.values()})
 

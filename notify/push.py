@@ -114,6 +114,8 @@ def _message(item: dict[str, Any]) -> dict[str, Any]:
         else:
             title = gettext("Abort proposed")
         body = gettext("%(game)s: accept or decline.") % words
+    elif item["type"].startswith("tournament_"):
+        return _tournament_message(item)
     elif item["type"] == "proposal_answered":
         if item.get("answer") == "accepted":
             title = gettext("Proposal accepted")
@@ -132,6 +134,30 @@ def _message(item: dict[str, Any]) -> dict[str, Any]:
         "match": item["match"],
         "url": f"/matches/{item['match']}",
         "tag": f"{item['type']}:{item['match']}",
+    }
+
+
+def _tournament_message(item: dict[str, Any]) -> dict[str, Any]:
+    words = {"name": item.get("name", ""), "round": item.get("round"), "place": item.get("place")}
+    if item["type"] == "tournament_registration_open":
+        title, body = gettext("Tournament invitation"), gettext("%(name)s: join it.") % words
+    elif item["type"] == "tournament_round_started":
+        title = gettext("Round %(round)s started") % words
+        body = gettext("%(name)s: your match waits.") % words
+    elif item["type"] == "tournament_stand_in":
+        title = gettext("Stand-in")
+        body = gettext("%(name)s: the round's time ran out, a bot finishes your match.") % words
+    else:
+        title = gettext("Tournament over")
+        body = gettext("%(name)s: you finished in place %(place)s.") % words
+    url = f"/tournaments/{item.get('tournament')}"
+    return {
+        "title": title,
+        "body": body,
+        "type": item["type"],
+        "match": item.get("match"),
+        "url": url,
+        "tag": f"{item['type']}:{item.get('tournament')}:{item.get('round')}",
     }
 
 

@@ -25,7 +25,29 @@ NOTIFICATION: dict[str, Any] = {
     "properties": {
         "id": {"type": "string", "description": "Stable for one occurrence: deduplicate on it."},
         "type": {"type": "string", "enum": list(KINDS)},
-        "match": {"type": "string", "format": "uuid"},
+        "match": {
+            "type": "string",
+            "format": "uuid",
+            "nullable": True,
+            "description": "null for tournament_registration_open and tournament_finished.",
+        },
+        "tournament": {
+            "type": "string",
+            "format": "uuid",
+            "description": "The tournament kinds: the tournament (GET /tournaments/{id}).",
+        },
+        "name": {"type": "string", "description": "The tournament kinds: its name."},
+        "round": {
+            "type": "integer",
+            "description": "tournament_round_started, tournament_stand_in: the round.",
+        },
+        "opponents": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "tournament_round_started: the other players of your match.",
+        },
+        "place": {"type": "integer", "description": "tournament_finished: your final place."},
+        "players": {"type": "integer", "description": "tournament_finished: of how many."},
         "at": {"type": "string", "format": "date-time"},
         "game": {"type": "string"},
         "step": {"type": "integer", "nullable": True},
@@ -37,7 +59,8 @@ NOTIFICATION: dict[str, Any] = {
             "type": "string",
             "format": "date-time",
             "nullable": True,
-            "description": "your_move, deadline_soon: when the open phase times out.",
+            "description": "your_move, deadline_soon: when the open phase times out; "
+            "tournament_round_started: the round's time limit.",
         },
         "within": {
             "type": "string",
@@ -76,7 +99,7 @@ NOTIFICATION: dict[str, Any] = {
             "description": "proposal_answered: accepted by everyone (it took effect), or declined.",
         },
     },
-    "required": ["id", "type", "match", "at", "game"],
+    "required": ["id", "type", "match", "at"],
 }
 
 

@@ -17,6 +17,8 @@ class PreferencesInput(StrictSerializer):
     push_deadline_soon = StrictBooleanField(required=False)
     email_proposals = StrictBooleanField(required=False)
     push_proposals = StrictBooleanField(required=False)
+    email_tournaments = StrictBooleanField(required=False)
+    push_tournaments = StrictBooleanField(required=False)
 
 
 class PreferencesOutput(serializers.Serializer):
@@ -34,6 +36,11 @@ class PreferencesOutput(serializers.Serializer):
         help_text="Mail when a player proposes a pause or an abort, and when yours is answered."
     )
     push_proposals = serializers.BooleanField()
+    email_tournaments = serializers.BooleanField(
+        help_text="Mail when a tournament you are invited to opens, a round starts, a stand-in "
+        "decides your match, or it finishes."
+    )
+    push_tournaments = serializers.BooleanField()
     email = serializers.CharField(help_text="The account's address, or an empty string.")
     email_verified = serializers.BooleanField(
         help_text="Whether that address was verified; mail goes only to a verified address."

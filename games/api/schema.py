@@ -101,6 +101,11 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
                 "type": "boolean",
                 "description": "illegal_move of a reveal only: the seat is forfeited.",
             },
+            "why_not": {
+                "type": "string",
+                "description": "entry_refused and tournament_not_open of a tournament's join "
+                'only: the entry condition not met (docs/api.md, "Tournaments").',
+            },
         },
         "required": ["type", "title", "status", "detail", "code"],
     }

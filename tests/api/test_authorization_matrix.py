@@ -97,6 +97,9 @@ NOT_FOUND = Outcome(404, "not_found")
 NOT_SUPPORTED = Outcome(400, "not_supported")
 BOT_REFUSED = Outcome(409, "bot_refused")
 VACATION_CONFLICT = Outcome(409, "vacation_conflict")
+ALREADY_REGISTERED = Outcome(409, "already_registered")
+NOT_REGISTERED = Outcome(409, "not_registered")
+NOT_OPEN = Outcome(409, "tournament_not_open")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
 
@@ -140,6 +143,8 @@ class World:
     series: str = ""
     #: The other user's open seek.
     seek: str = ""
+    #: The creator's tournament in registration, which seat 1 entered.
+    tournament: str = ""
     #: The creator's sealed bid in the active match, in the world being played.
     bid: int = WORLD_BIDS[0]
     fresh: Iterator[int] = field(default_factory=lambda: iter(range(1, 10_000)))
@@ -188,9 +193,14 @@ def build_world() -> World:
         assert said.status_code == 201, said.content
     sought = players[OTHER_USER].post("/seeks", {"game": "gops", "players": 2, **GOPS3})
     assert sought.status_code == 201, sought.content
+    cup = seated.post("/tournaments", _tournament(None, SEATED, NO_MATCH))  # type: ignore[arg-type]
+    assert cup.status_code == 201, cup.content
+    entered = other_seat.post(f"/tournaments/{cup.json()['id']}/join")
+    assert entered.status_code == 200, entered.content
     return World(
         series=series.json()["id"],
         seek=sought.json()["id"],
+        tournament=cup.json()["id"],
         players=players,
         anonymous=APIClient(),
         matches={"open": created.json()["id"], "active": active, "finished": finished},
@@ -222,6 +232,7 @@ class Row:
             "{username}", world.usernames[SEATED]
         )
         path = path.replace("{seek_id}", world.seek).replace("{seq}", "1")
+        path = path.replace("{tournament_id}", world.tournament)
         # No proposal is open in the matrix's matches (tests/services/test_proposals.py
         # answers real ones): every proposal id is unknown.
         path = path.replace("{proposal_id}", "999999")
@@ -329,6 +340,22 @@ def _nothing(world: World, actor: str, state: str) -> Any:
     return {}
 
 
+def _tournament(world: World, actor: str, state: str) -> Any:
+    starts = (timezone.now() + timedelta(days=2)).isoformat()
+    return {
+        "name": "Matrix cup",
+        "game": "gops",
+        "options": {"num_cards": 3},
+        "format": "round_robin",
+        "round_limit_seconds": 86400,
+        "starts_at": starts,
+    }
+
+
+def _late_player(world: World, actor: str, state: str) -> Any:
+    return {"username": world.usernames[OTHER_USER]}
+
+
 def _rules(world: World, actor: str, state: str) -> Any:
     return {"rules": [{"pot": None, "card": 6}]}
 
@@ -421,9 +448,55 @@ ROWS: tuple[Row, ...] = (
     Row("POST", "/api/v1/accounts/stream-ticket", authenticated(OK), _ticket),
     Row("GET", "/api/v1/accounts/me/stream", table(NOT_SUPPORTED)),
     Row("GET", "/api/v1/matches/{match_id}/stream", table(NOT_SUPPORTED), states=MATCH),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/stream", table(NOT_SUPPORTED)),
     # A reset request is answered alike for every address; a forged link is refused to all.
     Row("POST", "/api/v1/accounts/password-reset", table(ACCEPTED), _reset),
     Row("POST", "/api/v1/accounts/password-reset/confirm", table(INVALID), _reset_confirm),
+    # Tournaments: any logged-in user may list, create, read and join; the organiser (seat 0
+    # here) and staff run it; seat 1 is registered.
+    Row("GET", "/api/v1/tournaments", authenticated(OK)),
+    Row("POST", "/api/v1/tournaments", authenticated(CREATED), _tournament),
+    Row("GET", "/api/v1/tournaments/{tournament_id}", authenticated(OK)),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/standings", authenticated(OK)),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/crosstable", authenticated(OK)),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/rounds", authenticated(OK)),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/events", authenticated(OK)),
+    Row("GET", "/api/v1/tournaments/{tournament_id}/export", authenticated(OK)),
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/join",
+        authenticated(OK, other_seat=ALREADY_REGISTERED),
+    ),
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/withdraw",
+        authenticated(NOT_REGISTERED, other_seat=OK),
+    ),
+    *(
+        Row(
+            "POST",
+            f"/api/v1/tournaments/{{tournament_id}}/{action}",
+            authenticated(PERMISSION_DENIED, seated=NOT_OPEN, operator=NOT_OPEN),
+        )
+        for action in ("start", "pause", "resume")
+    ),
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/end",
+        authenticated(PERMISSION_DENIED, seated=OK, operator=OK),
+    ),
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/players",
+        authenticated(PERMISSION_DENIED, seated=CREATED, operator=CREATED),
+        _late_player,
+    ),
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/players/{username}/disqualify",
+        authenticated(PERMISSION_DENIED, seated=NOT_REGISTERED, operator=NOT_REGISTERED),
+        _nothing,
+    ),
     # Matches: any logged-in user may list, create and read; only seats act.
     Row("GET", "/api/v1/matches", authenticated(OK)),
     Row("POST", "/api/v1/matches", authenticated(CREATED), _create),

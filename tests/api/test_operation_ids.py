@@ -109,8 +109,28 @@ PUBLISHED = [
     ("DELETE seeks/{seek_id}", "seek_destroy"),
     ("POST series", "series_create"),
     ("GET series/{series_id}", "series_retrieve"),
+    ("GET tournaments", "tournaments_list"),
+    ("POST tournaments", "tournament_create"),
+    ("GET tournaments/{tournament_id}", "tournament_retrieve"),
+    ("GET tournaments/{tournament_id}/crosstable", "tournament_crosstable_retrieve"),
+    ("GET tournaments/{tournament_id}/events", "tournament_events_list"),
+    ("GET tournaments/{tournament_id}/export", "tournament_export_retrieve"),
+    ("GET tournaments/{tournament_id}/rounds", "tournament_rounds_list"),
+    ("GET tournaments/{tournament_id}/standings", "tournament_standings_retrieve"),
+    ("POST tournaments/{tournament_id}/end", "tournament_end_create"),
+    ("POST tournaments/{tournament_id}/join", "tournament_join_create"),
+    ("POST tournaments/{tournament_id}/pause", "tournament_pause_create"),
+    ("POST tournaments/{tournament_id}/players", "tournament_player_create"),
+    (
+        "POST tournaments/{tournament_id}/players/{username}/disqualify",
+        "tournament_player_disqualify_create",
+    ),
+    ("POST tournaments/{tournament_id}/resume", "tournament_resume_create"),
+    ("POST tournaments/{tournament_id}/start", "tournament_start_create"),
+    ("POST tournaments/{tournament_id}/withdraw", "tournament_withdraw_create"),
     ("GET matches/{match_id}/stream", "match_stream_retrieve"),
     ("GET accounts/me/stream", "accounts_me_stream_retrieve"),
+    ("GET tournaments/{tournament_id}/stream", "tournament_stream_retrieve"),
 ]
 
 

@@ -41,6 +41,7 @@ FAKE = {
     "webhook_id": "999999",
     "subscription_id": "999999",
     "proposal_id": "999999",
+    "tournament_id": "00000000-0000-4000-8000-000000000000",
 }
 
 

@@ -35,6 +35,7 @@ PACKAGES = (
     "notify",
     "live",
     "social",
+    "tournaments",
     "observability",
     "web",
 )

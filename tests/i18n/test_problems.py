@@ -4,9 +4,11 @@ The ``code`` stays, and success bodies and ETags are the same bytes in every lan
 from __future__ import annotations
 
 import uuid
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.players import API, Player, start_match
@@ -89,6 +91,30 @@ def test_the_problems_of_vacations_and_proposals_in_german(alice: Player, bob: P
     assert made.status_code == 201, made.content
     again = bob.post(f"/matches/{match_id}/proposals", {"kind": "abort"}, **german)
     assert problem(again, 409, "proposal_open")["title"] == "Ein Vorschlag ist offen"
+
+
+def test_the_problems_of_tournaments_in_german(alice: Player, bob: Player) -> None:
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    starts = (timezone.now() + timedelta(days=1)).isoformat()
+    body = {
+        "name": "Pokal",
+        "game": "gops",
+        "format": "round_robin",
+        "round_limit_seconds": 86400,
+        "starts_at": starts,
+        "max_players": 2,
+    }
+    created = alice.post("/tournaments", body, **german)
+    assert created.status_code == 201, created.content
+    tid = created.json()["id"]
+    assert alice.post(f"/tournaments/{tid}/join").status_code == 200
+    assert bob.post(f"/tournaments/{tid}/join").status_code == 200
+    again = bob.post(f"/tournaments/{tid}/join", **german)
+    assert problem(again, 409, "already_registered")["title"] == "Schon angemeldet"
+    started = bob.post(f"/tournaments/{tid}/start", **german)
+    assert problem(started, 403, "permission_denied")["detail"] == (
+        "Nur die Turnierleitung darf das."
+    )
 
 
 def test_the_problems_of_conditional_moves_in_german(alice: Player, bob: Player) -> None:

@@ -1,0 +1,334 @@
+"""Tournament endpoints: validate, call one service, render (docs/api.md, "Tournaments")."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from django.utils.translation import gettext_noop
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import scopes
+from core.errors import NotFound
+from core.openapi import operation_id
+from games.api.idempotent import idempotent
+from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _input, requester
+from games.api.params import param_choice, param_flag
+from games.catalog import engines
+from tournaments.api import serializers as s
+from tournaments.models import Entry, Tournament
+from tournaments.services import entries, lifecycle, reads
+from tournaments.services.create import tournament_create
+
+TAGS = ["tournaments"]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def tournament_id_or_404(raw: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(raw)
+    except ValueError:
+        raise NotFound(gettext_noop("No such tournament.")) from None
+
+
+def _detail(request: Request, tournament_id: Any, code: int = status.HTTP_200_OK) -> Response:
+    body = reads.tournament_detail(tournament_id, viewer=requester(request))
+    return Response(body, status=code)
+
+
+def _entry(entry: Entry) -> dict[str, Any]:
+    return {
+        "player": entry.user.username,
+        "status": entry.status,
+        "invited": entry.invited,
+        "joined": entry.joined,
+    }
+
+
+class TournamentListApi(APIView):
+    throttle_scope = {"GET": "reads", "POST": "match_create"}
+    token_scope = scopes.TOURNAMENT
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("status", str, enum=Tournament.Status.values),
+            OpenApiParameter("game", str, description="A game's slug."),
+            OpenApiParameter("mine", bool, description="Only those you organise or entered."),
+        ],
+        responses={200: s.TournamentPageOutput, 400: PROBLEM},
+        tags=TAGS,
+        operation_id=operation_id("/api/v1/tournaments", "list"),
+        description="Public tournaments (and invitation-only ones you are in), featured first.",
+    )
+    def get(self, request: Request) -> Response:
+        params = request.query_params
+        found = reads.tournament_list(
+            viewer=requester(request),
+            status=param_choice(params, "status", Tournament.Status.values),
+            game=param_choice(params, "game", [e.slug for e in engines()]),
+            mine=param_flag(params, "mine"),
+        )
+        return Response({"results": found})
+
+    @extend_schema(
+        request=s.TournamentCreateInput,
+        parameters=[IDEMPOTENCY_HEADER],
+        responses={201: s.TournamentDetailOutput, 400: PROBLEM, 403: PROBLEM},
+        tags=TAGS,
+        description="Create a tournament in registration; you are its organiser.",
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = _input(s.TournamentCreateInput, request)
+        tournament = tournament_create(organiser=requester(request), **data)
+        response = _detail(request, tournament.pk, status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(f"/api/v1/tournaments/{tournament.pk}")
+        return response
+
+
+class TournamentDetailApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.TournamentDetailOutput, 404: PROBLEM},
+        tags=TAGS,
+        description="The settings, the state, and what you may do (`you`).",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        return _detail(request, tournament_id_or_404(tournament_id))
+
+
+class _Action(APIView):
+    """A POST by a player or the organiser that answers with the tournament's detail."""
+
+    throttle_scope = "moves"
+    token_scope = scopes.TOURNAMENT
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        raise NotImplementedError
+
+    def post(self, request: Request, tournament_id: str) -> Response:
+        tid = tournament_id_or_404(tournament_id)
+        self.act(request, tid)
+        return _detail(request, tid)
+
+
+def _action_schema(description: str) -> Callable[[F], F]:
+    return extend_schema(
+        request=None,
+        responses={200: s.TournamentDetailOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        tags=TAGS,
+        description=description,
+    )
+
+
+class TournamentJoinApi(_Action):
+    @_action_schema(
+        "Register. 403 `entry_refused` (its `why_not` names the condition), 409 "
+        "`tournament_full`, `tournament_not_open`, `already_registered`."
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        entries.tournament_join(tournament_id=tournament_id, user=requester(request))
+
+
+class TournamentWithdrawApi(_Action):
+    @_action_schema(
+        "Leave. Once running, your seats in running matches are played to the end by the "
+        "stand-in bot, and you are not paired again."
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        entries.tournament_withdraw(tournament_id=tournament_id, user=requester(request))
+
+
+class TournamentStartApi(_Action):
+    @_action_schema("Organiser: start now, before `starts_at`.")
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        lifecycle.tournament_start(tournament_id=tournament_id, by=requester(request))
+
+
+class TournamentPauseApi(_Action):
+    @_action_schema(
+        "Organiser: hold the tournament (no new round, the round limit waits). 409 "
+        "`pause_not_allowed` unless its time control is correspondence and allows pauses."
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        lifecycle.tournament_pause(tournament_id=tournament_id, by=requester(request))
+
+
+class TournamentResumeApi(_Action):
+    @_action_schema("Organiser: go on after a pause.")
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        lifecycle.tournament_resume(tournament_id=tournament_id, by=requester(request))
+
+
+class TournamentEndApi(_Action):
+    @_action_schema(
+        "Organiser: end now. In registration it is cancelled; running, it finishes with the "
+        "standings of the finished matches."
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        lifecycle.tournament_end(tournament_id=tournament_id, by=requester(request))
+
+
+class TournamentPlayersApi(APIView):
+    throttle_scope = "moves"
+    token_scope = scopes.TOURNAMENT
+
+    @extend_schema(
+        request=s.PlayerAddInput,
+        responses={201: s.EntryOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        tags=TAGS,
+        description=(
+            "Organiser: invite a player to an invitation-only tournament in registration (they "
+            "join themselves), or add a player at once (in registration, or a running Swiss)."
+        ),
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        data = _input(s.PlayerAddInput, request)
+        entry = entries.player_add(
+            tournament_id=tournament_id_or_404(tournament_id),
+            by=requester(request),
+            username=data["username"],
+        )
+        return Response(_entry(entry), status=status.HTTP_201_CREATED)
+
+
+class TournamentDisqualifyApi(APIView):
+    throttle_scope = "moves"
+    token_scope = scopes.TOURNAMENT
+
+    @extend_schema(
+        request=s.DisqualifyInput,
+        responses={200: s.EntryOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        tags=TAGS,
+        description=(
+            "Organiser: remove a player. Their running matches are played to the end by the "
+            "stand-in bot; their finished games stand; they are never paired again."
+        ),
+    )
+    def post(self, request: Request, tournament_id: str, username: str) -> Response:
+        data = _input(s.DisqualifyInput, request)
+        entry = entries.player_disqualify(
+            tournament_id=tournament_id_or_404(tournament_id),
+            by=requester(request),
+            username=username,
+            reason=data["reason"],
+        )
+        return Response(_entry(entry))
+
+
+class TournamentStandingsApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.StandingsOutput, 404: PROBLEM},
+        tags=TAGS,
+        description="The standings after the finished matches, with the tie-breaks.",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        return Response(reads.tournament_standings(tournament_id_or_404(tournament_id)))
+
+
+class TournamentCrosstableApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.CrosstableOutput, 404: PROBLEM},
+        tags=TAGS,
+        description="Every player against every other, finished meetings only.",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        return Response(reads.tournament_crosstable(tournament_id_or_404(tournament_id)))
+
+
+class TournamentRoundsApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.RoundOutput(many=True), 404: PROBLEM},
+        tags=TAGS,
+        operation_id=operation_id("/api/v1/tournaments/{tournament_id}/rounds", "list"),
+        description="Each round's tables and byes; a table's result only once it is over.",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        return Response(reads.tournament_rounds(tournament_id_or_404(tournament_id)))
+
+
+class TournamentEventsApi(APIView):
+    throttle_scope = "reads"
+
+    @extend_schema(
+        responses={200: s.TournamentEventOutput(many=True), 404: PROBLEM},
+        tags=TAGS,
+        operation_id=operation_id("/api/v1/tournaments/{tournament_id}/events", "list"),
+        description="The organiser's and the system's actions, with their authors.",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        return Response(reads.tournament_events(tournament_id_or_404(tournament_id)))
+
+
+class CsvRenderer(BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data: Any, accepted_media_type: Any = None, context: Any = None) -> bytes:
+        if isinstance(data, str):
+            return data.encode()
+        return json.dumps(data).encode()  # a problem+json answer
+
+
+class TournamentExportApi(APIView):
+    throttle_scope = "reads"
+    # ``?format=csv`` picks the CSV renderer (DRF's documented format override).
+    renderer_classes = [JSONRenderer, CsvRenderer]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+        responses={
+            (200, "application/json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="The settings, standings, crosstable and rounds."
+            ),
+            (200, "text/csv"): OpenApiResponse(
+                OpenApiTypes.STR, description="The standings, one row a player."
+            ),
+            (404, "application/problem+json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="not_found."
+            ),
+        },
+        tags=TAGS,
+        description="The results so far (finished matches only), as JSON or CSV (`?format=csv`).",
+    )
+    def get(self, request: Request, tournament_id: str) -> Response:
+        tid = tournament_id_or_404(tournament_id)
+        if request.accepted_renderer.format == "csv":
+            response = Response(reads.tournament_export_csv(tid))
+            response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
+            return response
+        return Response(reads.tournament_export_json(tid))

@@ -1,0 +1,21 @@
+"""Every row lock of the tournaments app.
+
+A tournament's changes (a registration, a round's end, an organiser's action) lock its row
+first and only then, through games' services, one match at a time: a match change never locks
+a tournament row, so the two orders cannot cross.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from core.errors import NotFound
+from tournaments.models import Tournament
+
+
+def tournament_lock(tournament_id: uuid.UUID | str) -> Tournament:
+    """The tournament row, locked until the transaction ends (call inside ``atomic``)."""
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFound("No such tournament.") from exc

@@ -1,0 +1,243 @@
+"""Entering and leaving: join, withdraw, the organiser's late player or invitation, and
+disqualification. Each under the tournament row's lock, so the last place is taken once."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from accounts.models import User
+from core.errors import (
+    AlreadyRegistered,
+    EntryRefused,
+    NotFound,
+    NotRegistered,
+    PermissionDenied,
+    TournamentFull,
+    TournamentNotOpen,
+)
+from games.models import Rating
+from games.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, ordinal
+from tournaments.locks import tournament_lock
+from tournaments.models import Entry, Tournament
+from tournaments.services.announce import Announcements
+from tournaments.services.log import event_add
+from tournaments.services.stand_ins import absent_handed_over
+
+#: Every ``why_not`` a player may be told (docs/api.md, "Tournaments").
+WHY_NOT = (
+    "not_registering",
+    "registration_not_open",
+    "registration_closed",
+    "invitation_only",
+    "rating_too_low",
+    "rating_too_high",
+    "too_few_rated_games",
+    "account_too_new",
+    "full",
+    "registered",
+)
+Open = (Tournament.Status.REGISTERING,)
+Running = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
+
+
+def rating_of(user: User, game: str) -> tuple[float, int]:
+    """The user's rating ordinal for ``game`` and their rated matches in it."""
+    row = Rating.objects.filter(user=user, game=game).only("ordinal", "rated_matches").first()
+    if row is None:
+        return ordinal(DEFAULT_MU, DEFAULT_SIGMA), 0
+    return row.ordinal, row.rated_matches
+
+
+def players_count(tournament: Tournament) -> int:
+    return tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
+
+
+def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
+    """Why ``user`` may not join now, as a stable code; None when they may."""
+    entry = tournament.entries.filter(user=user).first()
+    if entry is not None and entry.joined and entry.status == Entry.Status.ACTIVE:
+        return "registered"
+    if tournament.status != Tournament.Status.REGISTERING:
+        return "not_registering"
+    if tournament.registration_opens_at and now < tournament.registration_opens_at:
+        return "registration_not_open"
+    if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+        return "registration_closed"
+    if tournament.visibility == Tournament.Visibility.INVITATION and (
+        entry is None or not entry.invited
+    ):
+        return "invitation_only"
+    rating, rated = rating_of(user, tournament.game)
+    if tournament.min_rating is not None and rating < tournament.min_rating:
+        return "rating_too_low"
+    if tournament.max_rating is not None and rating > tournament.max_rating:
+        return "rating_too_high"
+    if rated < tournament.min_rated_games:
+        return "too_few_rated_games"
+    days = tournament.min_account_days
+    if days and user.date_joined > now - timedelta(days=days):
+        return "account_too_new"
+    if tournament.max_players is not None and players_count(tournament) >= tournament.max_players:
+        return "full"
+    return None
+
+
+def tournament_join(
+    *, tournament_id: uuid.UUID | str, user: User, now: datetime | None = None
+) -> Entry:
+    """Register ``user``; the conditions are checked again under the lock."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        reason = why_not(tournament, user, now)
+        if reason == "registered":
+            raise AlreadyRegistered()
+        if reason == "full":
+            raise TournamentFull()
+        if reason in ("not_registering", "registration_not_open", "registration_closed"):
+            raise TournamentNotOpen(why_not=reason)
+        if reason is not None:
+            raise EntryRefused(why_not=reason)
+        entry = _entry_activate(tournament, user, now)
+        event_add(tournament, "joined", at=now, author=user, player=user.username)
+    return entry
+
+
+def _entry_activate(tournament: Tournament, user: User, now: datetime) -> Entry:
+    rating, _ = rating_of(user, tournament.game)
+    entry, _ = Entry.objects.update_or_create(
+        tournament=tournament,
+        user=user,
+        defaults={
+            "rating": rating,
+            "status": Entry.Status.ACTIVE,
+            "joined": True,
+            "joined_at": now,
+            "left_at": None,
+        },
+    )
+    return entry
+
+
+def tournament_withdraw(
+    *, tournament_id: uuid.UUID | str, user: User, now: datetime | None = None
+) -> Entry:
+    """Leave: before the start the place is freed; once running, the player's seats in running
+    matches go to the stand-in bot to the end of those matches and they are not paired again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        entry = tournament.entries.filter(
+            user=user, joined=True, status=Entry.Status.ACTIVE
+        ).first()
+        if entry is None:
+            raise NotRegistered()
+        if tournament.status not in (*Open, *Running):
+            raise TournamentNotOpen()
+        entry.status, entry.left_at = Entry.Status.WITHDRAWN, now
+        # Before the start the place is freed: the player is in no pairing.
+        entry.joined = tournament.status in Running
+        entry.save(update_fields=["status", "left_at", "joined"])
+        event_add(tournament, "withdrew", at=now, author=user, player=user.username)
+        if tournament.status in Running:
+            absent_handed_over(tournament, user, reason="withdrew from the tournament")
+    return entry
+
+
+def _organiser(tournament: Tournament, by: User) -> None:
+    if not (by.pk == tournament.organiser_id or (by.is_staff and by.is_active)):
+        raise PermissionDenied(gettext_noop("Only the organiser may do this."))
+
+
+def _user_named(username: str) -> User:
+    found = User.objects.filter(username__iexact=username or "").first()
+    if found is None:
+        raise NotFound(gettext_noop("Unknown user."))
+    return found
+
+
+def player_add(
+    *, tournament_id: uuid.UUID | str, by: User, username: str, now: datetime | None = None
+) -> Entry:
+    """The organiser invites a player (invitation-only, in registration: they still join
+    themselves) or adds a late player (they are in at once; Swiss only once running, where a
+    late player starts with no points)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        _organiser(tournament, by)
+        user = _user_named(username)
+        entry = tournament.entries.filter(user=user).first()
+        if entry is not None and entry.joined and entry.status == Entry.Status.ACTIVE:
+            raise AlreadyRegistered()
+        if entry is not None and entry.status == Entry.Status.DISQUALIFIED:
+            raise EntryRefused(why_not="disqualified")
+        if tournament.status == Tournament.Status.REGISTERING:
+            if tournament.visibility == Tournament.Visibility.INVITATION and entry is None:
+                entry = Entry.objects.create(
+                    tournament=tournament, user=user, joined=False, invited=True
+                )
+                event_add(
+                    tournament,
+                    "player_added",
+                    at=now,
+                    author=by,
+                    player=user.username,
+                    invited=True,
+                )
+                announce = Announcements()
+                announce.add("tournament_registration_open", tournament, now, user_id=user.pk)
+                announce.send_on_commit()
+                return entry
+        elif not (tournament.status in Running and tournament.format == Tournament.Format.SWISS):
+            raise TournamentNotOpen(
+                gettext_noop("Late players join only a Swiss tournament, or one in registration.")
+            )
+        if (
+            tournament.max_players is not None
+            and players_count(tournament) >= tournament.max_players
+        ):
+            raise TournamentFull()
+        entry = _entry_activate(tournament, user, now)
+        if not entry.invited:
+            entry.invited = True
+            entry.save(update_fields=["invited"])
+        event_add(
+            tournament, "player_added", at=now, author=by, player=user.username, invited=False
+        )
+    return entry
+
+
+def player_disqualify(
+    *,
+    tournament_id: uuid.UUID | str,
+    by: User,
+    username: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Entry:
+    """Remove a player: their running matches go to the stand-in bot to the end; the games
+    they finished stand (an opponent who beat them fairly keeps that, and so does one who
+    lost); they are never paired again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        _organiser(tournament, by)
+        user = _user_named(username)
+        entry = tournament.entries.filter(user=user, joined=True).first()
+        if entry is None or entry.status == Entry.Status.DISQUALIFIED:
+            raise NotRegistered()
+        if tournament.status not in (*Open, *Running):
+            raise TournamentNotOpen()
+        entry.status, entry.left_at = Entry.Status.DISQUALIFIED, now
+        entry.save(update_fields=["status", "left_at"])
+        text = (reason or "").strip()[:500]
+        event_add(tournament, "disqualified", at=now, author=by, player=user.username, reason=text)
+        if tournament.status in Running:
+            absent_handed_over(tournament, user, reason="disqualified from the tournament")
+    return entry

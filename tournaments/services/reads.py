@@ -1,0 +1,258 @@
+"""What anyone may read of a tournament: its settings, the standings, the crosstable, the
+rounds, the events, the export. Built only from recorded (finished) tables: a match in
+progress shows its players and its match id, never a score, a move or a ranking; the
+organiser reads exactly what a spectator reads."""
+
+from __future__ import annotations
+
+import csv
+import io
+import uuid
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from core.errors import NotFound
+from tournaments.models import Entry, Tournament, TournamentEvent
+from tournaments.pairing.scoring import table_points
+from tournaments.pairing.standings import crosstable, standings
+from tournaments.pairing.types import Played
+from tournaments.services.entries import why_not
+from tournaments.services.results import Results, results_of
+
+SETTINGS = (
+    "name",
+    "game",
+    "options",
+    "seats",
+    "format",
+    "rounds",
+    "time_control",
+    "rated",
+    "stand_in_bot",
+    "withdrawn_games",
+    "knockout_draws",
+    "round_interval_days",
+    "round_limit_seconds",
+    "visibility",
+    "min_rating",
+    "max_rating",
+    "min_rated_games",
+    "min_account_days",
+    "max_players",
+    "featured",
+    "status",
+    "current_round",
+)
+TIMES = (
+    "registration_opens_at",
+    "registration_closes_at",
+    "starts_at",
+    "created_at",
+    "finished_at",
+)
+
+
+def iso(value: datetime | None) -> str | None:
+    return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def tournament_get(tournament_id: uuid.UUID | str) -> Tournament:
+    try:
+        return Tournament.objects.select_related("organiser").get(pk=tournament_id)
+    except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
+        raise NotFound("No such tournament.") from exc
+
+
+def _listed(viewer: User | None) -> QuerySet[Tournament]:
+    """Public tournaments, and invitation-only ones the viewer is in or organises."""
+    rows = Tournament.objects.select_related("organiser").annotate(
+        players=Count(
+            "entries", filter=Q(entries__joined=True, entries__status=Entry.Status.ACTIVE)
+        )
+    )
+    visible = Q(visibility=Tournament.Visibility.PUBLIC)
+    if viewer is not None and viewer.is_authenticated:
+        visible |= Q(organiser=viewer) | Q(entries__user=viewer)
+    return rows.filter(visible).distinct()
+
+
+def tournament_list(
+    *, viewer: User | None, status: str | None, game: str | None, mine: bool, limit: int = 200
+) -> list[dict[str, Any]]:
+    rows = _listed(viewer)
+    if status:
+        rows = rows.filter(status=status)
+    if game:
+        rows = rows.filter(game=game)
+    if mine and viewer is not None and viewer.is_authenticated:
+        rows = rows.filter(Q(organiser=viewer) | Q(entries__user=viewer, entries__joined=True))
+    rows = rows.order_by("-featured", "-starts_at", "pk")[:limit]
+    return [_summary(t, t.players) for t in rows]  # type: ignore[attr-defined]
+
+
+def _summary(tournament: Tournament, players: int) -> dict[str, Any]:
+    return {
+        "id": str(tournament.pk),
+        **{name: getattr(tournament, name) for name in SETTINGS},
+        **{name: iso(getattr(tournament, name)) for name in TIMES},
+        "players": players,
+        "organiser": tournament.organiser.username,
+    }
+
+
+def tournament_detail(
+    tournament_id: uuid.UUID | str, *, viewer: User | None, now: datetime | None = None
+) -> dict[str, Any]:
+    now = now or timezone.now()
+    tournament = tournament_get(tournament_id)
+    players = tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
+    you: dict[str, Any] = {
+        "registered": False,
+        "status": None,
+        "may_join": False,
+        "why_not": "not_authenticated",
+        "is_organiser": False,
+    }
+    if viewer is not None and viewer.is_authenticated:
+        entry = tournament.entries.filter(user=viewer).first()
+        reason = why_not(tournament, viewer, now)
+        you = {
+            "registered": entry is not None and entry.joined,
+            "status": entry.status if entry is not None and entry.joined else None,
+            "may_join": reason is None,
+            "why_not": reason,
+            "is_organiser": viewer.pk == tournament.organiser_id,
+        }
+    return {**_summary(tournament, players), "you": you}
+
+
+def _status(results: Results, player: int) -> str:
+    return results.entries[player].status
+
+
+def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
+    tournament = tournament_get(tournament_id)
+    results = results_of(tournament)
+    rows = standings(results.entrants, results.played, results.byes)
+    finished = tournament.round_rows.filter(finished_at__isnull=False).count()
+    return {
+        "round": finished,
+        "rows": [
+            {
+                "rank": row.rank,
+                "player": results.entries[row.player].user.username,
+                "score": row.score,
+                "buchholz": row.buchholz,
+                "sonneborn_berger": row.sonneborn_berger,
+                "direct": row.direct,
+                "rating": row.rating,
+                "played": row.played,
+                "byes": row.byes,
+                "status": _status(results, row.player),
+            }
+            for row in rows
+        ],
+    }
+
+
+def tournament_crosstable(tournament_id: uuid.UUID | str) -> dict[str, Any]:
+    tournament = tournament_get(tournament_id)
+    results = results_of(tournament)
+    order = [row.player for row in standings(results.entrants, results.played, results.byes)]
+    cells = crosstable(results.entrants, results.played)
+    return {
+        "players": [results.entries[p].user.username for p in order],
+        "cells": [[list(cells.get(a, {}).get(b, [])) for b in order] for a in order],
+    }
+
+
+def _points(table_players: list[int], ranking: list[list[int]] | None, forfeited: list[int]) -> Any:
+    if ranking is None:
+        return None  # not finished: nothing of it is shown
+    played = Played(
+        round=0,
+        players=tuple(table_players),
+        ranking=tuple(tuple(group) for group in ranking),
+        forfeited=tuple(forfeited),
+    )
+    return [table_points(played)[p] for p in table_players]
+
+
+def tournament_rounds(tournament_id: uuid.UUID | str) -> list[dict[str, Any]]:
+    tournament = tournament_get(tournament_id)
+    names = dict(
+        User.objects.filter(tournament_entries__tournament=tournament).values_list("pk", "username")
+    )
+    rounds = tournament.round_rows.order_by("number").prefetch_related("tables", "byes")
+    return [
+        {
+            "number": row.number,
+            "started_at": iso(row.started_at),
+            "limit_at": iso(row.limit_at),
+            "finished_at": iso(row.finished_at),
+            "tables": [
+                {
+                    "match": str(table.match_id) if table.match_id else None,
+                    "players": [names.get(p) for p in table.players],
+                    "result": _points(table.players, table.ranking, table.forfeited),
+                    "decided_by_stand_in": table.decided_by_stand_in,
+                }
+                for table in sorted(row.tables.all(), key=lambda t: t.pk)
+            ],
+            "byes": sorted(names.get(bye.user_id) or "" for bye in row.byes.all()),
+        }
+        for row in rounds
+    ]
+
+
+def tournament_events(tournament_id: uuid.UUID | str) -> list[dict[str, Any]]:
+    tournament = tournament_get(tournament_id)
+    rows: QuerySet[TournamentEvent] = tournament.events.select_related("author").order_by("seq")
+    return [
+        {
+            "seq": event.seq,
+            "type": event.type,
+            "at": iso(event.at),
+            "author": event.author.username if event.author is not None else None,
+            "details": event.data,
+        }
+        for event in rows
+    ]
+
+
+def tournament_export_json(tournament_id: uuid.UUID | str) -> dict[str, Any]:
+    tournament = tournament_get(tournament_id)
+    players = tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
+    return {
+        "tournament": _summary(tournament, players),
+        "standings": tournament_standings(tournament_id),
+        "crosstable": tournament_crosstable(tournament_id),
+        "rounds": tournament_rounds(tournament_id),
+    }
+
+
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "score",
+    "buchholz",
+    "sonneborn_berger",
+    "direct",
+    "rating",
+    "played",
+    "byes",
+    "status",
+)
+
+
+def tournament_export_csv(tournament_id: uuid.UUID | str) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in tournament_standings(tournament_id)["rows"]:
+        writer.writerow([row[name] for name in CSV_COLUMNS])
+    return out.getvalue()
