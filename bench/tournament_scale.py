@@ -180,14 +180,14 @@ def through_the_database(args: argparse.Namespace) -> None:
         print(f"{label:<22} {statistics.median(took):>9.3f} {max(took):>7.3f} {queries:>8}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db", help="also through the database: drops and recreates it")
     parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.db:
         through_the_database(args)
         return
