@@ -81,6 +81,23 @@ def test_withdrawn_players_are_never_paired():
         assert len(r.byes) == 1
 
 
+@pytest.mark.parametrize(("players", "seats"), [(7, 3), (10, 4), (11, 4)])
+def test_k_seat_byes_spread_and_the_withdrawn_sit_out(players, seats):
+    field = [*entrants(players), Entrant(99, 50.0, active=False)]
+    rounds, _, byes = play_swiss(
+        6, lambda p, b, n: swiss_round(field, p, b, seats=seats, round_number=n, min_seats=seats)
+    )
+    given: dict[int, int] = {}
+    for r in rounds:
+        assert 99 not in [p for t in r.tables for p in t.players] + list(r.byes)
+        assert all(len(t.players) == seats for t in r.tables)
+        for p in r.byes:
+            # Nobody has a second bye before everyone has had one.
+            assert given.get(p, 0) <= min(given.get(e.id, 0) for e in field[:-1])
+            given[p] = given.get(p, 0) + 1
+    assert sum(byes.values()) == 6 * (players % seats)
+
+
 def test_equal_scores_meet_first():
     field = entrants(8)
     played = [
