@@ -26,8 +26,10 @@ def test_everyone_meets_everyone_as_evenly_as_documented(seats, players):
     if seats == 2:
         assert set(values) == {1}
         assert len(rounds) == players - 1 + players % 2
-    else:
+    elif players == 10 and seats >= 5:
         assert max(values) - min(values) <= REPEAT_BOUND
+    else:
+        assert max(values) - min(values) <= 2
     byes = Counter()
     for r in rounds:
         seated = [p for t in r.tables for p in t.players]

@@ -2,6 +2,7 @@ from collections import Counter
 from itertools import combinations
 
 import pytest
+import rustworkx
 
 from tests.tournaments.simulate import play_swiss
 from tournaments.pairing.standings import scores
@@ -40,6 +41,28 @@ def test_two_seat_swiss_repeats_no_pairing_while_the_field_allows(players):
     assert max(byes.values(), default=0) <= 1
 
 
+@pytest.mark.parametrize("players", [8, 9, 13, 20])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_repeat_pairing_happens_only_when_no_round_without_one_exists(players, seed):
+    field = entrants(players)
+    rounds, _, _ = play_swiss(players - 1 + players % 2, swiss(field, 2), seed=seed)
+    met: set[frozenset[int]] = set()
+    for r in rounds:
+        pairs = [frozenset(t.players) for t in r.tables]
+        if any(pair in met for pair in pairs):
+            # Some seeds paint the Swiss into a corner: then no perfect matching of the players
+            # of that round over pairs not yet met exists.
+            seated = sorted(p for t in r.tables for p in t.players)
+            graph = rustworkx.PyGraph()
+            graph.add_nodes_from(seated)
+            index = {p: i for i, p in enumerate(seated)}
+            graph.add_edges_from_no_data(
+                [(index[a], index[b]) for a, b in combinations(seated, 2) if {a, b} not in met]
+            )
+            assert len(rustworkx.max_weight_matching(graph, max_cardinality=True)) < len(pairs)
+        met.update(pairs)
+
+
 def test_byes_go_to_the_lowest_ranked_without_a_bye():
     field = entrants(5)
     played = [Played(1, (1, 2), ((0,), (1,))), Played(1, (3, 4), ((0,), (1,)))]
@@ -56,6 +79,23 @@ def test_withdrawn_players_are_never_paired():
     for r in rounds:
         assert 6 not in [p for t in r.tables for p in t.players] + list(r.byes)
         assert len(r.byes) == 1
+
+
+@pytest.mark.parametrize(("players", "seats"), [(7, 3), (10, 4), (11, 4)])
+def test_k_seat_byes_spread_and_the_withdrawn_sit_out(players, seats):
+    field = [*entrants(players), Entrant(99, 50.0, active=False)]
+    rounds, _, byes = play_swiss(
+        6, lambda p, b, n: swiss_round(field, p, b, seats=seats, round_number=n, min_seats=seats)
+    )
+    given: dict[int, int] = {}
+    for r in rounds:
+        assert 99 not in [p for t in r.tables for p in t.players] + list(r.byes)
+        assert all(len(t.players) == seats for t in r.tables)
+        for p in r.byes:
+            # Nobody has a second bye before everyone has had one.
+            assert given.get(p, 0) <= min(given.get(e.id, 0) for e in field[:-1])
+            given[p] = given.get(p, 0) + 1
+    assert sum(byes.values()) == 6 * (players % seats)
 
 
 def test_equal_scores_meet_first():

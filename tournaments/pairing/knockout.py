@@ -84,7 +84,10 @@ def knockout_rounds_needed(players: int, seats: int) -> int:
     rounds = 0
     while players > 1:
         if seats == 2:
-            players = (players + 1) // 2
+            bracket = 1
+            while bracket < players:
+                bracket *= 2
+            players = bracket // 2
         else:
             sizes, byes = table_sizes(players, seats)
             players = byes + sum(advance_count(s) for s in sizes)

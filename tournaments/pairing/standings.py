@@ -76,13 +76,12 @@ def standings(
     def level(e: Entrant) -> tuple[float, float, float]:
         return (_key(score[e.id]), _key(buchholz[e.id]), _key(berger[e.id]))
 
-    groups: dict[tuple[float, float, float], list[PlayerId]] = defaultdict(list)
-    for e in entrants:
-        groups[level(e)].append(e.id)
-    direct = {
-        e.id: sum(against[e.id, other] for other in groups[level(e)] if other != e.id)
-        for e in entrants
-    }
+    levels = {e.id: level(e) for e in entrants}
+    direct: dict[PlayerId, float] = defaultdict(float)
+    # From the meetings, not from the groups: a whole field level before round 1 is one group.
+    for (a, b), points in against.items():
+        if levels[a] == levels[b]:
+            direct[a] += points
     order = sorted(
         entrants,
         key=lambda e: (

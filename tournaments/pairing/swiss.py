@@ -51,8 +51,9 @@ def swiss_round(
 ) -> Round:
     """The pairing of round ``round_number`` from the finished matches and byes so far.
 
-    Only active entrants are paired; the same input always gives the same round.
-    ``min_seats``: the smallest table the game allows.
+    Only active entrants are paired; the same input always gives the same round (the history
+    decides it: ``round_number`` is only the contract's). ``min_seats``: the smallest table the
+    game allows.
     """
     score = scores(entrants, played, byes)
     active = sorted(
