@@ -16,7 +16,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tests.tournaments.driver import play_matches, tournament
-from tests.web.conftest import log_in
+from tests.web.conftest import log_in, shot
 from tournaments.models import Entry
 from tournaments.services.lifecycle import round_check, tournament_start
 
@@ -51,10 +51,11 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     page.wait_for_url("**/tournaments/*-*")
     expect(page.locator("#tournament-title")).to_have_text("Autumn Swiss")
     expect(page.locator("#tournament-settings")).to_contain_text("Fischer")
-    expect(page.locator("#tournament-settings")).to_contain_text("At most 8 players")
+    expect(page.locator("#tournament-settings")).to_contain_text("Maximum players: 8")
     expect(page.locator("#organiser-panel")).to_be_visible()
     expect(page.locator("#start-button")).to_be_visible()
     detail = page.url
+    shot(page, "tournament-organiser")
 
     page.goto("/tournaments")
     expect(page.locator("#list-registering")).to_contain_text("Autumn Swiss")
@@ -100,6 +101,7 @@ def test_standings_crosstable_and_rounds_on_a_phone_and_a_desktop(
         expect(page.locator("#rounds .round").nth(1)).to_contain_text("Byes:")
         expect(page.locator("#organiser-panel")).to_be_hidden()
         assert page.evaluate(FITS), f"the page scrolls sideways at {width} px"
+        shot(page, f"tournament-{width}")
         # The name column stays in view while the crosstable scrolls in its box.
         wrap = page.locator(".crosstable-wrap")
         if width < 600:

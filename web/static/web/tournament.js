@@ -14,6 +14,7 @@
   const gameName = (slug) => gameNames[slug] || slug;
   const etags = {};
   let detail = null;
+  let disqualifiable = false;
 
   /** A GET that remembers the resource's ETag: null when unchanged (304). */
   async function read(path) {
@@ -29,24 +30,24 @@
 
   function clockWords(tc) {
     if (!tc) return _("no time limit");
-    if (tc.kind === "fischer") return _("Fischer: %(d)s days, +%(i)s days a move", { d: days(tc.initial_seconds), i: days(tc.increment_seconds) });
-    if (tc.kind === "byoyomi") return _("byo-yomi: %(d)s days, then %(n)s × %(p)s days", { d: days(tc.main_seconds), n: tc.periods, p: days(tc.period_seconds) });
-    if (tc.per_step_seconds >= 86400) return _("%(d)s days per step", { d: days(tc.per_step_seconds) });
+    if (tc.kind === "fischer") return _("Fischer: %(d)s d, +%(i)s d a move", { d: days(tc.initial_seconds), i: days(tc.increment_seconds) });
+    if (tc.kind === "byoyomi") return _("byo-yomi: %(d)s d, then %(n)s × %(p)s d", { d: days(tc.main_seconds), n: tc.periods, p: days(tc.period_seconds) });
+    if (tc.per_step_seconds >= 86400) return _("%(d)s d per step", { d: days(tc.per_step_seconds) });
     return _("%(s)s s per step", { s: tc.per_step_seconds });
   }
 
   function settings(t) {
     const lines = [
       _("Organiser: %(name)s", { name: t.organiser }),
-      _("Format: %(format)s", { format: words.format(t.format) }) + (t.rounds ? " · " + _("%(n)s rounds", { n: t.rounds }) : ""),
-      _("%(n)s players per table", { n: t.seats }),
+      _("Format: %(format)s", { format: words.format(t.format) }) + (t.rounds ? " · " + _("Rounds: %(n)s", { n: t.rounds }) : ""),
+      _("Players per table: %(n)s", { n: t.seats }),
       _("Clock: %(clock)s", { clock: clockWords(t.time_control) }),
       t.rated ? _("Rated") : _("Unrated"),
       _("Stand-in bot: %(bot)s", { bot: Facedown.words(t.stand_in_bot) }),
       t.round_interval_days
-        ? _("A round every %(n)s days", { n: t.round_interval_days })
+        ? _("Days between rounds: %(n)s", { n: t.round_interval_days })
         : _("The next round starts when the previous one ends"),
-      _("Round time limit: %(d)s days", { d: days(t.round_limit_seconds) }),
+      _("Round time limit: %(d)s d", { d: days(t.round_limit_seconds) }),
       t.visibility === "public" ? _("Public") : _("Invited players only"),
       _("Starts: %(when)s", { when: localTime(t.starts_at) }),
     ];
@@ -61,8 +62,8 @@
     if (t.min_rating !== null) lines.push(_("Minimum rating: %(n)s", { n: t.min_rating }));
     if (t.max_rating !== null) lines.push(_("Maximum rating: %(n)s", { n: t.max_rating }));
     if (t.min_rated_games) lines.push(_("Minimum rated games: %(n)s", { n: t.min_rated_games }));
-    if (t.min_account_days) lines.push(_("Account at least %(n)s days old", { n: t.min_account_days }));
-    if (t.max_players) lines.push(_("At most %(n)s players", { n: t.max_players }));
+    if (t.min_account_days) lines.push(_("Minimum account age (days): %(n)s", { n: t.min_account_days }));
+    if (t.max_players) lines.push(_("Maximum players: %(n)s", { n: t.max_players }));
     if (t.registration_opens_at) lines.push(_("Registration opens: %(when)s", { when: localTime(t.registration_opens_at) }));
     if (t.registration_closes_at) lines.push(_("Registration closes: %(when)s", { when: localTime(t.registration_closes_at) }));
     if (t.finished_at) lines.push(_("Finished: %(when)s", { when: localTime(t.finished_at) }));
@@ -90,7 +91,7 @@
       $("resume-button").hidden = t.status !== "paused";
       $("end-button").hidden = !open;
       $("add-player-form").hidden = !open;
-      $("disqualify-form").hidden = !open;
+      $("disqualify-form").hidden = !open || !disqualifiable;
     }
   }
 
@@ -104,6 +105,8 @@
       el("td", {}, points(row.direct)), el("td", {}, Math.round(row.rating)), el("td", {}, row.played), el("td", {}, row.byes))));
     const active = data.rows.filter((row) => row.status === "active").map((row) => row.player);
     $("disqualify-player").replaceChildren(...active.map((name) => el("option", { value: name }, name)));
+    disqualifiable = active.length > 0;
+    if (detail) showDetail(detail);
   }
 
   function showCrosstable(data) {
@@ -118,9 +121,12 @@
 
   function tableItem(table) {
     const names = table.players.map((p) => p || _("stand-in bot"));
-    const shown = table.result
-      ? names.map((name, i) => `${name} ${points(table.result[i])}`).join(" · ")
-      : names.join(" · ");
+    let shown = names.join(" · ");
+    if (table.result && names.length === 2) {
+      shown = `${names[0]} ${points(table.result[0])} : ${points(table.result[1])} ${names[1]}`;
+    } else if (table.result) {
+      shown = names.map((name, i) => `${name} ${points(table.result[i])}`).join(" · ");
+    }
     const label = table.match
       ? el("a", { href: `/matches/${table.match}` }, shown)
       : el("span", {}, shown, " ", el("span", { class: "muted" }, _("(forfeit)")));
@@ -146,7 +152,7 @@
   function eventText(event) {
     const d = event.details || {};
     const parts = [words.event(event.type)];
-    if (d.player) parts.push(d.player);
+    if (d.player && d.player !== event.author) parts.push(d.player);
     if (d.round) parts.push(_("round %(n)s", { n: d.round }));
     if (d.reason && typeof d.reason === "string" && event.type === "disqualified") parts.push("“" + d.reason + "”");
     return parts.join(" · ");

@@ -51,12 +51,12 @@ Facedown.tournamentWords = (() => {
 
   const word = (table, code) => table[code] || code;
 
-  /** "Swiss · 5 rounds · 2 per table · 7 players": a tournament in one line. */
+  /** "Swiss · Rounds: 5 · 2 per table · Players: 7": a tournament in one line. */
   function summary(t, gameName) {
     const parts = [gameName(t.game), word(FORMATS, t.format)];
-    if (t.rounds) parts.push(_("%(n)s rounds", { n: t.rounds }));
+    if (t.rounds) parts.push(_("Rounds: %(n)s", { n: t.rounds }));
     parts.push(_("%(n)s per table", { n: t.seats }));
-    parts.push(_("%(n)s players", { n: t.players }));
+    parts.push(_("Players: %(n)s", { n: t.players }));
     parts.push(word(STATUSES, t.status));
     return parts.join(" · ");
   }
