@@ -43,7 +43,7 @@
       _("Players per table: %(n)s", { n: t.seats }),
       _("Clock: %(clock)s", { clock: clockWords(t.time_control) }),
       t.rated ? _("Rated") : _("Unrated"),
-      _("Stand-in bot: %(bot)s", { bot: Facedown.words(t.stand_in_bot) }),
+      _("Stand-in bot: %(bot)s", { bot: t.stand_in_bot }),
       t.round_interval_days
         ? _("Days between rounds: %(n)s", { n: t.round_interval_days })
         : _("The next round starts when the previous one ends"),
