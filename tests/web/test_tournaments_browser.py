@@ -37,6 +37,7 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
 ) -> None:
     user("olga")
     user("pia")
+    user("quinn")
     page = new_page(width=1280)
     log_in(page, "olga")
     page.locator("#tournaments-link").click()
@@ -73,6 +74,18 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     other.locator("#withdraw-button").click()
     expect(other.locator("#withdraw-button")).to_be_hidden()
     assert Entry.objects.filter(user__username="pia", status="active").count() == 0
+
+    # The organiser adds a player, then disqualifies them; each action is in the event log.
+    page.goto(detail)
+    page.get_by_label("Add or invite a player").fill("quinn")
+    page.get_by_role("button", name="Add", exact=True).click()
+    expect(page.locator("#standing-rows")).to_contain_text("quinn")
+    expect(page.locator("#events")).to_contain_text("olga added a player · quinn")
+    page.locator("#disqualify-player").select_option("quinn")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator("#disqualify-form button").click()
+    expect(page.locator("#events")).to_contain_text("olga disqualified a player · quinn")
+    assert Entry.objects.get(user__username="quinn").status == "disqualified"
 
 
 def test_standings_crosstable_and_rounds_on_a_phone_and_a_desktop(

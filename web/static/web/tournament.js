@@ -217,7 +217,8 @@
       event.preventDefault();
       const name = $("disqualify-player").value;
       if (!name || !window.confirm(_("Disqualify %(name)s?", { name }))) return;
-      await act("POST", `${BASE}/players/${encodeURIComponent(name)}/disqualify`, { reason: $("disqualify-reason").value.trim() });
+      const reason = $("disqualify-reason").value.trim();
+      await act("POST", `${BASE}/players/${encodeURIComponent(name)}/disqualify`, reason ? { reason } : {});
     });
     await refresh();
     // The stream says when the standings change; the poll (304s while nothing changed) covers
