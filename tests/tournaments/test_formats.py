@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from tests.tournaments.driver import HOLS, play_out, tournament, users
 from tournaments.models import TournamentBye, TournamentMatch
+from tournaments.services.lifecycle import tournament_start
 from tournaments.services.reads import (
     tournament_crosstable,
     tournament_rounds,
@@ -92,3 +93,15 @@ def test_double_round_robin_small():
         for table in TournamentMatch.objects.filter(round__tournament=cup)
     )
     assert max(seats.values()) == 1  # the return game swaps the seats
+
+
+def test_no_table_is_smaller_than_the_game_allows():
+    now = timezone.now()
+    organiser, *players = users(6)
+    cup = tournament(organiser, players, now=now, game="xato", options={}, seats=4)
+    tournament_start(tournament_id=cup.pk, now=now)
+    tables = list(TournamentMatch.objects.filter(round__tournament=cup))
+    byes = TournamentBye.objects.filter(round__tournament=cup).count()
+    # Five players at Xato (3 to 6 seats): one table of four and a bye, never one of two.
+    assert [len(t.players) for t in tables] == [4] and byes == 1
+    assert all(t.match_id is not None for t in tables)

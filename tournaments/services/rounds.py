@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 
 from accounts.models import User
 from games import events
+from games.catalog import get_engine
 from games.models import Match, MatchEvent, Seat
 from games.services.matches import SeatSpec, match_create, match_join
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentMatch, TournamentRound
@@ -32,7 +33,18 @@ def _schedule(tournament: Tournament, results: Results) -> list[Round]:
     """The whole round-robin schedule, from the players as they were at the start (entries
     are never added to a running round robin), ordered by rating then id: the same each time."""
     double = tournament.format == Tournament.Format.DOUBLE_ROUND_ROBIN
-    return round_robin([e.id for e in results.entrants], tournament.seats, double=double)
+    return round_robin(
+        [e.id for e in results.entrants],
+        tournament.seats,
+        double=double,
+        min_seats=_min_seats(tournament),
+    )
+
+
+def _min_seats(tournament: Tournament) -> int:
+    """The smallest table the game allows: a table is never made smaller (they sit out)."""
+    engine = get_engine(tournament.game)
+    return min(tournament.seats, engine.min_players) if engine is not None else tournament.seats
 
 
 def rounds_planned(tournament: Tournament, results: Results) -> int:
@@ -77,6 +89,7 @@ def _pairing(tournament: Tournament, results: Results, number: int) -> Round:
             results.byes,
             seats=tournament.seats,
             round_number=number,
+            min_seats=_min_seats(tournament),
         )
     if tournament.format == Tournament.Format.KNOCKOUT:
         return knockout_round(
