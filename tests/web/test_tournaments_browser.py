@@ -17,7 +17,7 @@ from playwright.sync_api import Page, expect
 
 from tests.tournaments.driver import play_matches, tournament
 from tests.web.conftest import log_in, shot
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
 from tournaments.services.lifecycle import round_check, tournament_start
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -44,6 +44,7 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     page.wait_for_url("**/tournaments")
     page.locator("#game option[value='gops']").wait_for(state="attached")
     page.get_by_label("Name", exact=True).fill("Autumn Swiss")
+    page.locator("#opt-num_cards").fill("5")
     page.locator("#t-format").select_option("swiss")
     page.locator("#t-rounds").fill("3")
     page.locator("#tc-kind").select_option("fischer")
@@ -56,6 +57,7 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     expect(page.locator("#organiser-panel")).to_be_visible()
     expect(page.locator("#start-button")).to_be_visible()
     detail = page.url
+    assert Tournament.objects.get(name="Autumn Swiss").options["num_cards"] == 5
     shot(page, "tournament-organiser")
 
     page.goto("/tournaments")

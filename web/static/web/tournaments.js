@@ -7,6 +7,7 @@
   const words = Facedown.tournamentWords;
   const $ = (id) => document.getElementById(id);
   const gameNames = {};
+  let games = [];
   const gameName = (slug) => gameNames[slug] || slug;
 
   const LISTS = { registering: "list-registering", running: "list-running", paused: "list-running", finished: "list-finished" };
@@ -43,6 +44,24 @@
     $("t-draws-field").hidden = format !== "knockout";
   }
 
+  // The chosen game's options (the lobby's fields) and its table sizes.
+  function renderOptions() {
+    const game = games.find((g) => g.slug === $("game").value);
+    const box = $("options");
+    box.replaceChildren();
+    if (!game) return;
+    const props = (game.options && game.options.properties) || {};
+    for (const [name, prop] of Object.entries(props)) {
+      const field = Facedown.optionForm.optionControl(name, prop);
+      if (field) box.append(field);
+    }
+    $("options-fieldset").hidden = !box.children.length;
+    const seats = $("t-seats");
+    seats.min = Math.max(2, game.players.min);
+    seats.max = game.players.max;
+    seats.value = Math.min(Math.max(Number(seats.value) || 2, Number(seats.min)), game.players.max);
+  }
+
   const number = (id) => ($(id).value === "" ? null : Number($(id).value));
   // datetime-local has no zone: read as the browser's local time and sent as an instant.
   const instant = (id) => ($(id).value ? new Date($(id).value).toISOString() : null);
@@ -52,6 +71,7 @@
     const data = {
       name: $("t-name").value.trim(),
       game: $("game").value,
+      options: Facedown.optionForm.readOptions($("options")),
       seats: number("t-seats"),
       format,
       rated: $("t-rated").checked,
@@ -100,11 +120,13 @@
 
   async function start() {
     const answer = await api("GET", "/games");
-    const games = answer.ok ? answer.data : [];
+    games = answer.ok ? answer.data : [];
     for (const game of games) gameNames[game.slug] = game.name;
     $("game").replaceChildren(...games.map((g) => el("option", { value: g.slug }, g.name)));
     $("filter-game").append(...games.map((g) => el("option", { value: g.slug }, g.name)));
     $("filter-game").addEventListener("change", refresh);
+    $("game").addEventListener("change", renderOptions);
+    renderOptions();
     $("t-format").addEventListener("change", formatShow);
     $("tc-kind").addEventListener("change", Facedown.clockForm.timeControlShow);
     $("t-starts").value = localInput(new Date(Date.now() + 86400 * 1000));
