@@ -54,6 +54,7 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     expect(page.locator("#tournament-title")).to_have_text("Autumn Swiss")
     expect(page.locator("#tournament-settings")).to_contain_text("Fischer")
     expect(page.locator("#tournament-settings")).to_contain_text("Maximum players: 8")
+    expect(page.locator("#tournament-settings")).to_contain_text("Cards in each hand: 5")
     expect(page.locator("#organiser-panel")).to_be_visible()
     expect(page.locator("#start-button")).to_be_visible()
     detail = page.url

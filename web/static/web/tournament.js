@@ -11,6 +11,7 @@
   const ID = $("tournament").dataset.tournamentId;
   const BASE = `/tournaments/${ID}`;
   const gameNames = {};
+  let games = [];
   const gameName = (slug) => gameNames[slug] || slug;
   const etags = {};
   let detail = null;
@@ -36,6 +37,20 @@
     return _("%(s)s s per step", { s: tc.per_step_seconds });
   }
 
+  /** "Cards per player: 5": each game option in the catalogue's words (GET /games). */
+  function optionLines(t) {
+    const game = games.find((g) => g.slug === t.game);
+    const props = (game && game.options && game.options.properties) || {};
+    return Object.entries(t.options || {}).filter(([name]) => name in props).map(([name, value]) => {
+      const prop = props[name];
+      const types = [].concat(prop.type || []);
+      const choices = Facedown.optionForm.choicesOf(prop, types.includes("null") || prop.default === null) || [];
+      const choice = choices.find((c) => JSON.stringify(c.value) === JSON.stringify(value));
+      const shown = choice ? choice.title : value === null ? _("automatic") : Facedown.valueLabel(value);
+      return _("%(title)s: %(description)s", { title: Facedown.said(prop.title) || Facedown.words(name), description: shown });
+    });
+  }
+
   function settings(t) {
     const lines = [
       _("Organiser: %(name)s", { name: t.organiser }),
@@ -59,6 +74,7 @@
     if (t.format === "knockout") {
       lines.push(t.knockout_draws === "replay" ? _("A drawn table is replayed") : _("A drawn table goes to the higher rating"));
     }
+    lines.push(...optionLines(t));
     if (t.min_rating !== null) lines.push(_("Minimum rating: %(n)s", { n: t.min_rating }));
     if (t.max_rating !== null) lines.push(_("Maximum rating: %(n)s", { n: t.max_rating }));
     if (t.min_rated_games) lines.push(_("Minimum rated games: %(n)s", { n: t.min_rated_games }));
@@ -193,8 +209,9 @@
   }
 
   async function start() {
-    const games = await api("GET", "/games");
-    for (const game of games.ok ? games.data : []) gameNames[game.slug] = game.name;
+    const answer = await api("GET", "/games");
+    games = answer.ok ? answer.data : [];
+    for (const game of games) gameNames[game.slug] = game.name;
     $("join-button").addEventListener("click", () => act("POST", `${BASE}/join`));
     $("withdraw-button").addEventListener("click", () => {
       if (window.confirm(_("Withdraw from this tournament? You will not be paired again."))) act("POST", `${BASE}/withdraw`);
