@@ -16,6 +16,8 @@ urlpatterns = [
     path("leaderboard", views.leaderboard_page, name="web-leaderboard"),
     path("tokens", views.tokens_page, name="web-tokens"),
     path("series/<str:series_id>", views.series_page, name="web-series"),
+    path("tournaments", views.tournaments_page, name="web-tournaments"),
+    path("tournaments/<str:tournament_id>", views.tournament_page, name="web-tournament"),
     path("assets/<path:path>", views.asset, name="web-asset"),
     path("sw.js", views.service_worker, name="web-service-worker"),
 ]

@@ -166,6 +166,27 @@ def series_page(request: HttpRequest, series_id: str) -> HttpResponse:
     return render(request, "web/series.html", {"series_id": str(parsed)})
 
 
+@never_cache
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def tournaments_page(request: HttpRequest) -> HttpResponse:
+    """The tournaments (GET/POST /api/v1/tournaments): the lists and the creation form."""
+    return render(request, "web/tournaments.html")
+
+
+@never_cache
+@ensure_csrf_cookie
+@login_required(login_url=LOGIN_URL)
+def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
+    """One tournament: settings, standings, crosstable, rounds, events, the organiser's controls
+    (shown when the API's ``you.is_organiser`` says so; the API checks every action again)."""
+    try:
+        parsed = uuid.UUID(tournament_id)
+    except ValueError:
+        raise Http404(gettext("No tournament with this id.")) from None
+    return render(request, "web/tournament.html", {"tournament_id": str(parsed)})
+
+
 def asset(request: HttpRequest, path: str) -> HttpResponseBase:
     """The client's CSS, JavaScript, icons and manifest, served by Django itself in every run
     mode (no collectstatic, no DEBUG): small files, revalidated with Last-Modified."""

@@ -8,6 +8,7 @@ dir."""
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from datetime import timedelta
@@ -21,7 +22,9 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from tests.i18n.catalogues import DOMAINS, messages
 from tests.players import make_player, play_to_end, start_match
+from tests.tournaments.driver import play_matches, tournament
 from tests.web.conftest import PASSWORD
+from tournaments.services.lifecycle import round_check, tournament_start
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -155,6 +158,13 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
     assert series.status_code == 201, series.content
     series_id = series.json()["id"]
     jonas.post("/accounts/me/tokens", {"name": "mein Skript", "scopes": ["read"]})
+    # A Swiss tournament jonas organises, in its second round: standings, crosstable, a bye.
+    now = timezone.now()
+    entrants = [lena.user, mia.user, make_player("nora").user]
+    cup = tournament(jonas.user, entrants, now=now, name="Herbstpokal", format="swiss", rounds=2)
+    tournament_start(tournament_id=cup.pk, now=now)
+    play_matches(cup.pk, random.Random(1))
+    round_check(tournament_id=cup.pk, now=now + timedelta(hours=1))
 
     for width in WIDTHS:
         page = new_page(width=width, height=844 if width < 600 else 900)
@@ -201,6 +211,8 @@ def test_every_page_in_german_at_phone_and_desktop_widths(
             ("/leaderboard?game=gops", "#board-status:not(:has-text('Lädt'))"),
             (f"/series/{series_id}", "#standing-rows tr"),
             ("/tokens", "#token-rows tr"),
+            ("/tournaments", "#list-running li a"),
+            (f"/tournaments/{cup.pk}", "#rounds .round + .round"),
         ):
             page.goto(path)
             page.locator(ready).first.wait_for()

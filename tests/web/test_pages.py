@@ -21,6 +21,16 @@ def test_pages_need_a_session(client: Client) -> None:
     assert client.get("/").headers["Location"] == "/login?next=/"
     match_page = client.get("/matches/3f2b8c1e-0000-4000-8000-000000000000")
     assert match_page.status_code == 302
+    for path in ("/tournaments", "/tournaments/3f2b8c1e-0000-4000-8000-000000000000"):
+        assert client.get(path).headers["Location"] == f"/login?next={path}"
+
+
+def test_a_tournament_page_needs_a_well_formed_id(client: Client) -> None:
+    User.objects.create_user(username="tess", password=PASSWORD)
+    client.login(username="tess", password=PASSWORD)
+    assert client.get("/tournaments/not-an-id").status_code == 404
+    page = client.get("/tournaments/3f2b8c1e-0000-4000-8000-000000000000")
+    assert page.status_code == 200 and b'data-tournament-id="3f2b8c1e-' in page.content
 
 
 def test_sign_up_creates_the_user_like_the_api_and_logs_in(client: Client) -> None:

@@ -14,64 +14,7 @@
     return games.find((g) => g.slug === $("game").value);
   }
 
-  // An option as the catalogue words it (GET /games): its title, what it changes, and a short
-  // title per choice in the select, the chosen one's longer description written below it, so
-  // nothing is cut on a phone.
-  function choicesOf(prop, nullable) {
-    if (Array.isArray(prop.oneOf) && prop.oneOf.every((c) => "const" in c)) {
-      return prop.oneOf.map((c) => ({ value: c.const, title: said(c.title) || Facedown.valueLabel(c.const),
-        description: said(c.description) || "" }));
-    }
-    const types = [].concat(prop.type || []);
-    if (!prop.enum && !(types.includes("boolean") && nullable)) return null;
-    let values = prop.enum ? [...prop.enum] : [true, false];
-    if (nullable && !values.includes(null)) values = [null, ...values];
-    return values.map((v) => ({ value: v, title: v === null ? _("automatic") : Facedown.words(Facedown.valueLabel(v)),
-      description: "" }));
-  }
-
-  function optionControl(name, prop) {
-    const types = [].concat(prop.type || []);
-    const nullable = types.includes("null") || prop.default === null;
-    const id = `opt-${name}`;
-    const label = el("label", { for: id }, said(prop.title) || Facedown.words(name));
-    const help = el("small", { class: "help", id: `${id}-help` }, said(prop.description) || "");
-    const choice = el("small", { class: "help choice-help", id: `${id}-choice`, "aria-live": "polite" });
-    const choices = choicesOf(prop, nullable);
-    let control;
-    if (choices) {
-      control = el("select", { id, "aria-describedby": `${id}-help ${id}-choice`, dataset: { opt: name, kind: "json" } },
-        choices.map((c) => el("option", { value: JSON.stringify(c.value), selected: c.value === prop.default }, c.title)));
-      const explain = () => {
-        const picked = choices.find((c) => JSON.stringify(c.value) === control.value);
-        choice.textContent = picked && picked.description ? _("%(title)s: %(description)s", picked) : "";
-        choice.hidden = !choice.textContent;
-      };
-      control.addEventListener("change", explain);
-      explain();
-      return el("div", { class: "field" }, label, control, help, choice);
-    }
-    if (types.includes("boolean")) {
-      control = el("input", { id, type: "checkbox", checked: prop.default === true,
-        "aria-describedby": `${id}-help`, dataset: { opt: name, kind: "bool" } });
-      return el("div", { class: "field check" }, control, el("div", {}, label, help));
-    }
-    if (types.includes("integer") || types.includes("number")) {
-      control = el("input", {
-        id, type: "number", inputmode: "numeric", min: prop.minimum, max: prop.maximum,
-        step: types.includes("integer") ? 1 : "any",
-        value: prop.default === null || prop.default === undefined ? "" : prop.default,
-        placeholder: nullable ? _("automatic") : "", "aria-describedby": `${id}-help`,
-        dataset: { opt: name, kind: "number", nullable: nullable ? "1" : "" },
-      });
-    } else if (types.includes("string")) {
-      control = el("input", { id, type: "text", value: prop.default ?? "",
-        "aria-describedby": `${id}-help`, dataset: { opt: name, kind: "string" } });
-    } else {
-      return null; // objects and arrays keep their defaults
-    }
-    return el("div", { class: "field" }, label, control, help);
-  }
+  const { choicesOf, optionControl } = Facedown.optionForm;
 
   function renderOptions() {
     const game = currentGame();
@@ -88,23 +31,7 @@
     resetSeats();
   }
 
-  function readOptions() {
-    const options = {};
-    for (const control of $("options").querySelectorAll("[data-opt]")) {
-      const name = control.dataset.opt;
-      switch (control.dataset.kind) {
-        case "json": options[name] = JSON.parse(control.value); break;
-        case "bool": options[name] = control.checked; break;
-        case "number":
-          if (control.value === "") {
-            if (control.dataset.nullable) options[name] = null;
-          } else options[name] = Number(control.value);
-          break;
-        default: options[name] = control.value;
-      }
-    }
-    return options;
-  }
+  const readOptions = () => Facedown.optionForm.readOptions($("options"));
 
   // A bot as the lobby offers it: its name, how it plays, and how strong the arena found it.
   function botStrength(b) {
@@ -181,38 +108,7 @@
     });
   }
 
-  // The clocks the form offers (docs/api.md, "Time control"); correspondence ones (a day or
-  // more) may pause on weekends.
-  const DAY = 86400;
-  const CLOCKS = {
-    day: { kind: "per_step", per_step_seconds: DAY },
-    fischer: { kind: "fischer", initial_seconds: 3 * DAY, increment_seconds: DAY, max_seconds: 7 * DAY },
-    byoyomi: { kind: "byoyomi", main_seconds: 3 * DAY, periods: 5, period_seconds: DAY },
-  };
-
-  const CLOCK_HELP = {
-    none: "",
-    timed: _("Every step has the same time; nothing carries over."),
-    day: _("Correspondence: a day for every step."),
-    fischer: _("Correspondence (Fischer): a bank of 3 days; each move adds a day, up to 7 days."),
-    byoyomi: _("Correspondence (byo-yomi): a bank of 3 days, then 5 periods of a day; a move within a period keeps it."),
-  };
-
-  function timeControlShow() {
-    const kind = $("tc-kind").value;
-    $("tc-help").textContent = CLOCK_HELP[kind] || "";
-    $("tc-timed").hidden = kind !== "timed";
-    $("tc-weekends").hidden = !(kind in CLOCKS);
-    $("tc-after").hidden = kind === "none";
-  }
-
-  function readTimeControl() {
-    const kind = $("tc-kind").value;
-    const on_timeout = $("tc-timeout").value;
-    if (kind === "timed") return { kind: "per_step", per_step_seconds: Number($("tc-seconds").value), on_timeout };
-    if (!(kind in CLOCKS)) return null;
-    return { ...CLOCKS[kind], on_timeout, weekend_pause: $("tc-weekend-pause").checked };
-  }
+  const { timeControlShow, readTimeControl } = Facedown.clockForm;
 
   /** "When the highest bids tie: Penguin rule": an option and its value in the catalogue's words. */
   function optionText(slug, name, value) {
