@@ -98,6 +98,18 @@ def test_a_whole_tournament_over_http():
     assert [r["player"] for r in rows] == crosstable["players"]
     as_json = json.loads(organiser.get(f"/tournaments/{tid}/export").content)
     assert as_json["standings"] == standings and len(as_json["rounds"]) == 3
+    # The arbiters' report file: its header, one 001 line per player by name, and the three
+    # byes written as TRF writes them.
+    report = organiser.get(f"/tournaments/{tid}/export?format=trf")
+    assert report.status_code == 200 and report["Content-Type"].startswith("text/plain")
+    lines = report.content.decode().splitlines()
+    assert lines[0].startswith("012 ")
+    player_lines = [line for line in lines if line.startswith("001 ")]
+    assert len(player_lines) == 3
+    assert {p.name for p in players} == {
+        name for name in crosstable["players"] if any(name in line for line in player_lines)
+    }
+    assert sum(line.count("0000 - U") for line in player_lines) == 3
     events = [e["type"] for e in organiser.get(f"/tournaments/{tid}/events").json()]
     assert events[:5] == ["created", "joined", "joined", "joined", "started"]
     assert events[-1] == "finished"
@@ -112,7 +124,14 @@ def test_a_match_in_progress_shows_nothing_of_itself():
     for player in players:
         player.post(f"/tournaments/{tid}/join")
     organiser.post(f"/tournaments/{tid}/start")
-    reads = ("standings", "crosstable", "rounds", "export", "export?format=csv")
+    reads = (
+        "standings",
+        "crosstable",
+        "rounds",
+        "export",
+        "export?format=csv",
+        "export?format=trf",
+    )
 
     def seen() -> dict[str, bytes]:
         return {path: organiser.get(f"/tournaments/{tid}/{path}").content for path in reads}

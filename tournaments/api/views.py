@@ -304,13 +304,18 @@ class CsvRenderer(BaseRenderer):
         return json.dumps(data).encode()  # a problem+json answer
 
 
+class TrfRenderer(CsvRenderer):
+    media_type = "text/plain"
+    format = "trf"
+
+
 class TournamentExportApi(APIView):
     throttle_scope = "reads"
-    # ``?format=csv`` picks the CSV renderer (DRF's documented format override).
-    renderer_classes = [JSONRenderer, CsvRenderer]
+    # ``?format=csv`` (or ``trf``) picks that renderer (DRF's documented format override).
+    renderer_classes = [JSONRenderer, CsvRenderer, TrfRenderer]
 
     @extend_schema(
-        parameters=[OpenApiParameter("format", str, enum=["json", "csv"])],
+        parameters=[OpenApiParameter("format", str, enum=["json", "csv", "trf"])],
         responses={
             (200, "application/json"): OpenApiResponse(
                 OpenApiTypes.OBJECT, description="The settings, standings, crosstable and rounds."
@@ -318,17 +323,29 @@ class TournamentExportApi(APIView):
             (200, "text/csv"): OpenApiResponse(
                 OpenApiTypes.STR, description="The standings, one row a player."
             ),
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR,
+                description="A tournament report file (TRF16 columns; two-seat tournaments).",
+            ),
+            (400, "application/problem+json"): OpenApiResponse(
+                OpenApiTypes.OBJECT, description="not_supported: a report file of more seats."
+            ),
             (404, "application/problem+json"): OpenApiResponse(
                 OpenApiTypes.OBJECT, description="not_found."
             ),
         },
         tags=TAGS,
-        description="The results so far (finished matches only), as JSON or CSV (`?format=csv`).",
+        description="The results so far (finished matches only), as JSON, CSV (`?format=csv`) "
+        "or, for two seats, a tournament report file (`?format=trf`).",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
         tid = tournament_id_or_404(tournament_id)
         if request.accepted_renderer.format == "csv":
             response = Response(reads.tournament_export_csv(tid))
             response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
+            return response
+        if request.accepted_renderer.format == "trf":
+            response = Response(reads.tournament_export_trf(tid))
+            response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.trf"'
             return response
         return Response(reads.tournament_export_json(tid))

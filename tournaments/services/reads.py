@@ -13,10 +13,12 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from accounts.models import User
-from core.errors import NotFound
-from tournaments.models import Entry, Tournament, TournamentEvent
+from core.errors import NotFound, NotSupported
+from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
+from tournaments.pairing.export import trf_text
 from tournaments.pairing.scoring import table_points
 from tournaments.pairing.standings import crosstable, standings
 from tournaments.pairing.types import Played
@@ -256,3 +258,27 @@ def tournament_export_csv(tournament_id: uuid.UUID | str) -> str:
     for row in tournament_standings(tournament_id)["rows"]:
         writer.writerow([row[name] for name in CSV_COLUMNS])
     return out.getvalue()
+
+
+def tournament_export_trf(tournament_id: uuid.UUID | str) -> str:
+    """The results so far as a tournament report file (TRF16 columns), the text arbiters'
+    pairing programs read; written for tournaments of two seats only."""
+    tournament = tournament_get(tournament_id)
+    if tournament.seats != 2:
+        raise NotSupported(
+            gettext_noop("The tournament report file is written for tournaments of two seats.")
+        )
+    results = results_of(tournament)
+    byes: dict[int, list[int]] = {}
+    rows = TournamentBye.objects.filter(round__tournament=tournament)
+    for number, player in rows.values_list("round__number", "user_id"):
+        byes.setdefault(number, []).append(player)
+    names = {player: entry.user.username for player, entry in results.entries.items()}
+    return trf_text(
+        name=tournament.name,
+        entrants=results.entrants,
+        played=results.played,
+        byes=byes,
+        names=names,
+        rounds=max([tournament.current_round or 0, *(p.round for p in results.played), *byes]),
+    )
