@@ -116,6 +116,12 @@ def test_standings_crosstable_and_rounds_on_a_phone_and_a_desktop(
         expect(second.locator("a[href^='/matches/']")).to_have_count(3)
         expect(page.locator("#rounds .round").nth(1)).to_contain_text("Byes:")
         expect(page.locator("#organiser-panel")).to_be_hidden()
+        # The results to download, the report file too (two seats); they hold finished
+        # tables only (tests/tournaments/test_api.py).
+        report = page.locator("#export-trf a")
+        expect(report).to_be_visible()
+        answer = page.request.get(report.get_attribute("href") or "")
+        assert answer.ok and answer.text().startswith("012 ")
         assert page.evaluate(FITS), f"the page scrolls sideways at {width} px"
         shot(page, f"tournament-{width}")
         # The name column stays in view while the crosstable scrolls in its box.

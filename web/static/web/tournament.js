@@ -101,6 +101,7 @@
     $("why-not").textContent = you.registered && you.status === "active" ? _("You are registered.") : reason;
     $("why-not").hidden = !$("why-not").textContent;
     $("organiser-panel").hidden = !you.is_organiser;
+    $("export-trf").hidden = t.seats !== 2;  // the report file knows two seats only
     if (you.is_organiser) {
       $("start-button").hidden = t.status !== "registering";
       $("pause-button").hidden = t.status !== "running";
