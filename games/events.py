@@ -144,8 +144,14 @@ class ProposalAnswered(TypedDict):
 
 
 class MatchPaused(TypedDict):
-    proposal: int
+    #: The agreed proposal; null for a pause of the match's tournament, set by its organiser.
+    proposal: int | None
     until: str
+
+
+class MatchResumed(TypedDict):
+    #: The end the pause had.
+    was_until: str
 
 
 class DeadlineExtended(TypedDict):
@@ -300,7 +306,13 @@ PROPOSAL_ANSWERED: EventType[ProposalAnswered] = EventType(
 MATCH_PAUSED: EventType[MatchPaused] = EventType(
     "match_paused",
     MatchPaused,
-    "A pause every seated human agreed to started: no clock counts until it ends.",
+    "A pause started: every seated human agreed to it, or the match's tournament paused; no "
+    "clock counts until it ends.",
+)
+MATCH_RESUMED: EventType[MatchResumed] = EventType(
+    "match_resumed",
+    MatchResumed,
+    "The match's tournament resumed before its pause's end: the clocks count again.",
 )
 DEADLINE_EXTENDED: EventType[DeadlineExtended] = EventType(
     "deadline_extended", DeadlineExtended, "An operator gave the open step more time."
@@ -358,6 +370,7 @@ CATALOGUE: dict[str, EventType[Any]] = {
         PROPOSAL_MADE,
         PROPOSAL_ANSWERED,
         MATCH_PAUSED,
+        MATCH_RESUMED,
         DEADLINE_EXTENDED,
         DEADLINE_FORCED,
         SEAT_REPLACED,

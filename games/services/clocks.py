@@ -129,6 +129,26 @@ def clocks_hold(tx: MatchChange, until: datetime, *, seats: list[int] | None = N
     deadline_refresh(tx)
 
 
+def pause_begin(tx: MatchChange, until: datetime) -> None:
+    """Pause the match until ``until``: no clock counts meanwhile, and a step opening during
+    the pause starts its clocks at its end. A hold already reaching past it (a vacation, a
+    longer pause) stays as it is."""
+    earlier = [
+        seat.index
+        for seat in tx.seats
+        if max((at for at in (seat.held_until, tx.match.paused_until) if at), default=tx.now)
+        < until
+    ]
+    tx.match.paused_until = max(until, tx.match.paused_until or until)
+    clocks_hold(tx, until, seats=earlier)
+
+
+def pause_end(tx: MatchChange) -> None:
+    """End the match's pause now: its clocks count again (a player's vacation goes on)."""
+    tx.match.paused_until = None
+    clocks_release(tx)
+
+
 def clocks_release(tx: MatchChange, *, seats: list[int] | None = None) -> None:
     """A hold ended before its time: held clocks count again from now, or from the end of
     another hold still on them."""

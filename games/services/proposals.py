@@ -37,7 +37,7 @@ from games import events
 from games.clock import iso, time_control_of
 from games.models import Match, Proposal, Seat
 from games.services import shapes
-from games.services.clocks import clocks_hold
+from games.services.clocks import pause_begin
 from games.services.steps import match_abort_in
 from games.services.unit_of_work import MatchChange, match_change
 
@@ -213,15 +213,7 @@ def _accept(tx: MatchChange, proposal: Proposal, own: Seat, voting: list[Seat]) 
     if proposal.kind == Proposal.Kind.PAUSE:
         until = proposal.until
         assert until is not None
-        # A hold already reaching past the pause (a vacation, a longer pause) stays as it is.
-        earlier = [
-            seat.index
-            for seat in tx.seats
-            if max((at for at in (seat.held_until, tx.match.paused_until) if at), default=tx.now)
-            < until
-        ]
-        tx.match.paused_until = max(until, tx.match.paused_until or until)
-        clocks_hold(tx, until, seats=earlier)
+        pause_begin(tx, until)
         tx.emit(events.MATCH_PAUSED({"proposal": proposal.pk, "until": iso(until)}))
     else:
         match_abort_in(tx, reason="agreed", seat=proposal.proposer)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import EntryRefused, PauseNotAllowed, TournamentNotOpen
-from games.models import Rating
+from games.models import Match, Rating
 from tests.tournaments.driver import play_matches, tournament, users
 from tournaments.models import Tournament, TournamentRound
 from tournaments.services.entries import player_add, tournament_join, why_not
@@ -118,6 +118,38 @@ def test_the_resumed_round_limit_moves_on_by_the_pause():
     tournament_resume(tournament_id=cup.pk, by=organiser, now=now + 2 * DAY)
     limit = TournamentRound.objects.get(tournament=cup, number=1).limit_at
     assert limit == now + timedelta(days=7) + 2 * DAY
+
+
+# Clocks count in milliseconds.
+MS = timedelta(milliseconds=1)
+
+
+def test_a_pause_stops_the_running_matches_clocks_and_the_resumption_starts_them():
+    now = timezone.now()
+    organiser, *players = users(5)
+    cup = tournament(
+        organiser, players, now=now, time_control={"per_step_seconds": 86400}, rounds=1
+    )
+    tournament_start(tournament_id=cup.pk, now=now)
+
+    def matches() -> list[Match]:
+        return list(Match.objects.filter(tournament_table__round__tournament=cup))
+
+    started = {m.pk: m.deadline for m in matches()}
+    assert len(started) == 2 and all(started.values())
+    paused_at, resumed_at = now + timedelta(hours=1), now + 2 * DAY
+    tournament_pause(tournament_id=cup.pk, by=organiser, now=paused_at)
+    # Nothing counts for 14 days: each step's deadline moves past the hold's end.
+    for m in matches():
+        assert m.paused_until == paused_at + 14 * DAY
+        assert abs(m.deadline - (started[m.pk] + 14 * DAY)) < MS
+        assert m.events.filter(type="match_paused").exists()
+    tournament_resume(tournament_id=cup.pk, by=organiser, now=resumed_at)
+    # They count again from the resumption, each with the time its step had left.
+    for m in matches():
+        assert m.paused_until is None
+        assert abs(m.deadline - (started[m.pk] + (resumed_at - paused_at))) < MS
+        assert m.events.filter(type="match_resumed").exists()
 
 
 def test_the_organiser_ends_it_with_the_finished_results():

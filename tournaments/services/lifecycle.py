@@ -14,6 +14,8 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import PauseNotAllowed, PermissionDenied, TournamentNotOpen
+from games.models import Match
+from games.services.holds import match_hold, match_hold_end
 from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament, TournamentMatch, TournamentRound
 from tournaments.pairing.standings import Standing, standings
@@ -187,8 +189,8 @@ def round_limit_apply(*, tournament_id: uuid.UUID | str, now: datetime | None = 
 def tournament_pause(
     *, tournament_id: uuid.UUID | str, by: User, now: datetime | None = None
 ) -> Tournament:
-    """Hold the tournament: no new round opens and the round limit waits; the matches already
-    running play on under their own clocks (each match's pause is its players' to agree)."""
+    """Hold the tournament: no new round opens, the round limit waits, and the clocks of its
+    matches still running stop (for at most games' ``HOLD_LIMIT``, 14 days)."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
@@ -204,13 +206,24 @@ def tournament_pause(
         tournament.status = Tournament.Status.PAUSED
         tournament.save(update_fields=["status"])
         event_add(tournament, "paused", at=now, author=by)
+        # Lock order: the tournament row first, then one match at a time (docs/architecture.md).
+        for match_id in _running(tournament):
+            match_hold(match_id=match_id, now=now)
     return tournament
+
+
+def _running(tournament: Tournament) -> list[uuid.UUID]:
+    tables = TournamentMatch.objects.filter(
+        round__tournament=tournament, match__status=Match.Status.ACTIVE
+    )
+    return list(tables.values_list("match_id", flat=True))
 
 
 def tournament_resume(
     *, tournament_id: uuid.UUID | str, by: User, now: datetime | None = None
 ) -> Tournament:
-    """Go on: the current round's limit moves on by the time the pause lasted."""
+    """Go on: the current round's limit moves on by the time the pause lasted, and the clocks
+    of its running matches count again."""
     now = now or timezone.now()
     announce = Announcements()
     with transaction.atomic():
@@ -226,6 +239,8 @@ def tournament_resume(
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
         event_add(tournament, "resumed", at=now, author=by)
+        for match_id in _running(tournament):
+            match_hold_end(match_id=match_id, now=now)
         _advance(tournament, now, announce)
         announce.send_on_commit()
     return tournament

@@ -80,7 +80,7 @@
     "match_created", "seat_joined", "seat_left", "match_started", "step_opened", "move_submitted",
     "step_resolved", "seat_forfeited", "timeout", "match_finished", "match_aborted",
     "deadline_extended", "deadline_forced", "seat_replaced", "seat_returned",
-    "proposal_made", "proposal_answered", "match_paused",
+    "proposal_made", "proposal_answered", "match_paused", "match_resumed",
     "seat_offered", "seat_offer_closed", "seat_taken_over",
   ];
   let live = null; // "stream" | "long-poll" | null (polling); shown as #match[data-live]
