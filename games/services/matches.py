@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -186,9 +187,11 @@ def match_join(
     user: User,
     seat: int | None = None,
     client_seed: str | None = None,
+    now: datetime | None = None,
 ) -> Match:
-    """Take an open seat, accept an invitation, or (creator) become ready; add entropy."""
-    with match_change(match_id) as tx:
+    """Take an open seat, accept an invitation, or (creator) become ready; add entropy.
+    ``now``: the change's time (a match starting here starts its clocks then)."""
+    with match_change(match_id, now=now) as tx:
         match, seats = tx.match, tx.seats
         if match.status != Match.Status.OPEN:
             raise MatchNotActive(gettext_noop("Seats can be taken only before the match starts."))

@@ -142,7 +142,7 @@ def table_open(
     )
     for index, player in enumerate(players):
         if player not in absent:
-            match_join(match_id=match.id, user=_user(entries, player), seat=index)
+            match_join(match_id=match.id, user=_user(entries, player), seat=index, now=now)
     return TournamentMatch.objects.create(
         round=round_row, match=match, players=list(players), decided_by_stand_in=bool(absent)
     )
