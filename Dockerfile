@@ -23,9 +23,12 @@ COPY games ./games
 COPY notify ./notify
 COPY observability ./observability
 COPY social ./social
+COPY tournaments ./tournaments
 COPY live ./live
 COPY web ./web
 COPY manage.py ./
+# The translations (docs/languages.md): settings.LOCALE_PATHS is /app/locale.
+COPY locale ./locale
 # The production install: the project and its pinned dependencies, no development extras
 # (tests/deployment/test_production_install.py runs the same install and every service on it).
 RUN pip install --no-cache-dir --root-user-action=ignore --disable-pip-version-check . \

@@ -555,6 +555,8 @@ _enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
 _enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"
 _enum_names["DeclineReasonEnum"] = "games.models.DeclineReason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
+_enum_names["TournamentStatusEnum"] = ["registering", "running", "paused", "finished", "cancelled"]
+_enum_names["EntryStatusEnum"] = ["active", "withdrawn", "disqualified"]
 # CORS (django-cors-headers): a web client served from another origin may call the API with a
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
 # empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
