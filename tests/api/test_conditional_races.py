@@ -3,54 +3,24 @@ PostgreSQL: each race resolves one way, with nothing lost or doubled."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.models import ConditionalMoves, Move
 from games.services.conditional import conditional_moves_play
+from tests.api.test_concurrency import together
 from tests.players import Player, make_player, start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PATH = "/api/v1/matches/{}/conditional-moves"
-JOIN_SECONDS = 30
 ROUNDS = 3
 
 
 @pytest.fixture(autouse=True)
 def _no_runner(settings: Any) -> None:
     settings.FACEDOWN_TASK_RUNNER = "off"  # the tests run the job themselves
-
-
-def together(*calls: Callable[[], Any]) -> list[Any]:
-    """Run the calls in threads released by one barrier; their results in order."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-    errors: list[BaseException] = []
-
-    def run(index: int) -> None:
-        try:
-            barrier.wait(timeout=JOIN_SECONDS)
-            results[index] = calls[index]()
-        except BaseException as exc:
-            errors.append(exc)
-            barrier.abort()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,), daemon=True) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(JOIN_SECONDS)
-    assert not any(thread.is_alive() for thread in threads), "a racing call hung"
-    if errors:
-        raise errors[0]
-    return results
 
 
 def _put(player: Player, match_id: str, rules: list[dict[str, Any]]) -> int:
