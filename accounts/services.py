@@ -247,13 +247,18 @@ def password_reset_confirm(*, uid: str, token: str, new_password: str) -> str:
 
 
 def account_delete(*, user: User, password: str) -> None:
-    """Close the account: every registered hook runs first (the games forfeit its live seats,
-    each in its own transaction, so a failure leaves the account to retry), then the user row is
+    """Close the account: every registered hook runs first, the highest app's first (the
+    tournaments withdraw its entries, social cancels its challenges, the games withdraw its
+    proposals and offers, decline its invitations and forfeit its live seats: docs/api.md,
+    "Closing an account"), each change in its own transaction, so a failure leaves the
+    account to retry; then the user row is
     deactivated and anonymised in place so every match that names it keeps its foreign keys."""
     with transaction.atomic():
         current = _fresh(user)
         _password_check(user=current, password=password, field="password")
-    for hooks in account_hooks():
+    # From the top of the apps' layers down: what an app started on a lower one's things (a
+    # tournament's entry, a challenge) closes before the lower one closes its own (the seats).
+    for hooks in reversed(account_hooks()):
         hooks.close(current)
     with transaction.atomic():
         user = _fresh(user)

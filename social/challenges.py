@@ -184,6 +184,8 @@ def challenge_accept(*, challenge_id: uuid.UUID, user: User) -> Challenge:
         if challenge.challenger_id == user.pk:
             raise PermissionDenied(gettext_noop("You cannot accept your own challenge."))
         _open(challenge)
+        if not challenge.challenger.is_active:  # its account closed (and canceled it)
+            raise ChallengeClosed(gettext_noop("The challenger's account is closed."))
         _accepted(challenge, opponent=user)
     return challenge
 

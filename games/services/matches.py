@@ -262,6 +262,19 @@ def match_resign(*, match_id: uuid.UUID | str, user: User) -> Match:
     return match
 
 
+def match_creator_leave(*, match_id: uuid.UUID | str, user: User) -> Match:
+    """The creator withdraws a match that has not started, seated in it or not (a bulk
+    pairing's organiser holds no seat): it is aborted, ``creator_left``."""
+    with match_change(match_id) as tx:
+        if tx.match.created_by_id != user.pk:
+            raise PermissionDenied(gettext_noop("Only the match's creator may do this."))
+        if tx.match.status != Match.Status.OPEN:
+            raise MatchNotActive(gettext_noop("Only a match not yet started can be withdrawn."))
+        own = tx.seat_of(user.pk)
+        match_abort_in(tx, reason="creator_left", seat=own.index if own is not None else None)
+    return tx.match
+
+
 def _leave(tx: MatchChange, own: Seat, user: User) -> None:
     if user.pk == tx.match.created_by_id:
         match_abort_in(tx, reason="creator_left", seat=own.index)

@@ -4,29 +4,127 @@ registered in ``games.apps`` through ``accounts.hooks``)."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from django.db.models import Q
 
 from accounts.models import User
-from core.errors import MatchNotActive
-from games.models import Match, MatchArchive, MatchEvent, Move, Seat, SeatOffer, SeatTenure
+from core.errors import (
+    MatchNotActive,
+    NotSeated,
+    PermissionDenied,
+    ProposalClosed,
+    SeatOfferClosed,
+)
+from games.models import (
+    DeclineReason,
+    Match,
+    MatchArchive,
+    MatchEvent,
+    Move,
+    Proposal,
+    Seat,
+    SeatOffer,
+    SeatTenure,
+)
 from games.services.archive import archived_event_data_rewrite, archived_moves
-from games.services.matches import match_resign
+from games.services.matches import match_creator_leave, match_decline, match_resign
+from games.services.proposals import proposal_answer
+from games.services.substitutes import offer_answer
 from games.services.unit_of_work import match_change
 
 _LIVE = (Match.Status.OPEN, Match.Status.ACTIVE)
 _OVER = (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
-def player_withdraw(user: User) -> None:
+def proposals_withdraw(user: User) -> None:
+    """Its open proposals (pause, abort) are withdrawn: the other players stop waiting."""
+    seats = Seat.objects.filter(user=user, match__status=Match.Status.ACTIVE, forfeited=False)
+    mine = {seat.match_id: seat.index for seat in seats}
+    open_ = Proposal.objects.filter(match_id__in=mine, status=Proposal.Status.OPEN)
+    for proposal in open_.order_by("match_id"):
+        if proposal.proposer != mine[proposal.match_id]:
+            continue
+        with contextlib.suppress(ProposalClosed, MatchNotActive):  # answered, expired or over
+            proposal_answer(
+                match_id=proposal.match_id, proposal_id=proposal.pk, user=user, answer="withdraw"
+            )
+
+
+def seat_offers_withdraw(user: User) -> None:
+    """The seats it offered to substitutes are offered no longer (the invitee hears of it).
+    As an operator's withdrawal: the account may have forfeited its own seat since."""
+    offers = SeatOffer.objects.filter(
+        offered_by=user, status=SeatOffer.Status.OPEN, match__status=Match.Status.ACTIVE
+    )
+    for match_id, offer_id in offers.values_list("match_id", "pk").order_by("match_id", "pk"):
+        with contextlib.suppress(SeatOfferClosed, MatchNotActive):
+            offer_answer(
+                match_id=match_id, offer_id=offer_id, user=user, answer="withdraw", operator=True
+            )
+
+
+def seat_offers_decline(user: User) -> None:
+    """Seats offered to it are declined, so whoever offered them may offer them again."""
+    offers = SeatOffer.objects.filter(
+        invitee=user, status=SeatOffer.Status.OPEN, match__status=Match.Status.ACTIVE
+    )
+    for match_id, offer_id in offers.values_list("match_id", "pk").order_by("match_id", "pk"):
+        with contextlib.suppress(SeatOfferClosed, MatchNotActive):
+            offer_answer(match_id=match_id, offer_id=offer_id, user=user, answer="decline")
+
+
+def invitations_decline(user: User) -> None:
+    """Invitations to matches not yet started (challenges' bulk pairings, rematches, a
+    creator's invitation) are declined: the match is aborted and its players hear of it."""
+    seats = Seat.objects.filter(
+        user=user, invited=True, accepted=False, match__status=Match.Status.OPEN
+    )
+    for match_id in seats.values_list("match_id", flat=True).order_by("match_id"):
+        with contextlib.suppress(MatchNotActive, NotSeated, PermissionDenied):
+            match_decline(match_id=match_id, user=user, reason=DeclineReason.GENERIC.value)
+
+
+def matches_waiting_abort(user: User) -> None:
+    """Matches it created that still wait for players (a bulk pairing's, where it holds no
+    seat, or its own) are aborted as their creator left."""
+    waiting = Match.objects.filter(created_by=user, status=Match.Status.OPEN)
+    for match_id in waiting.values_list("pk", flat=True).order_by("pk"):
+        with contextlib.suppress(MatchNotActive):
+            match_creator_leave(match_id=match_id, user=user)
+
+
+def seats_leave(user: User) -> None:
     """Leave every open match and forfeit every active one, through the resign service (each
-    match in its own change). Finished matches keep the seat; the account's new name shows."""
-    seats = Seat.objects.filter(user=user, match__status__in=_LIVE, forfeited=False)
+    match in its own change). Finished matches keep the seat; the account's new name shows.
+    A seat already handed to a stand-in bot (a tournament's, when the account withdrew from
+    it) plays on to the end, as for any player who withdraws."""
+    seats = Seat.objects.filter(user=user, match__status__in=_LIVE, forfeited=False).exclude(
+        match__status=Match.Status.ACTIVE, controlled_by=Seat.Controller.BOT
+    )
     for match_id in seats.values_list("match_id", flat=True).order_by("match_id"):
         # It may have ended (or the seat forfeited) in the meantime.
         with contextlib.suppress(MatchNotActive):
             match_resign(match_id=match_id, user=user)
+
+
+#: What a closing account leaves open in the games, closed in this order (each kind one
+#: function, each match in its own change): what others wait on first, its own seats last.
+CLOSERS: tuple[Callable[[User], None], ...] = (
+    proposals_withdraw,
+    seat_offers_withdraw,
+    seat_offers_decline,
+    invitations_decline,
+    matches_waiting_abort,
+    seats_leave,
+)
+
+
+def player_withdraw(user: User) -> None:
+    """The games' part in closing an account (``accounts.hooks``): every closer in turn."""
+    for close in CLOSERS:
+        close(user)
 
 
 #: The keys of event data that hold a user's name (players, operators, a seat's invitee).

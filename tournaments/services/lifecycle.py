@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import uuid
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.db import transaction
 from django.db.models import F
@@ -13,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from core.account_feed import FeedItem, feed_send
 from core.errors import PauseNotAllowed, PermissionDenied, TournamentNotOpen
 from games.models import Match
 from games.services.holds import match_hold, match_hold_end
@@ -259,6 +261,7 @@ def tournament_end(
         if tournament.status == Tournament.Status.REGISTERING:
             _close(tournament, Tournament.Status.CANCELLED, now)
             event_add(tournament, "ended", at=now, author=by, reason="cancelled")
+            _cancelled_tell(tournament)
         elif tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
             round_row = tournament.round_rows.filter(number=tournament.current_round).first()
             if round_row is not None:
@@ -269,6 +272,15 @@ def tournament_end(
             raise TournamentNotOpen()
         announce.send_on_commit()
     return tournament
+
+
+def _cancelled_tell(tournament: Tournament) -> None:
+    """Its entrants and invitees hear on their account stream that it was cancelled."""
+    users = tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("user_id", flat=True)
+    data = {"id": str(tournament.pk), "name": tournament.name, "status": tournament.status}
+    items: list[FeedItem] = [(user_id, "tournament_cancelled", data) for user_id in users]
+    if items:
+        transaction.on_commit(partial(feed_send, items), robust=True)
 
 
 def tournaments_sweep(*, now: datetime | None = None) -> int:
