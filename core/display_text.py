@@ -18,6 +18,10 @@ import re
 import unicodedata
 
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+CONTROL_MESSAGE = (
+    "Control characters (a new line, a tab…), format characters and line separators are not "
+    "allowed."
+)
 BIDI_MESSAGE = "Bidirectional embedding, override and isolate controls are not allowed."
 INVISIBLE_MESSAGE = "The text shows nothing: it holds only spaces or invisible characters."
 
@@ -31,6 +35,21 @@ _BLANK = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 def visible(character: str) -> bool:
     return character not in _BLANK and unicodedata.category(character) not in _INVISIBLE_CATEGORIES
+
+
+#: What a one-line name may not hold: controls (new line, tab, carriage return…), format
+#: characters (zero-width ones, bidirectional controls, soft hyphen) and the line and paragraph
+#: separators. Files other software reads (a tournament report) would break a line on them.
+_BREAKING_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+
+
+def name_text_problem(text: str) -> str | None:
+    """Why ``text`` may not be a one-line name that files for other software carry (a
+    tournament's name in its report file), or None if it may: as ``display_text_problem``,
+    and no control, format or line-separator character at all."""
+    if any(unicodedata.category(character) in _BREAKING_CATEGORIES for character in text):
+        return CONTROL_MESSAGE
+    return display_text_problem(text)
 
 
 def display_text_problem(text: str) -> str | None:

@@ -207,3 +207,33 @@ def test_writes_need_the_tournament_scope():
     allowed = token_issue(reader.user, name="cups", scopes=["tournament"])[1]
     reader.client.credentials(HTTP_AUTHORIZATION=f"Token {allowed}")
     assert reader.post(f"/tournaments/{tid}/join").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Open\n001    1      GM Forged Player                  2850",
+        "Tab\tcup",
+        "Return\rcup",
+        "Zero\u200bwidth",
+        "Line\u2028separator",
+        "Bell\x07cup",
+    ],
+)
+def test_a_tournament_name_with_a_control_character_is_refused(db, name):
+    organiser = make_player()
+    refused = organiser.post(
+        "/tournaments",
+        {
+            "name": name,
+            "game": "gops",
+            "options": {"num_cards": 3},
+            "format": "round_robin",
+            "round_limit_seconds": 86400,
+            "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),
+        },
+    )
+    assert refused.status_code == 400, refused.content
+    body = refused.json()
+    assert body["code"] == "validation_error" and list(body["errors"]) == ["name"]
+    assert organiser.get("/tournaments").json()["results"] == []

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
 from games.catalog import bots_of, get_engine
 from games.clock import TimeControl
@@ -41,6 +42,9 @@ def _settings_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> Non
     name = str(fields.get("name") or "").strip()
     if not name or len(name) > MAX_NAME:
         errors["name"] = [f"From 1 to {MAX_NAME} characters."]
+    elif (problem := name_text_problem(name)) is not None:
+        # Its report file and exports carry it on one line (tournaments/pairing/export.py).
+        errors["name"] = [problem]
     _choice(errors, "format", fields.get("format"), Tournament.Format.values)
     _choice(errors, "stand_in_bot", fields.get("stand_in_bot"), Tournament.StandIn.values)
     _choice(

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.errors import NotFound, NotSupported
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
-from tournaments.pairing.export import trf_text
+from tournaments.pairing.export import TrfOverflow, trf_text
 from tournaments.pairing.scoring import table_points
 from tournaments.pairing.standings import crosstable, standings
 from tournaments.pairing.types import Played
@@ -274,6 +274,17 @@ def tournament_export_trf(tournament_id: uuid.UUID | str) -> str:
     for number, player in rows.values_list("round__number", "user_id"):
         byes.setdefault(number, []).append(player)
     names = {player: entry.user.username for player, entry in results.entries.items()}
+    try:
+        return _trf(tournament, results, byes, names)
+    except TrfOverflow:
+        raise NotSupported(
+            gettext_noop("This tournament's numbers do not fit the report file's columns.")
+        ) from None
+
+
+def _trf(
+    tournament: Tournament, results: Results, byes: dict[int, list[int]], names: dict[int, str]
+) -> str:
     return trf_text(
         name=tournament.name,
         entrants=results.entrants,
