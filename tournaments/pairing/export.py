@@ -101,11 +101,11 @@ def trf_text(
     last = max((number for _, number in cells), default=0)
     for e in sorted(entrants, key=lambda e: start[e.id]):
         row = rows[e.id]
-        player = trf_free_text(names.get(e.id, str(e.id)), PLAYER_WIDTH)
+        shown = trf_free_text(names.get(e.id, str(e.id)), PLAYER_WIDTH)
         # A rating is four digits: the game's ordinal, rounded, kept within 0 to 9999.
         rating = min(max(round(e.rating), 0), 9999)
         head = (
-            f"001 {_number(start[e.id], 4)} {'':4} {player:<{PLAYER_WIDTH}} "
+            f"001 {_number(start[e.id], 4)} {'':4} {shown:<{PLAYER_WIDTH}} "
             f"{rating:>4} {'':3} {'':11} {'':10} {_number(row.score, 4, '.1f')} "
             f"{_number(row.rank, 4)}"
         )
