@@ -15,6 +15,7 @@ from django.utils import timezone
 from accounts.tokens import token_issue
 from games.models import Match
 from tests.players import Player, make_player
+from tournaments.models import Entry
 from tournaments.services.lifecycle import tournaments_sweep
 
 pytestmark = pytest.mark.django_db
@@ -237,3 +238,21 @@ def test_a_tournament_name_with_a_control_character_is_refused(db, name):
     body = refused.json()
     assert body["code"] == "validation_error" and list(body["errors"]) == ["name"]
     assert organiser.get("/tournaments").json()["results"] == []
+
+
+def test_the_csv_export_writes_no_cell_a_spreadsheet_would_evaluate(db):
+    """Usernames may begin with ``-`` (``-2-346`` is a formula to a spreadsheet); ratings and
+    tie-breaks may be negative: every such cell is prefixed with ``'`` (core/csv_cells.py)."""
+    organiser = make_player()
+    hostile = [make_player("-2-346"), make_player("-1.0"), make_player("--x")]
+    tid = _create(organiser)["id"]
+    for player in hostile:
+        assert player.post(f"/tournaments/{tid}/join").status_code in (200, 201)
+    Entry.objects.filter(tournament_id=tid).update(rating=-7.25)
+    exported = organiser.get(f"/tournaments/{tid}/export?format=csv")
+    assert exported.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
+    assert sorted(r["player"] for r in rows) == sorted("'" + p.name for p in hostile)
+    assert {r["rating"] for r in rows} == {"'-7.25"}
+    for row in rows:
+        assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row.values())

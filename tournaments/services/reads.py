@@ -5,8 +5,6 @@ organiser reads exactly what a spectator reads."""
 
 from __future__ import annotations
 
-import csv
-import io
 import uuid
 from datetime import datetime
 from typing import Any
@@ -16,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from core.csv_cells import csv_text
 from core.errors import NotFound, NotSupported
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
 from tournaments.pairing.export import TrfOverflow, trf_text
@@ -252,12 +251,9 @@ CSV_COLUMNS = (
 
 
 def tournament_export_csv(tournament_id: uuid.UUID | str) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in tournament_standings(tournament_id)["rows"]:
-        writer.writerow([row[name] for name in CSV_COLUMNS])
-    return out.getvalue()
+    """The standings as CSV; no cell can become a formula (``core.csv_cells``)."""
+    rows = tournament_standings(tournament_id)["rows"]
+    return csv_text(CSV_COLUMNS, ([row[name] for name in CSV_COLUMNS] for row in rows))
 
 
 def tournament_export_trf(tournament_id: uuid.UUID | str) -> str:
