@@ -86,10 +86,25 @@ LOG_NOTICE = "log"
 _LOG_ID = re.compile(r"(\d{1,20})-(\d{1,20})", re.ASCII)
 
 
+#: Redis numbers a stream entry with two unsigned 64-bit parts.
+LOG_ID_PART_MAX = 2**64 - 1
+
+
 def log_id_parse(text: str) -> tuple[int, int] | None:
-    """A log item's id (``<ms>-<n>``, as Redis numbers stream entries) as numbers, or None."""
+    """A log item's id (``<ms>-<n>``, as Redis numbers stream entries) as numbers, or None,
+    also for a part beyond 64 bits (Redis refuses it)."""
     found = _LOG_ID.fullmatch(text)
-    return (int(found[1]), int(found[2])) if found else None
+    if found is None:
+        return None
+    parsed = (int(found[1]), int(found[2]))
+    return parsed if max(parsed) <= LOG_ID_PART_MAX else None
+
+
+def log_id_resumable(text: str) -> bool:
+    """Whether a stream may resume after ``text``: an id, and not the last one Redis can
+    number (nothing can follow it; reading after it is an error)."""
+    parsed = log_id_parse(text)
+    return parsed is not None and parsed != (LOG_ID_PART_MAX, LOG_ID_PART_MAX)
 
 
 def _account_key(user_id: int) -> str:

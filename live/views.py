@@ -55,6 +55,7 @@ from live.bus import (
     bus,
     chat_channel,
     log_id_parse,
+    log_id_resumable,
     match_channel,
     revoked_channel,
     seats_channel,
@@ -414,7 +415,9 @@ def _resume_from(request: HttpRequest) -> str | None:
     raw = request.headers.get("Last-Event-ID", request.GET.get("last_event_id"))
     if raw in (None, ""):
         return None
-    if log_id_parse(raw) is None:
+    # Checked before the answer's headers: Redis refuses an id beyond 64 bits, or after the
+    # last it can number, and the stream would break after its 200.
+    if not log_id_resumable(raw):
         raise ValidationFailed(
             {"Last-Event-ID": [gettext_noop("An item id of this stream (<ms>-<n>).")]}
         )
@@ -425,8 +428,11 @@ def _user_opening(user: User, resume: str | None) -> tuple[str | None, list[str]
     """Where the stream's log reading starts, and the frames' items to send before it."""
     log = bus().account_bounds(user.pk)
     if resume is not None and log is not None:
-        oldest = log_id_parse(log[0])
-        if oldest is not None and oldest <= (log_id_parse(resume) or (0, 0)):
+        oldest, newest = log_id_parse(log[0]), log_id_parse(log[1])
+        asked = log_id_parse(resume) or (0, 0)
+        # An id the log may hold: not older than its oldest, not newer than its newest (an id
+        # from the future was never this log's: the stream starts over, not silent).
+        if oldest is not None and newest is not None and oldest <= asked <= newest:
             return resume, []
     return (log[1] if log is not None else None), ["snapshot"]
 

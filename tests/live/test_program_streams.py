@@ -71,6 +71,27 @@ def test_last_event_id_resumes_without_loss(asgi: Server, alice: Player, bob: Pl
     unknown.close()
     bad = Stream(asgi.port, ME, _bearer(bob.token) | {"Last-Event-ID": "yesterday"})
     assert (bad.status, bad.body()["code"]) == (400, "validation_error")
+    future = Stream(asgi.port, ME, _bearer(bob.token) | {"Last-Event-ID": "99999999999999-0"})
+    assert future.events(1)[0].type == "snapshot"  # newer than the log: start over
+    future.close()
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "18446744073709551615-18446744073709551615",
+        "18446744073709551616-0",
+        "0-18446744073709551616",
+    ],
+)
+def test_an_id_redis_cannot_read_after_is_refused_before_the_stream_opens(
+    asgi: Server, bob: Player, last: str
+) -> None:
+    """Beyond Redis' 64-bit parts (or the last id it can number) XRANGE fails: once after the
+    200 headers, it broke the stream; now a 400 before it opens, header or query alike."""
+    for headers, query in (({"Last-Event-ID": last}, ""), ({}, f"?last_event_id={last}")):
+        bad = Stream(asgi.port, ME + query, _bearer(bob.token) | headers)
+        assert (bad.status, bad.body()["code"]) == (400, "validation_error")
 
 
 def test_a_stream_needs_the_read_scope(asgi: Server, alice: Player) -> None:
