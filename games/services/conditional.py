@@ -37,7 +37,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.errors import ConditionalMovesUnavailable, MatchNotActive, NotFound, NotSeated
 from games import dispatch, events
-from games.models import ConditionalMoves, Match, Move, Seat
+from games.models import ConditionalMoves, Match, Move, Seat, SeatTenure
 from games.services import shapes
 from games.services.conditional_rules import Rule, conditional_offered, rule_pick, rules_validate
 from games.services.moves import move_record
@@ -59,7 +59,7 @@ def conditional_moves_read(*, match_id: uuid.UUID | str, user: User) -> shapes.C
     if not conditional_offered(match.game, match.protocol, match.time_control):
         raise ConditionalMovesUnavailable()
     row = ConditionalMoves.objects.filter(match_id=match.pk, seat=seat.index).first()
-    return _shown(match.pk, seat.index, row.rules if row is not None else [])
+    return _shown(match.pk, seat.index, user.pk, row.rules if row is not None else [])
 
 
 def conditional_moves_replace(
@@ -81,7 +81,7 @@ def conditional_moves_replace(
             tx.update_row(row, rules=stored, updated_at=tx.now)
         if stored:
             _job_on_commit(tx)
-    return _shown(tx.match.pk, seat.index, stored)
+    return _shown(tx.match.pk, seat.index, user.pk, stored)
 
 
 def _own_seat(tx: MatchChange, user: User) -> Seat:
@@ -100,9 +100,25 @@ def _own_seat(tx: MatchChange, user: User) -> Seat:
     return seat
 
 
-def _shown(match_id: uuid.UUID, seat: int, rules: list[Rule]) -> shapes.ConditionalMoves:
+def _tenure_start(match_id: uuid.UUID, seat: int, user_id: int) -> int:
+    """The first step ``user_id`` holds ``seat`` for: a substitute's from its taking over, a
+    seat that never changed hands from the start."""
+    tenure = SeatTenure.objects.filter(
+        match_id=match_id, seat=seat, user_id=user_id, to_step__isnull=True
+    ).values_list("from_step", flat=True)
+    return tenure.first() or 0
+
+
+def _shown(
+    match_id: uuid.UUID, seat: int, user_id: int, rules: list[Rule]
+) -> shapes.ConditionalMoves:
+    """The seat's rules and what they played in the reader's own tenure: a substitute never
+    learns when (or whether) the seat's former holder played by rule."""
     played = Move.objects.filter(
-        match_id=match_id, seat=seat, source=Move.Source.CONDITIONAL
+        match_id=match_id,
+        seat=seat,
+        source=Move.Source.CONDITIONAL,
+        step__gte=_tenure_start(match_id, seat, user_id),
     ).order_by("step")
     return {
         "seat": seat,

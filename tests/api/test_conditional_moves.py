@@ -281,3 +281,31 @@ def test_the_sweep_makes_up_for_a_lost_job(alice: Player, bob: Player, worker: W
     assert stalled_conditional_sweep(now=opened + timedelta(minutes=5)) == 1
     assert stalled_conditional_sweep(now=opened + timedelta(minutes=6)) == 0
     assert Move.objects.get(match_id=match_id, step=1, seat=0).source == "conditional"
+
+
+def test_a_substitute_reads_only_the_plays_of_its_own_tenure(
+    alice: Player, bob: Player, carol: Player, worker: Worker
+) -> None:
+    """Alice's rule plays step 1, then she resigns; Dave takes her seat over. What her rules
+    played (and when: the receipt's time) was hers: Dave's read lists his own plays only."""
+    dave = make_player()
+    options = {"num_cards": 4, "prize_order": "ascending"}
+    match_id = start_match("gops", [alice, bob, carol], options=options, time_control=DAILY)
+    with worker.capture(execute=True):
+        put(alice, match_id, [{"pot": None, "card": 1}])
+    assert worker.run() == 1
+    assert [p["step"] for p in alice.get(PATH.format(match_id)).json()["played"]] == [1]
+    with worker.capture(execute=True):
+        assert alice.post(f"/matches/{match_id}/resign").status_code == 200
+        offer = bob.post(f"/matches/{match_id}/substitutes", {"seat": 0, "invitee": dave.name})
+        assert offer.status_code == 201, offer.content
+        taken = dave.post(f"/matches/{match_id}/substitutes/{offer.json()['id']}/accept")
+        assert taken.status_code == 200, taken.content
+    assert dave.get(PATH.format(match_id)).json()["played"] == []
+    with worker.capture(execute=True):
+        put(dave, match_id, [{"pot": None, "card": 2}])
+        for player in (bob, carol):  # step 1 resolves; step 2 is Dave's
+            assert player.move(match_id, 1, {"card": 1}).status_code == 202
+    assert worker.run() == 1
+    mine = dave.get(PATH.format(match_id)).json()
+    assert [(p["step"], p["card"]) for p in mine["played"]] == [(2, 2)]
