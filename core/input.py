@@ -23,7 +23,7 @@ from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
 from core.errors import PayloadTooLarge, ValidationFailed
-from core.problems import PROBLEM_CONTENT_TYPE, problem_body
+from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 
 #: C0 controls except tab, newline and carriage return; DEL; the C1 controls.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -112,8 +112,10 @@ class BodyLimitMiddleware:
 
 
 def payload_problem(status: int, code: str, title: str, detail: str) -> JsonResponse:
-    return JsonResponse(
+    response = JsonResponse(
         problem_body(status, code, title, detail),
         status=status,
         content_type=PROBLEM_CONTENT_TYPE,
     )
+    problem_vary(response, profile=False)  # the browser's language, before any profile
+    return response

@@ -22,8 +22,9 @@ from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext, gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
@@ -38,6 +39,18 @@ DATABASE_UNAVAILABLE: tuple[type[Exception], ...] = (OperationalError, Interface
 
 PROBLEM_CONTENT_TYPE = "application/problem+json"
 _TYPE_BASE = "https://facedown.invalid/problems/"
+#: What a problem's language depends on (``problem_language``): the profile (found through the
+#: token or the session cookie), the language cookie, ``Accept-Language``. A shared cache keeps
+#: one copy per combination, so it never hands one reader's language to another.
+LANGUAGE_VARY = ("Accept-Language", "Cookie", "Authorization")
+#: Where no profile is read (the browser's language only): the cookie and the header.
+BROWSER_LANGUAGE_VARY = ("Accept-Language", "Cookie")
+
+
+def problem_vary(response: HttpResponseBase, *, profile: bool = True) -> None:
+    """Name what the problem's language came from in ``Vary``."""
+    patch_vary_headers(response, LANGUAGE_VARY if profile else BROWSER_LANGUAGE_VARY)
+
 
 _DRF_CODES: list[tuple[type[Exception], str, str]] = [
     (drf.NotAuthenticated, "not_authenticated", gettext_noop("Not authenticated")),
@@ -116,6 +129,7 @@ def problem_exception_handler(exc: Exception, context: dict[str, Any]) -> Respon
         response = _problem_response(exc)
     if response is not None:
         response["Content-Language"] = language
+        problem_vary(response)
     return response
 
 
@@ -188,7 +202,9 @@ def not_found_view(request: HttpRequest, exception: Exception | None = None) -> 
             gettext_noop("Not found"),
             gettext_noop("No resource at this address."),
         )
-    return JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+    response = JsonResponse(body, status=404, content_type=PROBLEM_CONTENT_TYPE)
+    problem_vary(response)
+    return response
 
 
 def bad_request_view(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
@@ -198,14 +214,18 @@ def bad_request_view(request: HttpRequest, exception: Exception | None = None) -
         if isinstance(exception, RequestDataTooBig):
             error = PayloadTooLarge()
             body = problem_body(error.status, error.code, error.title, error.detail)
-            return JsonResponse(body, status=error.status, content_type=PROBLEM_CONTENT_TYPE)
-        body = problem_body(
-            400,
-            "parse_error",
-            gettext_noop("Malformed request"),
-            gettext_noop("The request was refused."),
-        )
-    return JsonResponse(body, status=400, content_type=PROBLEM_CONTENT_TYPE)
+            status = error.status
+        else:
+            body = problem_body(
+                400,
+                "parse_error",
+                gettext_noop("Malformed request"),
+                gettext_noop("The request was refused."),
+            )
+            status = 400
+    response = JsonResponse(body, status=status, content_type=PROBLEM_CONTENT_TYPE)
+    problem_vary(response, profile=False)
+    return response
 
 
 def server_error_view(request: HttpRequest) -> JsonResponse:
@@ -220,6 +240,7 @@ def server_error_view(request: HttpRequest) -> JsonResponse:
             body = problem_body(503, unavailable.code, unavailable.title, unavailable.detail)
         response = JsonResponse(body, status=503, content_type=PROBLEM_CONTENT_TYPE)
         response["Retry-After"] = str(unavailable.retry_after)
+        problem_vary(response, profile=False)
         return response
     with translation.override(language):
         body = problem_body(
@@ -228,4 +249,6 @@ def server_error_view(request: HttpRequest) -> JsonResponse:
             gettext_noop("Server error"),
             gettext_noop("The server failed to answer."),
         )
-    return JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+    response = JsonResponse(body, status=500, content_type=PROBLEM_CONTENT_TYPE)
+    problem_vary(response, profile=False)
+    return response

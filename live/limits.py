@@ -37,7 +37,7 @@ from rest_framework.exceptions import AuthenticationFailed
 from accounts.authentication import token_from_header, token_identity
 from core.client_address import client_address
 from core.errors import FacedownError, TooManyStreams
-from core.problems import PROBLEM_CONTENT_TYPE, problem_body
+from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from core.throttling import Slot, reserved_counts
 from live.auth import _SALT as TICKET_SALT
 from live.database import bounded
@@ -142,6 +142,7 @@ def problem(exc: FacedownError, retry_after: float, request: HttpRequest) -> Jso
     with translation.override(translation.get_language_from_request(request)):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
+    problem_vary(response, profile=False)
     response["Retry-After"] = str(int(retry_after + 0.999))
     return response
 

@@ -43,7 +43,7 @@ from django.views import View
 
 from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
-from core.problems import PROBLEM_CONTENT_TYPE, problem_body
+from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from games.api.params import param_int
 from games.services import reads, shapes
 from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream_credential
@@ -117,6 +117,7 @@ def _problem(exc: FacedownError, request: HttpRequest) -> JsonResponse:
     with translation.override(translation.get_language_from_request(request)):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
+    problem_vary(response, profile=False)
     if isinstance(exc, NotAuthenticated):
         response["WWW-Authenticate"] = "Token"
     return response

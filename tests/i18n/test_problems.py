@@ -154,3 +154,28 @@ def test_the_problems_of_substitutes_in_german(alice: Player, bob: Player, carol
         "Du hast oder hattest einen Platz in dieser Partie: Niemand darf zwei Plätze einer "
         "Partie spielen."
     )
+
+
+def _vary(response: Any) -> set[str]:
+    return {part.strip().lower() for part in response.get("Vary", "").split(",") if part.strip()}
+
+
+def test_a_problem_names_what_its_language_came_from_in_vary(alice: Player) -> None:
+    """A shared cache must not hand one reader's language to another (#46): the header, the
+    language cookie and, where the profile counts, the token and the session."""
+    missing = f"/matches/{uuid.uuid4()}"
+    for answer in (
+        alice.get(missing, HTTP_ACCEPT_LANGUAGE="de"),  # a service's problem (DRF)
+        alice.post("/matches", {"game": "chess"}),  # a validation problem
+        APIClient().get(f"{API}/nothing-here", HTTP_ACCEPT_LANGUAGE="de"),  # Django's 404
+    ):
+        assert response_is_problem(answer)
+        assert _vary(answer) >= {"accept-language", "cookie", "authorization"}, answer.headers
+    refused = APIClient().post(
+        f"{API}/matches", b"{", content_type="application/json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response_is_problem(refused) and _vary(refused) >= {"accept-language", "cookie"}
+
+
+def response_is_problem(response: Any) -> bool:
+    return bool(response["Content-Type"].startswith(PROBLEM))
