@@ -4,7 +4,7 @@ from rest_framework import serializers
 
 from accounts.scopes import SCOPES
 from accounts.usernames import username_normalise, username_refusal
-from core.serializers import StrictCharField, StrictSerializer
+from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
 
 
 class RegisterInput(StrictSerializer):
@@ -37,7 +37,7 @@ class TokenInput(StrictSerializer):
         max_length=len(SCOPES),
         help_text="Every scope the account may use if omitted (docs/programs.md).",
     )
-    expires_in = serializers.IntegerField(
+    expires_in = StrictIntegerField(
         required=False,
         min_value=60,
         max_value=366 * 86400,
@@ -50,7 +50,7 @@ class AccessTokenInput(StrictSerializer):
     scopes = serializers.ListField(
         child=serializers.ChoiceField(SCOPES), min_length=1, max_length=len(SCOPES)
     )
-    expires_in = serializers.IntegerField(required=False, min_value=60, max_value=366 * 86400)
+    expires_in = StrictIntegerField(required=False, min_value=60, max_value=366 * 86400)
 
 
 class AccessTokenOutput(serializers.Serializer):

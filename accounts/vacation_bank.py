@@ -97,6 +97,11 @@ def vacation_take_automatic(*, user_id: int, now: datetime) -> tuple[datetime, b
     return until, True
 
 
+#: Files of the time zone database that are no zone's name: ``localtime`` is the machine's own
+#: zone (whatever the server runs in), ``posixrules`` a template.
+NOT_ZONE_NAMES = frozenset({"localtime", "posixrules"})
+
+
 def vacation_settings(
     *, user: User, auto_vacation: bool | None = None, time_zone: str | None = None
 ) -> User:
@@ -108,7 +113,7 @@ def vacation_settings(
         user.auto_vacation = auto_vacation
         fields.append("auto_vacation")
     if time_zone is not None:
-        if time_zone not in available_timezones():
+        if time_zone in NOT_ZONE_NAMES or time_zone not in available_timezones():
             raise ValidationFailed(
                 {"time_zone": [gettext_noop("An IANA time zone name, e.g. Europe/Berlin.")]}
             )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext_noop
 from rest_framework import serializers
 
@@ -42,6 +43,28 @@ class StrictBooleanField(serializers.BooleanField):
         if not isinstance(data, bool):
             self.fail("invalid")
         return data
+
+
+#: What a moment in a request body must be: an ISO 8601 date and time with its offset.
+DATETIME_MESSAGE = gettext_noop(
+    "A date and time with its time zone is required (ISO 8601, e.g. 2026-05-01T18:00:00Z)."
+)
+
+
+class StrictDateTimeField(serializers.DateTimeField):
+    """A JSON string holding an ISO 8601 date and time *with* its offset (``Z``, ``+02:00``):
+    DRF's own reads a time without one in the server's zone, a guess about the sender's."""
+
+    def to_internal_value(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise serializers.ValidationError(DATETIME_MESSAGE)
+        try:
+            parsed = parse_datetime(value)
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.tzinfo is None:
+            raise serializers.ValidationError(DATETIME_MESSAGE)
+        return super().to_internal_value(value)
 
 
 class StrictCharField(serializers.CharField):

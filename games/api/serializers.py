@@ -15,6 +15,7 @@ from core.serializers import (
     MAX_INT,
     StrictBooleanField,
     StrictCharField,
+    StrictDateTimeField,
     StrictIntegerField,
     StrictRegexField,
     StrictSerializer,
@@ -268,7 +269,7 @@ class PlayerOutput(serializers.Serializer):
 
 class ProposalInput(StrictSerializer):
     kind = serializers.ChoiceField(choices=["pause", "abort"])
-    until = serializers.DateTimeField(
+    until = StrictDateTimeField(
         required=False, help_text="A pause's end: after now, at most 14 days ahead."
     )
 
@@ -296,7 +297,7 @@ class ConditionalMovesInput(StrictSerializer):
 
 
 class SeatOfferInput(StrictSerializer):
-    seat = serializers.IntegerField(min_value=0, max_value=15)
+    seat = StrictIntegerField(min_value=0, max_value=15)
     invitee = serializers.CharField(
         required=False,
         max_length=150,

@@ -13,7 +13,12 @@ from rest_framework.views import APIView
 
 from accounts import scopes
 from accounts.vacation_bank import DAY, vacation_settings
-from core.serializers import StrictBooleanField, StrictCharField, StrictSerializer
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictDateTimeField,
+    StrictSerializer,
+)
 from games.api.matches import PROBLEM, _input, requester
 from games.events import timestamp
 from games.services.vacations import VacationState, vacation_end, vacation_start, vacation_state
@@ -32,7 +37,7 @@ class VacationOutput(serializers.Serializer):
 
 
 class VacationStartInput(StrictSerializer):
-    until = serializers.DateTimeField(help_text="When the vacation ends (at most the bank).")
+    until = StrictDateTimeField(help_text="When the vacation ends (at most the bank).")
 
 
 class VacationSettingsInput(StrictSerializer):

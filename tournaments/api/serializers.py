@@ -7,6 +7,7 @@ from rest_framework import serializers
 from core.serializers import (
     StrictBooleanField,
     StrictCharField,
+    StrictDateTimeField,
     StrictIntegerField,
     StrictSerializer,
 )
@@ -68,11 +69,9 @@ class TournamentCreateInput(StrictSerializer):
     max_players = StrictIntegerField(
         required=False, allow_null=True, default=None, min_value=2, max_value=10_000
     )
-    registration_opens_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    registration_closes_at = serializers.DateTimeField(
-        required=False, allow_null=True, default=None
-    )
-    starts_at = serializers.DateTimeField()
+    registration_opens_at = StrictDateTimeField(required=False, allow_null=True, default=None)
+    registration_closes_at = StrictDateTimeField(required=False, allow_null=True, default=None)
+    starts_at = StrictDateTimeField()
     featured = StrictBooleanField(default=False, help_text="Staff only.")
 
 
@@ -109,7 +108,7 @@ class TournamentOutput(serializers.Serializer):
     status = serializers.ChoiceField(choices=Tournament.Status.values)
     current_round = serializers.IntegerField()
     registration_opens_at = serializers.DateTimeField(allow_null=True)
-    registration_closes_at = serializers.DateTimeField(allow_null=True)
+    registration_closes_at = StrictDateTimeField(allow_null=True)
     starts_at = serializers.DateTimeField()
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
