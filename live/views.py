@@ -66,7 +66,7 @@ from live.database import bounded
 from live.revocations import watch
 from social.challenges import challenges_pending
 from social.chat import mutes_of
-from tournaments.services.reads import tournament_standings
+from tournaments.services.reads import tournament_readable, tournament_standings
 
 logger = logging.getLogger(__name__)
 
@@ -522,6 +522,8 @@ async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpRes
         frames = _frames(request)
         key = _tournament_key(tournament_id)
         credential = await bounded(stream_credential)(request, f"tournament:{key}")
+        # Invitation-only: a stranger's stream is not_found, as a missing tournament's.
+        await bounded(tournament_readable)(key, viewer=credential.user)
         # Subscribed before the read: a change committed after it still reaches the stream.
         listener = await bus().subscribe(
             tournament_channel(key), revoked_channel(credential.user.pk)

@@ -12,6 +12,7 @@ from tests.live.client import Stream
 from tests.live.conftest import Server
 from tests.players import Player
 from tests.tournaments.driver import play_matches, tournament
+from tournaments.services.entries import player_add
 from tournaments.services.lifecycle import round_check, tournament_start
 
 pytestmark = pytest.mark.usefixtures("transactional_db")
@@ -40,3 +41,19 @@ def test_the_standings_then_their_change_when_a_round_ends(
     stream.close()
     unknown = Stream(asgi.port, "/api/v1/tournaments/not-an-id/stream", {})
     assert unknown.status in (401, 404)
+
+
+def test_an_invitation_only_tournament_streams_to_its_own_people_only(
+    asgi: Server, alice: Player, bob: Player, carol: Player, settings
+):
+    """A stranger's stream is not_found, as a missing tournament's (#46)."""
+    settings.FACEDOWN_TASK_RUNNER = "off"
+    cup = tournament(alice.user, [], visibility="invitation")
+    player_add(tournament_id=cup.pk, by=alice.user, username=bob.name)
+    path = f"/api/v1/tournaments/{cup.pk}/stream"
+    stranger = Stream(asgi.port, path, {"Authorization": f"Token {carol.token}"})
+    assert (stranger.status, stranger.body()["code"]) == (404, "not_found")
+    for reader in (alice, bob):
+        allowed = Stream(asgi.port, path, {"Authorization": f"Token {reader.token}"})
+        assert allowed.status == 200 and allowed.events(1)[0].type == "standings"
+        allowed.close()

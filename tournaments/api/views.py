@@ -39,6 +39,14 @@ def tournament_id_or_404(raw: str) -> uuid.UUID:
         raise NotFound(gettext_noop("No such tournament.")) from None
 
 
+def readable_or_404(request: Request, raw: str) -> uuid.UUID:
+    """The tournament's id, if the requester may read it: an invitation-only tournament is
+    ``not_found`` for a stranger, as a missing one (``reads.tournament_readable``)."""
+    tid = tournament_id_or_404(raw)
+    reads.tournament_readable(tid, viewer=requester(request))
+    return tid
+
+
 def _detail(request: Request, tournament_id: Any, code: int = status.HTTP_200_OK) -> Response:
     body = reads.tournament_detail(tournament_id, viewer=requester(request))
     return Response(body, status=code)
@@ -103,7 +111,7 @@ class TournamentDetailApi(APIView):
         description="The settings, the state, and what you may do (`you`).",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return _detail(request, tournament_id_or_404(tournament_id))
+        return _detail(request, readable_or_404(request, tournament_id))
 
 
 class _Action(APIView):
@@ -116,7 +124,7 @@ class _Action(APIView):
         raise NotImplementedError
 
     def post(self, request: Request, tournament_id: str) -> Response:
-        tid = tournament_id_or_404(tournament_id)
+        tid = readable_or_404(request, tournament_id)
         self.act(request, tid)
         return _detail(request, tid)
 
@@ -212,7 +220,7 @@ class TournamentPlayersApi(APIView):
     def post(self, request: Request, tournament_id: str) -> Response:
         data = _input(s.PlayerAddInput, request)
         entry = entries.player_add(
-            tournament_id=tournament_id_or_404(tournament_id),
+            tournament_id=readable_or_404(request, tournament_id),
             by=requester(request),
             username=data["username"],
         )
@@ -235,7 +243,7 @@ class TournamentDisqualifyApi(APIView):
     def post(self, request: Request, tournament_id: str, username: str) -> Response:
         data = _input(s.DisqualifyInput, request)
         entry = entries.player_disqualify(
-            tournament_id=tournament_id_or_404(tournament_id),
+            tournament_id=readable_or_404(request, tournament_id),
             by=requester(request),
             username=username,
             reason=data["reason"],
@@ -252,7 +260,7 @@ class TournamentStandingsApi(APIView):
         description="The standings after the finished matches, with the tie-breaks.",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return Response(reads.tournament_standings(tournament_id_or_404(tournament_id)))
+        return Response(reads.tournament_standings(readable_or_404(request, tournament_id)))
 
 
 class TournamentCrosstableApi(APIView):
@@ -264,7 +272,7 @@ class TournamentCrosstableApi(APIView):
         description="Every player against every other, finished meetings only.",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return Response(reads.tournament_crosstable(tournament_id_or_404(tournament_id)))
+        return Response(reads.tournament_crosstable(readable_or_404(request, tournament_id)))
 
 
 class TournamentRoundsApi(APIView):
@@ -277,7 +285,7 @@ class TournamentRoundsApi(APIView):
         description="Each round's tables and byes; a table's result only once it is over.",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return Response(reads.tournament_rounds(tournament_id_or_404(tournament_id)))
+        return Response(reads.tournament_rounds(readable_or_404(request, tournament_id)))
 
 
 class TournamentEventsApi(APIView):
@@ -290,7 +298,7 @@ class TournamentEventsApi(APIView):
         description="The organiser's and the system's actions, with their authors.",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return Response(reads.tournament_events(tournament_id_or_404(tournament_id)))
+        return Response(reads.tournament_events(readable_or_404(request, tournament_id)))
 
 
 class CsvRenderer(BaseRenderer):
@@ -339,7 +347,7 @@ class TournamentExportApi(APIView):
         "or, for two seats, a tournament report file (`?format=trf`).",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        tid = tournament_id_or_404(tournament_id)
+        tid = readable_or_404(request, tournament_id)
         if request.accepted_renderer.format == "csv":
             response = Response(reads.tournament_export_csv(tid))
             response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'

@@ -68,6 +68,28 @@ def tournament_get(tournament_id: uuid.UUID | str) -> Tournament:
         raise NotFound("No such tournament.") from exc
 
 
+def may_read(tournament: Tournament, viewer: User | None) -> bool:
+    """Invitation-only means private: besides a public tournament, one reads only what one
+    organises or holds an entry of (invited, registered, withdrawn, disqualified); staff read
+    every one."""
+    if tournament.visibility == Tournament.Visibility.PUBLIC:
+        return True
+    if viewer is None or not viewer.is_authenticated:
+        return False
+    if (viewer.is_staff and viewer.is_active) or viewer.pk == tournament.organiser_id:
+        return True
+    return tournament.entries.filter(user=viewer).exists()
+
+
+def tournament_readable(tournament_id: uuid.UUID | str, *, viewer: User | None) -> Tournament:
+    """The tournament, if ``viewer`` may read it (``may_read``); else ``not_found``, the same
+    answer as for a tournament that does not exist, so its existence does not leak."""
+    tournament = tournament_get(tournament_id)
+    if not may_read(tournament, viewer):
+        raise NotFound("No such tournament.")
+    return tournament
+
+
 def _listed(viewer: User | None) -> QuerySet[Tournament]:
     """Public tournaments, and invitation-only ones the viewer is in or organises."""
     rows = Tournament.objects.select_related("organiser").annotate(
