@@ -27,6 +27,8 @@ from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 
 #: C0 controls except tab, newline and carriage return; DEL; the C1 controls.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+#: The same, as a JSON Schema ``pattern`` (ECMA-262): a string with none of them.
+NO_CONTROL_PATTERN = "^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f]*$"
 CONTROL_MESSAGE = gettext_noop("Control characters (such as NUL) are not allowed.")
 
 

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from core.input import NO_CONTROL_PATTERN as TOKEN_PATTERN
 from core.languages import language_of
 from games.api.params import lookup_text
 from notify import serializers as s
@@ -256,7 +257,14 @@ class CalendarKeyApi(APIView):
 
 
 BAD_TOKEN = OpenApiResponse(description="validation_error: the link is invalid or has expired.")
-TOKEN = OpenApiParameter("token", OpenApiTypes.STR, required=True, description="From the mail.")
+#: As ``_token`` reads it: 1 to 500 characters, no control character (anything else is
+#: ``validation_error``, the link's error).
+TOKEN = OpenApiParameter(
+    "token",
+    {"type": "string", "minLength": 1, "maxLength": 500, "pattern": TOKEN_PATTERN},
+    required=True,
+    description="From the mail.",
+)
 
 
 class EmailVerifyApi(APIView):

@@ -32,8 +32,8 @@ from core.errors import NotFound
 from core.openapi import operation_id
 from core.throttling import AnonRateThrottle
 from games.api import serializers as s
-from games.api.idempotent import idempotent
-from games.api.params import param_choice, param_flag, param_int
+from games.api.idempotent import IDEMPOTENCY_KEY_PATTERN, idempotent
+from games.api.params import game_slugs, param_choice, param_flag, param_int
 from games.api.shapes import shape
 from games.catalog import engines
 from games.models import Match
@@ -45,10 +45,12 @@ from games.services.moves import move_submit, reveal_submit
 
 IDEMPOTENCY_HEADER = OpenApiParameter(
     "Idempotency-Key",
-    str,
+    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
     OpenApiParameter.HEADER,
     required=False,
-    description="Replays the stored answer of an earlier request with this key (24 h).",
+    description="Replays the stored answer of an earlier request with this key (24 h): 1 to "
+    "255 printable ASCII characters (space to tilde); another key is a 400 "
+    "`validation_error`, the same key with another body a 422 `idempotency_key_reused`.",
 )
 IF_NONE_MATCH = OpenApiParameter(
     "If-None-Match",
@@ -192,7 +194,9 @@ class MatchListApi(APIView):
                 bool,
                 description="Open matches inviting you, not yet answered (join or decline).",
             ),
-            OpenApiParameter("game", str, description="A game's slug (GET /games)."),
+            OpenApiParameter(
+                "game", str, enum=game_slugs(), description="A game's slug (GET /games)."
+            ),
             OpenApiParameter(
                 "page_size",
                 {"type": "integer", "minimum": 1, "maximum": MatchPagination.max_page_size},

@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from django.utils.translation import gettext_noop
+
 from core.errors import ValidationFailed
 from core.input import CONTROL_MESSAGE, has_control_characters
+from games.catalog import engines
 
 _ASCII_NUMBER = re.compile(r"[0-9]{1,18}", re.ASCII)
 FLAG_VALUES = {"true": True, "false": False}
@@ -53,5 +56,14 @@ def param_choice(params: Mapping[str, str], name: str, choices: Iterable[str]) -
 
 
 def param_flag(params: Mapping[str, str], name: str) -> bool:
+    """``true`` or ``false`` (as the schema's boolean); absent is false, and an empty value
+    (``?bots=``) is a bad value, as for a number."""
+    if params.get(name) == "":
+        raise ValidationFailed({name: [gettext_noop("true or false.")]})
     value = param_choice(params, name, FLAG_VALUES)
     return value is not None and FLAG_VALUES[value]
+
+
+def game_slugs() -> list[str]:
+    """The games a ``game`` query parameter may name, for the schema's enum."""
+    return sorted(engine.slug for engine in engines())

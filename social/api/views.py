@@ -25,7 +25,7 @@ from games.api.matches import (
     match_id_or_404,
     requester,
 )
-from games.api.params import param_choice, param_int
+from games.api.params import game_slugs, param_choice, param_int
 from games.catalog import engines
 from social import challenges, chat, seeks
 from social.api import serializers as s
@@ -43,7 +43,7 @@ class SeekListApi(APIView):
     token_scope = scopes.PLAY
 
     @extend_schema(
-        parameters=[OpenApiParameter("game", str, description="A game's slug.")],
+        parameters=[OpenApiParameter("game", str, enum=game_slugs(), description="A game's slug.")],
         responses={200: s.SeekPageOutput, 400: PROBLEM},
         tags=["seeks"],
         operation_id=operation_id("/api/v1/seeks", "list"),

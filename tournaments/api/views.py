@@ -21,7 +21,7 @@ from core.errors import NotFound
 from core.openapi import operation_id
 from games.api.idempotent import idempotent
 from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _input, requester
-from games.api.params import param_choice, param_flag
+from games.api.params import game_slugs, param_choice, param_flag
 from games.catalog import engines
 from tournaments.api import serializers as s
 from tournaments.models import Entry, Tournament
@@ -68,7 +68,7 @@ class TournamentListApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("status", str, enum=Tournament.Status.values),
-            OpenApiParameter("game", str, description="A game's slug."),
+            OpenApiParameter("game", str, enum=game_slugs(), description="A game's slug."),
             OpenApiParameter("mine", bool, description="Only those you organise or entered."),
         ],
         responses={200: s.TournamentPageOutput, 400: PROBLEM},
