@@ -17,8 +17,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from django.utils.translation import gettext_noop
+
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
-CONTROL_MESSAGE = (
+CONTROL_MESSAGE = gettext_noop(
     "Control characters (a new line, a tab…), format characters and line separators are not "
     "allowed."
 )
