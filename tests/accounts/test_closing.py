@@ -8,11 +8,13 @@ from typing import Any
 
 import pytest
 
-from games.models import Match, Proposal, SeatOffer
+from games.models import Match, Proposal, Seat, SeatOffer
 from live.bus import bus
+from social.models import Seek
 from tests.players import API, Player, make_player, start_match
 from tests.tournaments.driver import tournament
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.services.lifecycle import tournament_start
 
 DAY = 24 * 3600
 SLOW = {"time_control": {"per_step_seconds": DAY}}
@@ -52,12 +54,28 @@ def test_closing_an_account_closes_everything_it_left_open(
     (bulk_match,) = bulk["matches"]
     invited = _created(bob.create("gops", ["me", {"user": alice.name}], options={"num_cards": 3}))
     # A correspondence match of four: dave resigned; alice offers his seat and proposes a pause.
-    table = start_match("hols-der-geier", [alice, bob, carol, dave], **SLOW)
-    assert dave.post(f"/matches/{table}/resign").status_code == 200
-    offer = _created(alice.post(f"/matches/{table}/substitutes", {"seat": 3, "invitee": erin.name}))
-    proposal = _created(alice.post(f"/matches/{table}/proposals", {"kind": "abort"}))
+    table_match = start_match("hols-der-geier", [alice, bob, carol, dave], **SLOW)
+    assert dave.post(f"/matches/{table_match}/resign").status_code == 200
+    offer = _created(
+        alice.post(f"/matches/{table_match}/substitutes", {"seat": 3, "invitee": erin.name})
+    )
+    proposal = _created(alice.post(f"/matches/{table_match}/proposals", {"kind": "abort"}))
+    # A seat offered to alice in another match of four.
+    other = start_match("hols-der-geier", [bob, carol, dave, erin], **SLOW)
+    assert erin.post(f"/matches/{other}/resign").status_code == 200
+    offered = _created(
+        bob.post(f"/matches/{other}/substitutes", {"seat": 3, "invitee": alice.name})
+    )
+    seek = _created(alice.post("/seeks", {**GOPS, "players": 3}))["id"]
+    waiting = _created(alice.create("gops", ["me", "open"], options={"num_cards": 3}))["id"]
     entered = tournament(bob.user, [alice.user, carol.user], name="Bob's cup")
     organised = tournament(alice.user, [bob.user, carol.user], name="Alice's cup")
+    # Running ones: alice plays in dave's, and organises another.
+    running = tournament(dave.user, [alice.user, erin.user], name="Dave's cup")
+    tournament_start(tournament_id=running.pk)
+    (table,) = TournamentMatch.objects.filter(round__tournament=running)
+    led = tournament(alice.user, [dave.user, erin.user], name="Alice's running cup")
+    tournament_start(tournament_id=led.pk)
 
     before = {p.user.pk: _last(p) for p in (bob, carol)}
     with django_capture_on_commit_callbacks(execute=True):
@@ -85,9 +103,13 @@ def test_closing_an_account_closes_everything_it_left_open(
     # The seat offer and the proposal it made are withdrawn; the match goes on without it.
     assert SeatOffer.objects.get(pk=offer["id"]).status == SeatOffer.Status.WITHDRAWN
     assert Proposal.objects.get(pk=proposal["id"]).status == Proposal.Status.WITHDRAWN
-    after = bob.match(table)
+    after = bob.match(table_match)
     assert after["status"] == "active" and after["seats"][0]["forfeited"] is True
-    assert Match.objects.get(pk=table).status == Match.Status.ACTIVE
+    assert Match.objects.get(pk=table_match).status == Match.Status.ACTIVE
+    assert SeatOffer.objects.get(pk=offered["id"]).status == SeatOffer.Status.DECLINED
+    # Its seek is cancelled and its own match waiting for a player aborted.
+    assert Seek.objects.get(pk=seek).status == Seek.Status.CANCELLED
+    assert bob.match(waiting)["status"] == "aborted"
     # Tournaments: it left the one it entered; the one it organised is cancelled, and told.
     entry = Entry.objects.get(tournament=entered, user=alice.user)
     assert entry.status == Entry.Status.WITHDRAWN and entry.joined is False
@@ -95,3 +117,11 @@ def test_closing_an_account_closes_everything_it_left_open(
     for player in (bob, carol):
         told = [i for i in _feed(player, before) if i["type"] == "tournament_cancelled"]
         assert [i["data"]["id"] for i in told] == [str(organised.pk)]
+    # The running tournament it entered: withdrawn, its match goes on with the stand-in bot.
+    left = Entry.objects.get(tournament=running, user=alice.user)
+    assert left.status == Entry.Status.WITHDRAWN
+    seat = Seat.objects.get(match_id=table.match_id, user=alice.user)
+    assert (seat.controlled_by, seat.forfeited) == (Seat.Controller.BOT, False)
+    assert Match.objects.get(pk=table.match_id).status == Match.Status.ACTIVE
+    # The running tournament it organises runs on by itself.
+    assert Tournament.objects.get(pk=led.pk).status == Tournament.Status.RUNNING
