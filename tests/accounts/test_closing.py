@@ -14,7 +14,7 @@ from social.models import Seek
 from tests.players import API, Player, make_player, start_match
 from tests.tournaments.driver import tournament
 from tournaments.models import Entry, Tournament, TournamentMatch
-from tournaments.services.lifecycle import tournament_start
+from tournaments.services.lifecycle import tournament_pause, tournament_start
 
 DAY = 24 * 3600
 SLOW = {"time_control": {"per_step_seconds": DAY}}
@@ -76,6 +76,9 @@ def test_closing_an_account_closes_everything_it_left_open(
     (table,) = TournamentMatch.objects.filter(round__tournament=running)
     led = tournament(alice.user, [dave.user, erin.user], name="Alice's running cup")
     tournament_start(tournament_id=led.pk)
+    held = tournament(alice.user, [bob.user, erin.user], name="Alice's paused cup", **SLOW)
+    tournament_start(tournament_id=held.pk)
+    tournament_pause(tournament_id=held.pk, by=alice.user)
 
     before = {p.user.pk: _last(p) for p in (bob, carol)}
     with django_capture_on_commit_callbacks(execute=True):
@@ -123,5 +126,7 @@ def test_closing_an_account_closes_everything_it_left_open(
     seat = Seat.objects.get(match_id=table.match_id, user=alice.user)
     assert (seat.controlled_by, seat.forfeited) == (Seat.Controller.BOT, False)
     assert Match.objects.get(pk=table.match_id).status == Match.Status.ACTIVE
-    # The running tournament it organises runs on by itself.
+    # The running tournament it organises runs on by itself; a paused one resumes (nobody
+    # else would resume it).
     assert Tournament.objects.get(pk=led.pk).status == Tournament.Status.RUNNING
+    assert Tournament.objects.get(pk=held.pk).status == Tournament.Status.RUNNING
