@@ -13,7 +13,7 @@ from core.errors import EntryRefused, PauseNotAllowed, TournamentNotOpen
 from games.models import Match, Rating
 from tests.tournaments.driver import play_matches, tournament, users
 from tournaments.models import Tournament, TournamentRound
-from tournaments.services.entries import player_add, tournament_join, why_not
+from tournaments.services.entries import player_invite, tournament_join, why_not
 from tournaments.services.lifecycle import (
     round_check,
     tournament_end,
@@ -175,7 +175,8 @@ def test_interval_rounds_wait_for_their_day_and_a_late_player_joins_a_running_sw
     assert cup.current_round == 1  # the round is over, the next one is not due yet
     assert TournamentRound.objects.get(tournament=cup, number=1).finished_at is not None
     late = players[4]
-    player_add(tournament_id=cup.pk, by=organiser, username=late.username, now=now + DAY)
+    player_invite(tournament_id=cup.pk, by=organiser, username=late.username, now=now + DAY)
+    tournament_join(tournament_id=cup.pk, user=late, now=now + DAY)  # the late player's own act
     tournaments_sweep(now=now + 2 * DAY)
     cup.refresh_from_db()
     assert cup.current_round == 2
