@@ -313,9 +313,7 @@ class ProposalsExhausted(FacedownError):
 
 class BotsNotAllowed(FacedownError):
     status, code, title = 403, "bots_not_allowed", gettext_noop("Bot accounts not allowed")
-    default_detail = gettext_noop(
-        "This challenge is open to people only, or a bot account tried to play from the web."
-    )
+    default_detail = gettext_noop("This open challenge does not admit bot accounts.")
 
 
 #: Every code a client may see, with its status: the OpenAPI description lists them.

@@ -61,7 +61,7 @@ def _count(sender: User, counts: Counter[int], hour_start: datetime) -> dict[int
     """Add ``counts`` to the sender's rows of ``hour_start``; each recipient's new total."""
     table = connection.ops.quote_name(InvitationCount._meta.db_table)
     values = ", ".join(["(%s, %s, %s, %s)"] * len(counts))
-    params: list[object] = []
+    params: list[int | datetime] = []
     for recipient, n in sorted(counts.items()):
         params += [sender.pk, recipient, hour_start, n]
     with connection.cursor() as cursor:
