@@ -72,12 +72,7 @@ def _count(sender: User, counts: Counter[int], hour_start: datetime) -> dict[int
             "RETURNING recipient_id, count",
             params,
         )
-        totals = {int(recipient): int(count) for recipient, count in cursor.fetchall()}
-    # Earlier windows of these pairs are over: nothing reads them again.
-    InvitationCount.objects.filter(
-        sender_id=sender.pk, recipient_id__in=list(counts), hour_start__lt=hour_start
-    ).delete()
-    return totals
+        return {int(recipient): int(count) for recipient, count in cursor.fetchall()}
 
 
 def invitations_allow(
@@ -103,3 +98,9 @@ def invitations_allow(
             recipient = found.get(over[0])
             name = recipient.username if recipient is not None else ""
             raise InvitationsExhausted(username=name, limit=limit)
+
+
+def invitation_counts_purge(*, now: datetime) -> int:
+    """Remove the counts of hours before ``now``'s (the periodic purge): nothing reads them."""
+    deleted, _ = InvitationCount.objects.filter(hour_start__lt=_window(now)).delete()
+    return deleted

@@ -12,9 +12,10 @@ from django.test import override_settings
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.models import Match, Proposal
+from games.models import InvitationCount, Match, Proposal
 from games.services.consent import invitations_allow
 from games.services.proposals import proposal_make
+from games.services.purge import data_purge
 from tests.players import Player, make_player, play_to_end, start_match
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +135,12 @@ def test_rated_says_up_front_what_happens_between_a_person_and_a_bot_account() -
     assert opened.json()["rated"] is True
     joined = program.post(f"/matches/{opened.json()['id']}/join")
     assert joined.status_code == 200 and joined.json()["rated"] is False
+
+
+def test_the_purge_forgets_the_counts_of_past_hours() -> None:
+    alice, bob = make_player(), make_player()
+    now = timezone.now()
+    invitations_allow(sender=alice.user, recipients=[bob.user.pk], now=now - timedelta(hours=2))
+    invitations_allow(sender=alice.user, recipients=[bob.user.pk], now=now)
+    assert data_purge(now=now, parts=("invitations",)) == {"invitations": 1}
+    assert InvitationCount.objects.get().count == 1
