@@ -44,13 +44,12 @@ def finished_together(a: int, b: int) -> bool:
 
 def refusal_of(sender: User, recipient: User) -> bool:
     """True when ``recipient``'s settings refuse ``sender``'s challenges and invitations."""
-    if sender.is_staff and sender.is_active:
-        return False  # an operator's act, logged with its reason where it is made
-    if sender.is_bot and not recipient.invitations_from_bots:
-        return True
-    if recipient.invitations_from == FROM_OPPONENTS:
-        return not finished_together(sender.pk, recipient.pk)
-    return False
+    refused = (sender.is_bot and not recipient.invitations_from_bots) or (
+        recipient.invitations_from == FROM_OPPONENTS
+        and not finished_together(sender.pk, recipient.pk)
+    )
+    # An operator's act (the console) is logged with its reason where it is made.
+    return refused and not (sender.is_staff and sender.is_active)
 
 
 def _window(now: datetime) -> datetime:
@@ -85,7 +84,8 @@ def invitations_allow(
     counts = Counter(pk for pk in recipients if pk != sender.pk)
     if not counts:
         return
-    found = {user.pk: user for user in User.objects.filter(pk__in=list(counts))}
+    fields = ("username", "invitations_from", "invitations_from_bots")
+    found = {user.pk: user for user in User.objects.filter(pk__in=list(counts)).only(*fields)}
     for pk in sorted(counts):
         recipient = found.get(pk)
         if recipient is not None and refusal_of(sender, recipient):

@@ -92,11 +92,6 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
             raise AlreadySeated(f"{user.username} is given more than one seat.")
         seated.add(user.pk)
         seat = Seat(match=match, index=index, user=user, accepted=accepted, invited=invited)
-        seat.user_is_bot = (  # type: ignore[attr-defined]
-            bool(users[user.username.lower()].is_bot)
-            if user.username.lower() in users
-            else bool(user.is_bot)
-        )
         # As the match lock reads it (notify/offsite.py): no outbound job for a user who has
         # no destination outside the site.
         seat.user_offsite = offsite  # type: ignore[attr-defined]
@@ -182,7 +177,7 @@ def match_create(
     rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
     # People and bot accounts are rated apart (rating_rules.one_pool): such a match says
     # so from the start instead of finishing with ``ratings: null``.
-    if len({seat.user_is_bot for seat in rows if seat.user_id is not None}) > 1:  # type: ignore[attr-defined]
+    if len({bool(seat.user.is_bot) for seat in rows if seat.user is not None}) > 1:
         match.rated = False
     with match_new(match, rows) as tx:
         if invitations:
