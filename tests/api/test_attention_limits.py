@@ -16,7 +16,9 @@ from games.models import InvitationCount, Match, Proposal
 from games.services.consent import invitations_allow
 from games.services.proposals import proposal_make
 from games.services.purge import data_purge
-from tests.players import Player, make_player, play_to_end, start_match
+from social.models import Challenge
+from tests.api.test_concurrency import race
+from tests.players import API, Player, make_player, play_to_end, start_match
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +146,16 @@ def test_the_purge_forgets_the_counts_of_past_hours() -> None:
     invitations_allow(sender=alice.user, recipients=[bob.user.pk], now=now)
     assert data_purge(now=now, parts=("invitations",)) == {"invitations": 1}
     assert InvitationCount.objects.get().count == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(FACEDOWN_INVITATIONS_PER_HOUR=1)
+def test_two_invitations_at_once_at_the_budget_pass_once() -> None:
+    """The count is a database row (one upsert under its row lock), so two requests released
+    together on two connections cannot both take the last invitation."""
+    alice, bob = make_player(), make_player()
+    url = f"{API}/challenges"
+    body = {**GOPS3, "to": bob.name}
+    answers = race([lambda client: client.post(url, body, format="json")] * 2, [alice, alice])
+    assert sorted(a.status for a in answers) == [201, 429], [a.body for a in answers]
+    assert Challenge.objects.filter(to=bob.user).count() == 1
