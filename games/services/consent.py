@@ -2,8 +2,9 @@
 
 Every path that asks another account to play calls ``invitations_allow`` before it notifies
 anyone: a directed challenge, a bulk pairing, a match created with named seats, a rematch, a
-seat offered to a substitute, a tournament invitation. Nobody is seated or entered by it: the
-recipient still accepts (``/join``, ``/accept``, the tournament's ``/join``) or declines.
+seat offered to a substitute (but an operator's, made in the console with a reason), a
+tournament invitation. Nobody is seated or entered by it: the recipient still accepts
+(``/join``, ``/accept``, the tournament's ``/join``) or declines.
 
 - **Refusal** (the recipient's account settings): ``invitations_from: "opponents"`` refuses
   senders the recipient never finished a match with; ``invitations_from_bots: false`` refuses
@@ -44,12 +45,10 @@ def finished_together(a: int, b: int) -> bool:
 
 def refusal_of(sender: User, recipient: User) -> bool:
     """True when ``recipient``'s settings refuse ``sender``'s challenges and invitations."""
-    refused = (sender.is_bot and not recipient.invitations_from_bots) or (
+    return (sender.is_bot and not recipient.invitations_from_bots) or (
         recipient.invitations_from == FROM_OPPONENTS
         and not finished_together(sender.pk, recipient.pk)
     )
-    # An operator's act (the console) is logged with its reason where it is made.
-    return refused and not (sender.is_staff and sender.is_active)
 
 
 def _window(now: datetime) -> datetime:

@@ -79,7 +79,8 @@ def offer_make(
             if invited is None:
                 raise ValidationFailed({"invitee": [gettext_noop("Unknown user.")]})
             _never_played(tx, invited)
-            invitations_allow(sender=user, recipients=[invited.pk], now=tx.now)
+            if not operator:  # the console's offer is an operator's, with its reason
+                invitations_allow(sender=user, recipients=[invited.pk], now=tx.now)
         if SeatOffer.objects.filter(
             match_id=tx.match.pk, seat=target.index, status=SeatOffer.Status.OPEN
         ).exists():
