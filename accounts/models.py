@@ -30,6 +30,16 @@ class User(AbstractUser):
     #: The language the player chose (one of ``settings.LANGUAGES``), "" for none: pages then
     #: follow the browser, mail and pushes the default (core/languages.py).
     language = models.CharField(max_length=16, blank=True, default="", db_default="")
+    #: Whose challenges and invitations reach the player (games/services/consent.py):
+    #: ``anyone``, or only ``opponents`` (accounts they finished a match with).
+    invitations_from = models.CharField(
+        max_length=16,
+        choices=[("anyone", "anyone"), ("opponents", "opponents")],
+        default="anyone",
+        db_default="anyone",
+    )
+    #: Whether bot accounts' challenges and invitations reach the player.
+    invitations_from_bots = models.BooleanField(default=True, db_default=True)
 
     class Meta:
         db_table = "accounts_user"

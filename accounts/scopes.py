@@ -61,6 +61,11 @@ class TokenGrant:
         return cls(token_id, frozenset(granted), expires)
 
 
+#: What a bot account's web session may not do: play, challenge, enter tournaments (its
+#: tokens may, with these scopes).
+SESSION_BARRED = frozenset({BOT_PLAY, CHALLENGE, TOURNAMENT})
+
+
 def needed_scope(view: Any, method: str, is_bot: bool) -> str:
     declared = getattr(view, "token_scope", None)
     if isinstance(declared, dict):
@@ -83,9 +88,13 @@ class ScopesAllow(BasePermission):
         user = request.user
         is_bot = bool(getattr(user, "is_bot", False))
         if not isinstance(grant, TokenGrant):
-            if is_bot and needed_scope(view, request.method, True) == BOT_PLAY:
+            # A bot account's web session never plays nor starts a match: no move, no
+            # challenge (a house bot's starts at once), no tournament entry.
+            if is_bot and needed_scope(view, request.method, True) in SESSION_BARRED:
                 raise InsufficientScope(
-                    gettext_noop("A bot account plays only with a bot:play token.")
+                    gettext_noop(
+                        "A bot account plays and challenges only with a token, not from the web."
+                    )
                 )
             return True
         scope = needed_scope(view, request.method, is_bot)

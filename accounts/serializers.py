@@ -4,7 +4,12 @@ from rest_framework import serializers
 
 from accounts.scopes import SCOPES
 from accounts.usernames import username_normalise, username_refusal
-from core.serializers import StrictCharField, StrictIntegerField, StrictSerializer
+from core.serializers import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 
 
 class RegisterInput(StrictSerializer):
@@ -119,6 +124,14 @@ class MeOutput(serializers.Serializer):
         help_text='The language chosen for pages, mail and pushes ("de", "en"); "" for none '
         "(pages follow the browser's Accept-Language, mail and pushes are in English)."
     )
+    invitations_from = serializers.ChoiceField(
+        choices=["anyone", "opponents"],
+        help_text="Whose challenges and invitations reach you: anyone, or only accounts you "
+        "finished a match with (others get 403 invitation_refused).",
+    )
+    invitations_from_bots = serializers.BooleanField(
+        help_text="Whether bot accounts' challenges and invitations reach you."
+    )
 
 
 class ExportMoveOutput(serializers.Serializer):
@@ -169,6 +182,15 @@ class MeUpdateInput(StrictSerializer):
         choices=["", *(code for code, _ in settings.LANGUAGES)],
         required=False,
         help_text='A language for pages, mail and pushes; "" to follow the browser.',
+    )
+    invitations_from = serializers.ChoiceField(
+        choices=["anyone", "opponents"],
+        required=False,
+        help_text="Whose challenges and invitations reach you: anyone, or only accounts you "
+        "finished a match with.",
+    )
+    invitations_from_bots = StrictBooleanField(
+        required=False, help_text="Whether bot accounts' challenges and invitations reach you."
     )
 
 

@@ -110,15 +110,27 @@ def account_update(
     email: str | None = None,
     current_password: str | None = None,
     language: str | None = None,
+    invitations_from: str | None = None,
+    invitations_from_bots: bool | None = None,
 ) -> User:
-    """Change the account's own fields (the language; the e-mail address, which needs the
-    current password); a new address goes to every registered hook (which mails it a
-    verification link)."""
+    """Change the account's own fields (the language; whose challenges and invitations reach
+    the player; the e-mail address, which needs the current password); a new address goes to
+    every registered hook (which mails it a verification link)."""
     with transaction.atomic():
         fresh = _fresh(user)
-        if language is not None and language != fresh.language:
-            fresh.language = language
-            fresh.save(update_fields=["language"])
+        changes = {
+            name: value
+            for name, value in (
+                ("language", language),
+                ("invitations_from", invitations_from),
+                ("invitations_from_bots", invitations_from_bots),
+            )
+            if value is not None and value != getattr(fresh, name)
+        }
+        if changes:
+            for name, value in changes.items():
+                setattr(fresh, name, value)
+            fresh.save(update_fields=list(changes))
         if email is None or email == fresh.email:
             return fresh
         _password_check(

@@ -547,6 +547,11 @@ FACEDOWN_SEEK_TTL = int(os.environ.get("FACEDOWN_SEEK_TTL", "1800"))
 FACEDOWN_CHALLENGE_TTL = int(os.environ.get("FACEDOWN_CHALLENGE_TTL", str(7 * 86400)))
 # The house bot in a challenge's seats beyond the challenger and the challenged.
 FACEDOWN_CHALLENGE_FILL_BOT = os.environ.get("FACEDOWN_CHALLENGE_FILL_BOT", "expert")
+# Challenges and invitations one account may send another an hour, from every source together:
+# challenges, bulk pairings, match invitations, seat offers, rematches, tournament invitations.
+FACEDOWN_INVITATIONS_PER_HOUR = int(os.environ.get("FACEDOWN_INVITATIONS_PER_HOUR", "10"))
+# Proposals (pause, abort) one seat may make in one match an hour, withdrawn ones counted.
+FACEDOWN_PROPOSALS_PER_HOUR = int(os.environ.get("FACEDOWN_PROPOSALS_PER_HOUR", "5"))
 FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
 _throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
 _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")

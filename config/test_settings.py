@@ -41,3 +41,7 @@ FACEDOWN_LOGIN_LOCKOUT_FAILURES = 1000
 # Verification mails are counted per address in the shared Redis across runs; the limit's test
 # lowers this and uses an address of its own.
 FACEDOWN_EMAIL_VERIFY_PER_ADDRESS = 1000
+# Many tests invite the same players again and again; the limits' tests
+# (tests/api/test_attention_limits.py) lower these.
+FACEDOWN_INVITATIONS_PER_HOUR = 1000
+FACEDOWN_PROPOSALS_PER_HOUR = 1000

@@ -273,6 +273,49 @@ class NotRegistered(FacedownError):
     default_detail = gettext_noop("This player is not registered in the tournament.")
 
 
+class InvitationRefused(FacedownError):
+    """The recipient accepts challenges and invitations only from players they finished a
+    match with, or not from bot accounts (their account settings, docs/api.md)."""
+
+    status, code, title = 403, "invitation_refused", gettext_noop("Invitation refused")
+    default_detail = gettext_noop("This player does not accept challenges or invitations from you.")
+
+
+class InvitationsExhausted(FacedownError):
+    """One account may send another only so many challenges and invitations an hour
+    (``FACEDOWN_INVITATIONS_PER_HOUR``), from every source together."""
+
+    status, code, title = 429, "invitations_exhausted", gettext_noop("Too many invitations")
+    default_detail = gettext_noop(
+        "You sent this player as many challenges and invitations as allowed this hour."
+    )
+
+
+class AlreadyInvited(FacedownError):
+    status, code, title = 409, "already_invited", gettext_noop("Already invited")
+    default_detail = gettext_noop("This player is already invited and has not answered yet.")
+
+
+class NotInvited(FacedownError):
+    status, code, title = 409, "not_invited", gettext_noop("Not invited")
+    default_detail = gettext_noop("You have no open invitation to this tournament.")
+
+
+class ProposalsExhausted(FacedownError):
+    """A seat may make only so many proposals in a match an hour, withdrawn ones counted
+    (``FACEDOWN_PROPOSALS_PER_HOUR``)."""
+
+    status, code, title = 429, "proposals_exhausted", gettext_noop("Too many proposals")
+    default_detail = gettext_noop(
+        "You made as many proposals in this match as allowed this hour; wait before the next."
+    )
+
+
+class BotsNotAllowed(FacedownError):
+    status, code, title = 403, "bots_not_allowed", gettext_noop("Bot accounts not allowed")
+    default_detail = gettext_noop("This open challenge does not admit bot accounts.")
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -320,6 +363,12 @@ ERROR_CODES: dict[str, int] = {
         SeatOfferOpen,
         SeatOfferClosed,
         PlayedHere,
+        InvitationRefused,
+        InvitationsExhausted,
+        AlreadyInvited,
+        NotInvited,
+        ProposalsExhausted,
+        BotsNotAllowed,
     )
 } | {
     "parse_error": 400,

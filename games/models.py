@@ -536,3 +536,28 @@ class SeatTenure(models.Model):
 
     def __str__(self) -> str:
         return f"user {self.user_id} in seat {self.seat} of {self.match_id} from {self.from_step}"
+
+
+class InvitationCount(models.Model):
+    """How many challenges and invitations ``sender`` sent ``recipient`` in the hour that
+    began at ``hour_start`` (games/services/consent.py): counted in the database, so every process
+    sees one count, and an invitation refused or rolled back is not counted."""
+
+    sender = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    hour_start = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["sender", "recipient", "hour_start"], name="invitation_count_one_per_window"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return (
+            f"{self.count} invitations {self.sender_id} -> {self.recipient_id} at {self.hour_start}"
+        )

@@ -48,8 +48,8 @@ DESCRIPTIONS: dict[Kind, str] = {
     "proposal_answered": "Your proposal was accepted by everyone (it took effect) or declined.",
     "seat_offered": "A seat its player left in a correspondence match is offered to you: take it "
     "over or decline (POST /matches/{id}/substitutes/{offer}/accept).",
-    "tournament_registration_open": "You were invited to a tournament: its registration is open "
-    "(`tournament`; join it).",
+    "tournament_registration_open": "You were invited to a tournament (`tournament`): join it "
+    "(POST /tournaments/{id}/join) or decline (POST /tournaments/{id}/decline).",
     "tournament_round_started": "A round of your tournament started: your match (`match`), "
     "`round`, your `opponents` and the round's `deadline`.",
     "tournament_stand_in": "Your tournament match reached the round's time limit: the "

@@ -17,17 +17,25 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.account_feed import feed_send
-from core.errors import ChallengeClosed, NotFound, PermissionDenied, ValidationFailed
+from core.errors import (
+    BotsNotAllowed,
+    ChallengeClosed,
+    NotFound,
+    PermissionDenied,
+    ValidationFailed,
+)
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
 from games.models import Match
 from games.services.bots import bot_options_validate
+from games.services.consent import invitations_allow
 from games.services.deadlines import time_control_validate
 from games.services.matches import SeatSpec, match_create, match_join
 from social.models import Challenge
@@ -58,6 +66,7 @@ def challenge_resource(challenge: Challenge) -> dict[str, Any]:
         "time_control": challenge.time_control,
         "rated": challenge.rated,
         "protocol": challenge.protocol,
+        "allow_bots": challenge.allow_bots,
         "decline_reason": challenge.decline_reason or None,
         "match_id": str(challenge.match_id) if challenge.match_id else None,
         "created_at": timestamp(challenge.created_at),
@@ -84,8 +93,10 @@ def challenge_create(
     rated: bool = True,
     protocol: str = Match.Protocol.SEALED,
     expires_in: timedelta | None = None,
+    allow_bots: bool = False,
 ) -> Challenge:
-    """A new challenge; one to a house bot is accepted at once (the match starts)."""
+    """A new challenge; one to a house bot is accepted at once (the match starts). One between
+    a person and a bot account is unrated from the start (they are rated apart)."""
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
@@ -109,8 +120,12 @@ def challenge_create(
         raise ValidationFailed({"to": [gettext_noop("You cannot challenge yourself.")]})
     if house_bot is not None:
         bot_options_validate(game=game, name=house_bot, options=None, field="house_bot")
+    if target is not None and target.is_bot != challenger.is_bot:
+        rated = False
     now = timezone.now()
     with transaction.atomic():
+        if target is not None:
+            invitations_allow(sender=challenger, recipients=[target.pk], now=now)
         challenge = Challenge.objects.create(
             challenger=challenger,
             to=target,
@@ -121,6 +136,7 @@ def challenge_create(
             time_control=time_control,
             rated=rated,
             protocol=protocol,
+            allow_bots=allow_bots and target is None and house_bot is None,
             created_at=now,
             expires_at=now + lifetime,
         )
@@ -151,6 +167,7 @@ def _accepted(challenge: Challenge, opponent: User | None) -> None:
         time_control=challenge.time_control,
         rated=challenge.rated,
         protocol=challenge.protocol,
+        invitations=False,  # the opponent accepted the challenge: joined at once
     )
     if opponent is not None:
         match_join(match_id=match.id, user=opponent)
@@ -186,8 +203,20 @@ def challenge_accept(*, challenge_id: uuid.UUID, user: User) -> Challenge:
         _open(challenge)
         if not challenge.challenger.is_active:  # its account closed (and canceled it)
             raise ChallengeClosed(gettext_noop("The challenger's account is closed."))
+        if _bot_barred(challenge, user):
+            raise BotsNotAllowed()
         _accepted(challenge, opponent=user)
     return challenge
+
+
+def _bot_barred(challenge: Challenge, user: User) -> bool:
+    """A bot account accepts an open challenge of a person only if it allows bots."""
+    challenger: User = challenge.challenger
+    return (
+        bool(user.is_bot)
+        and challenge.to_id is None
+        and not (challenge.allow_bots or challenger.is_bot)
+    )
 
 
 def challenge_decline(*, challenge_id: uuid.UUID, user: User, reason: str) -> Challenge:
@@ -237,6 +266,8 @@ def challenges_pending(user: User) -> dict[str, list[dict[str, Any]]]:
         "outgoing": pending.filter(challenger=user),
         "open": pending.filter(to__isnull=True, house_bot="").exclude(challenger=user),
     }
+    if user.is_bot:  # only those it may accept
+        lists["open"] = lists["open"].filter(Q(allow_bots=True) | Q(challenger__is_bot=True))
     return {
         name: [challenge_resource(c) for c in query.order_by("-created_at")[:200]]
         for name, query in lists.items()
@@ -260,6 +291,8 @@ def bulk_pairing_create(
         raise ValidationFailed({"pairings": [f"From 1 to {MAX_BULK_MATCHES} matches."]})
     created: list[Match] = []
     with transaction.atomic():
+        # Every invitation of the request counted at once, before any match exists.
+        invitations_allow(sender=organiser, recipients=_invitees(pairings))
         for index, names in enumerate(pairings):
             try:
                 created.append(
@@ -271,6 +304,7 @@ def bulk_pairing_create(
                         time_control=time_control,
                         rated=rated,
                         protocol=protocol,
+                        invitations=False,
                     )
                 )
             except ValidationFailed as exc:
@@ -279,3 +313,15 @@ def bulk_pairing_create(
                     {f"pairings.{index}.{field}": text for field, text in errors.items()}
                 ) from None
     return created
+
+
+def _invitees(pairings: list[list[str]]) -> list[int]:
+    """The user id of every name of ``pairings`` that names a user, once per seat (an
+    unknown name is refused by ``match_create``)."""
+    names = [str(name).lower() for group in pairings for name in group]
+    found = dict(
+        User.objects.annotate(lower=Lower("username"))
+        .filter(lower__in=set(names))
+        .values_list("lower", "pk")
+    )
+    return [found[name] for name in names if name in found]

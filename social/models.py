@@ -84,6 +84,8 @@ class Challenge(models.Model):
     time_control = models.JSONField(null=True, blank=True)
     rated = models.BooleanField(default=True)
     protocol = models.CharField(max_length=20)
+    #: An open challenge: whether bot accounts may accept it (a bot's own one: always).
+    allow_bots = models.BooleanField(default=False, db_default=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(max_length=20, choices=DeclineReason.choices, blank=True)
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL)

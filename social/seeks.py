@@ -145,6 +145,7 @@ def _pair(group: list[Seek]) -> Match:
         options=first.options,
         time_control=first.time_control,
         ready=False,
+        invitations=False,  # every seat's player sought this match: they join at once
     )
     for seek in group:
         match_join(match_id=match.id, user=seek.user, client_seed=seek.client_seed or None)

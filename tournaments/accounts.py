@@ -7,9 +7,9 @@ import contextlib
 from collections.abc import Callable
 
 from accounts.models import User
-from core.errors import NotRegistered, TournamentNotOpen
+from core.errors import NotInvited, NotRegistered, TournamentNotOpen
 from tournaments.models import Entry, Tournament
-from tournaments.services.entries import tournament_withdraw
+from tournaments.services.entries import tournament_decline, tournament_withdraw
 from tournaments.services.lifecycle import tournament_end, tournament_resume
 
 _LIVE = (Tournament.Status.REGISTERING, Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -24,6 +24,17 @@ def entries_withdraw(user: User) -> None:
     for tournament_id in entries.values_list("tournament_id", flat=True).order_by("pk"):
         with contextlib.suppress(NotRegistered, TournamentNotOpen):  # left or ended meanwhile
             tournament_withdraw(tournament_id=tournament_id, user=user)
+
+
+def invitations_decline(user: User) -> None:
+    """Invitations it never answered are declined, as the invitee would (the organiser sees
+    the ``declined`` event), so no entry of a closed account waits to be joined."""
+    invitations = Entry.objects.filter(
+        user=user, invited=True, joined=False, tournament__status__in=_LIVE
+    )
+    for tournament_id in invitations.values_list("tournament_id", flat=True).order_by("pk"):
+        with contextlib.suppress(NotInvited):  # answered meanwhile
+            tournament_decline(tournament_id=tournament_id, user=user)
 
 
 def organised_close(user: User) -> None:
@@ -42,7 +53,11 @@ def organised_close(user: User) -> None:
 
 
 #: What a closing account leaves open here, closed in this order, one function per kind.
-CLOSERS: tuple[Callable[[User], None], ...] = (entries_withdraw, organised_close)
+CLOSERS: tuple[Callable[[User], None], ...] = (
+    entries_withdraw,
+    invitations_decline,
+    organised_close,
+)
 
 
 def player_close(user: User) -> None:

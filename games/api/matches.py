@@ -242,8 +242,18 @@ class MatchListApi(APIView):
     @extend_schema(
         request=s.MatchCreateInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.Match), 400: PROBLEM, 409: PROBLEM},
+        responses={
+            201: shape(shapes.Match),
+            400: PROBLEM,
+            403: PROBLEM,
+            409: PROBLEM,
+            429: PROBLEM,
+        },
         tags=["matches"],
+        description="Named seats (`user`) are invitations: each invitee accepts (`join`) or "
+        "declines. 403 `invitation_refused` (an invitee's settings), 429 "
+        "`invitations_exhausted` (the hourly budget from you to an invitee). A match of people "
+        "and bot accounts is `rated: false` from the start.",
     )
     @idempotent
     def post(self, request: Request) -> Response:

@@ -68,13 +68,15 @@ class MatchProposalsApi(APIView):
     @extend_schema(
         request=s.ProposalInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.Proposal), **_ERRORS},
+        responses={201: shape(shapes.Proposal), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "A seated player proposes a pause until `until` (correspondence matches whose "
             "time control allows pauses, else 409 pause_not_allowed) or an abort. Every other "
             "seated human must accept within 48 hours. 409 proposal_open (one at a time), "
-            "no_one_to_ask (no other seated human), match_not_active; 403 not_seated."
+            "no_one_to_ask (no other seated human), match_not_active; 403 not_seated; 429 "
+            "proposals_exhausted (FACEDOWN_PROPOSALS_PER_HOUR proposals of one seat in one "
+            "match in an hour, withdrawn ones counted)."
         ),
     )
     @idempotent

@@ -35,6 +35,7 @@ class MatchRematchApi(APIView):
             403: PROBLEM,
             404: PROBLEM,
             409: PROBLEM,
+            429: PROBLEM,
         },
         tags=["matches"],
         description=(

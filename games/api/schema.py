@@ -106,6 +106,15 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
                 "description": "entry_refused and tournament_not_open of a tournament's join "
                 'only: the entry condition not met (docs/api.md, "Tournaments").',
             },
+            "username": {
+                "type": "string",
+                "description": "invitation_refused and invitations_exhausted only: the "
+                "recipient who refuses, or whom the hourly budget is spent on.",
+            },
+            "limit": {
+                "type": "integer",
+                "description": "invitations_exhausted only: the hourly budget.",
+            },
         },
         "required": ["type", "title", "status", "detail", "code"],
     }

@@ -22,7 +22,7 @@ class SeriesListApi(APIView):
     @extend_schema(
         request=s.SeriesCreateInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: s.SeriesOutput, 400: PROBLEM, 409: PROBLEM},
+        responses={201: s.SeriesOutput, 400: PROBLEM, 403: PROBLEM, 409: PROBLEM, 429: PROBLEM},
         tags=["series"],
         description=(
             "Create a series of `matches` matches, played one after another: the first match "

@@ -75,7 +75,7 @@ class MatchSubstitutesApi(APIView):
     @extend_schema(
         request=s.SeatOfferInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.SeatOffer), **_ERRORS},
+        responses={201: shape(shapes.SeatOffer), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "Offer a seat whose player resigned, forfeited or timed out (forfeit policy) of an "

@@ -24,6 +24,7 @@ from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.models import Match, Seat
 from games.services.bots import bot_options_validate
+from games.services.consent import invitations_allow
 from games.services.deadlines import time_control_validate
 from games.services.fairness import deal_rng, seed_new
 from games.services.steps import (
@@ -108,15 +109,17 @@ def _users_named(names: list[str]) -> dict[str, User]:
     marks = ", ".join(["%s"] * len(names))
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, username, offsite_channels FROM {table} "
+            f"SELECT id, username, offsite_channels, is_bot FROM {table} "
             f"WHERE LOWER(username) IN ({marks})",
             [name.lower() for name in names],
         )
         rows = cursor.fetchall()
-    columns = ["id", "username", "offsite_channels"]
+    columns = ["id", "username", "offsite_channels", "is_bot"]
     return {  # bool(): SQLite hands a boolean back as 0 or 1
-        name.lower(): User.from_db(connection.alias, columns, [pk, name, bool(offsite)])
-        for pk, name, offsite in rows
+        name.lower(): User.from_db(
+            connection.alias, columns, [pk, name, bool(offsite), bool(is_bot)]
+        )
+        for pk, name, offsite, is_bot in rows
     }
 
 
@@ -133,7 +136,13 @@ def match_create(
     rated: bool = True,
     series: Any = None,
     chat: bool = True,
+    invitations: bool = True,
 ) -> Match:
+    """A new match. Named seats (``SeatSpec(kind="user")``) are invitations: each invitee
+    accepts with ``match_join`` or declines; the match starts once everyone accepted. With
+    ``invitations`` (the default) they pass ``invitations_allow`` (refusals, the hourly
+    budget); a caller that seats players who already agreed (a seek, an accepted challenge,
+    a tournament's round) passes False and joins them itself."""
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [MSG_UNKNOWN_GAME]})
@@ -166,7 +175,14 @@ def match_create(
         series_index=0 if series is not None else None,
     )
     rows = _seat_rows(match=match, creator=creator, specs=seats, ready=ready)
+    # People and bot accounts are rated apart (rating_rules.one_pool): such a match says
+    # so from the start instead of finishing with ``ratings: null``.
+    if len({bool(seat.user.is_bot) for seat in rows if seat.user is not None}) > 1:
+        match.rated = False
     with match_new(match, rows) as tx:
+        if invitations:
+            invited = [seat.user_id for seat in rows if seat.invited and seat.user_id is not None]
+            invitations_allow(sender=creator, recipients=invited)
         tx.emit(events.MATCH_CREATED({"game": game, "seats": seats_public(rows)}))
         start_if_ready(tx)
     return match
@@ -203,11 +219,23 @@ def match_join(
         else:
             target = _open_seat(seats, seat)
             target.user = user
+            if match.rated and _mixes_pools(tx, user):
+                match.rated = False  # as at creation: said before the start
         target.accepted = True
         target.client_seed = client_seed or ""
         tx.emit(events.SEAT_JOINED({"seat": target.index, "player": user.username}))
         start_if_ready(tx)
     return match
+
+
+def _mixes_pools(tx: MatchChange, user: User) -> bool:
+    """Whether ``user`` joining would seat a bot account with people (or a person with bot
+    accounts): such a match is unrated (rating_rules.one_pool)."""
+    others = [s.user_id for s in tx.seats if s.user_id is not None and s.user_id != user.pk]
+    if not others:
+        return False
+    kinds = set(User.objects.filter(pk__in=others).values_list("is_bot", flat=True))
+    return bool(kinds - {bool(user.is_bot)})
 
 
 def _open_seat(seats: list[Seat], index: int | None) -> Seat:

@@ -6,6 +6,9 @@ accounts do not). A proposal takes effect when the last of them accepts within
 runs under the match lock (``match_change``), so two answers, or an answer and the deadline
 sweep, resolve one way.
 
+A seat makes at most ``FACEDOWN_PROPOSALS_PER_HOUR`` proposals in a match in any hour,
+withdrawn and declined ones counted (``proposals_exhausted``).
+
 An open proposal past its ``expires_at`` is expired: reads show it so without writing; the
 next change that meets it (an answer, a new proposal) records it.
 """
@@ -31,6 +34,7 @@ from core.errors import (
     PermissionDenied,
     ProposalClosed,
     ProposalOpen,
+    ProposalsExhausted,
     ValidationFailed,
 )
 from games import events
@@ -89,6 +93,7 @@ def proposal_make(
         _close_stale(tx)
         if Proposal.objects.filter(match_id=tx.match.pk, status=Proposal.Status.OPEN).exists():
             raise ProposalOpen()
+        _within_budget(tx, own)
         proposal = Proposal.objects.create(
             match_id=tx.match.pk,
             kind=kind,
@@ -111,6 +116,18 @@ def proposal_make(
             )
         )
     return proposal
+
+
+def _within_budget(tx: MatchChange, own: Seat) -> None:
+    """Refuse a seat's proposal beyond ``FACEDOWN_PROPOSALS_PER_HOUR`` in this match in the
+    last hour, whatever became of the earlier ones (a withdrawn one counts): each proposal
+    notifies the other players. Under the match lock, so two at once cannot both pass."""
+    since = tx.now - timedelta(hours=1)
+    made = Proposal.objects.filter(
+        match_id=tx.match.pk, proposer=own.index, created_at__gt=since
+    ).count()
+    if made >= int(settings.FACEDOWN_PROPOSALS_PER_HOUR):
+        raise ProposalsExhausted()
 
 
 def proposal_answer(

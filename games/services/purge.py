@@ -14,9 +14,10 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.services.archive import archive_sweep
+from games.services.consent import invitation_counts_purge
 from games.services.idempotency import idempotency_purge
 
-PARTS = ("idempotency", "sessions", "archive")
+PARTS = ("idempotency", "sessions", "archive", "invitations")
 
 
 def sessions_purge() -> None:
@@ -38,4 +39,6 @@ def data_purge(
         done["sessions"] = -1
     if "archive" in parts:
         done["archive"] = archive_sweep(now=now, limit=archive_limit)
+    if "invitations" in parts:
+        done["invitations"] = invitation_counts_purge(now=now)
     return done

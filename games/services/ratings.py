@@ -28,7 +28,7 @@ from games import locks
 from games.catalog import get_record
 from games.clock import TimeControl
 from games.events import MatchResult, RatingChange
-from games.models import Rating, Seat, SeatTenure
+from games.models import Move, Rating, Seat, SeatTenure
 from games.services.rating_rules import new_opponents, one_pool, played_enough
 from games.services.unit_of_work import MatchChange
 
@@ -90,17 +90,37 @@ def substituted_seats(tx: MatchChange) -> frozenset[int]:
     return frozenset(found)
 
 
+def stood_in_seats(tx: MatchChange) -> frozenset[int]:
+    """The human seats a stand-in bot plays (a tournament's absent player or round limit, an
+    operator's replacement) whose account never made a move of its own in the match: the
+    stand-in never plays a rated match for them. Only a match with such a seat pays the
+    query."""
+    handed = [
+        seat.index
+        for seat in tx.seats
+        if seat.user_id is not None and seat.controlled_by == Seat.Controller.BOT
+    ]
+    if not handed:
+        return frozenset()
+    own = (Move.Source.PLAYER, Move.Source.CONDITIONAL)
+    stored = Move.objects.filter(match_id=tx.match.pk, seat__in=handed, source__in=own)
+    moved = set(stored.values_list("seat", flat=True).distinct())
+    moved |= {m.seat for m in tx.moves if m.source in own}
+    return frozenset(index for index in handed if index not in moved)
+
+
 def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange] | None:
     """Record the finished match in its human players' rating rows (played, won) and, when
     the match is rated and counts (``rating_rules``), rate them: the changes, seat by seat,
     for the ``match_finished`` event (None for an unrated match or one without humans). Locks
     the rows (``locks``); the unit of work writes them with the rest of the change.
 
-    A seat that changed hands counts for nobody: neither its players' records nor their
-    ratings change, and the other seats are rated among themselves (their order in the
-    match's ranking kept), if at least two are left."""
+    A seat that changed hands, or that a stand-in bot played for an account that never moved
+    in the match (``stood_in_seats``), counts for nobody: neither its players' records nor
+    their ratings change, and the other seats are rated among themselves (their order in the
+    match's ranking kept), if at least two are left: in a two-seat match, nobody is rated."""
     match = tx.match
-    substituted = substituted_seats(tx)
+    substituted = substituted_seats(tx) | stood_in_seats(tx)
     humans = [
         seat for seat in tx.seats if seat.user_id is not None and seat.index not in substituted
     ]

@@ -13,6 +13,7 @@ from accounts.models import User
 from core.errors import MatchNotFinished, NotSeated
 from games import events
 from games.models import Match, Seat
+from games.services.consent import invitations_allow
 from games.services.fairness import seed_new
 from games.services.matches import start_if_ready
 from games.services.steps import seats_public
@@ -107,6 +108,8 @@ def match_rematch(*, match_id: uuid.UUID | str, user: User) -> Rematch:
             raise MatchNotFinished(
                 gettext_noop("A rematch can be asked for once the match has finished.")
             )
+        others = [s.user_id for s in tx.seats if s.user_id is not None and s.user_id != user.pk]
+        invitations_allow(sender=user, recipients=others, now=tx.now)
         rematch = match_following(tx.match, tx.seats, creator_id=user.pk, accepted={user.pk})
         _link(tx, rematch, own.index)
     return Rematch(rematch, created=True)

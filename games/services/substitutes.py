@@ -49,6 +49,7 @@ from games.models import Match, Move, Seat, SeatOffer, SeatTenure
 from games.services import shapes
 from games.services.clocks import deadline_refresh
 from games.services.conditional import conditional_moves_drop
+from games.services.consent import invitations_allow
 from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import move_new
 from games.services.unit_of_work import MatchChange, match_change
@@ -78,6 +79,8 @@ def offer_make(
             if invited is None:
                 raise ValidationFailed({"invitee": [gettext_noop("Unknown user.")]})
             _never_played(tx, invited)
+            if not operator:  # the console's offer is an operator's, with its reason
+                invitations_allow(sender=user, recipients=[invited.pk], now=tx.now)
         if SeatOffer.objects.filter(
             match_id=tx.match.pk, seat=target.index, status=SeatOffer.Status.OPEN
         ).exists():

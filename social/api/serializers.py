@@ -121,6 +121,12 @@ class ChallengeInput(StrictSerializer):
     expires_in = StrictIntegerField(
         required=False, min_value=60, max_value=30 * 86400, help_text="Seconds; 7 days if omitted."
     )
+    allow_bots = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="An open challenge: bot accounts may accept it (a match of a person and a "
+        "bot account is unrated).",
+    )
 
 
 class ChallengeOutput(serializers.Serializer):
@@ -134,8 +140,12 @@ class ChallengeOutput(serializers.Serializer):
     seats = serializers.IntegerField()
     options = serializers.DictField()
     time_control = serializers.DictField(allow_null=True)
-    rated = serializers.BooleanField()
+    rated = serializers.BooleanField(
+        help_text="Whether the match will be rated: false from the start between a person and "
+        "a bot account."
+    )
     protocol = serializers.CharField()
+    allow_bots = serializers.BooleanField()
     decline_reason = serializers.ChoiceField(choices=DeclineReason.choices, allow_null=True)
     match_id = serializers.UUIDField(allow_null=True, help_text="The match, once accepted.")
     created_at = serializers.DateTimeField()

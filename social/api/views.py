@@ -205,11 +205,13 @@ class ChallengeListApi(APIView):
     @extend_schema(
         request=s.ChallengeInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: s.ChallengeOutput, 400: PROBLEM},
+        responses={201: s.ChallengeOutput, 400: PROBLEM, 403: PROBLEM, 429: PROBLEM},
         tags=["challenges"],
         description="Challenge a user (`to`), anyone (neither `to` nor `house_bot`), or a house "
         "bot (`house_bot`: accepted at once, `match_id` names the started match). The "
-        "challenged user hears of it on the account stream (`challenge`).",
+        "challenged user hears of it on the account stream (`challenge`). 403 "
+        "`invitation_refused` (the user's settings), 429 `invitations_exhausted` (the hourly "
+        "budget of challenges and invitations from one account to another).",
     )
     @idempotent
     def post(self, request: Request) -> Response:
@@ -239,10 +241,11 @@ class ChallengeAcceptApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+        responses={200: s.ChallengeOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
         tags=["challenges"],
         description="Accept: the match is created and started (`match_id`). 409 "
-        "`challenge_closed` once it was accepted, declined, canceled or expired.",
+        "`challenge_closed` once it was accepted, declined, canceled or expired; 403 "
+        "`bots_not_allowed` for a bot account and an open challenge without `allow_bots`.",
     )
     def post(self, request: Request, challenge_id: str) -> Response:
         challenge = challenges.challenge_accept(
@@ -295,11 +298,20 @@ class BulkPairingApi(APIView):
     @extend_schema(
         request=s.BulkPairingInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: s.BulkPairingOutput, 400: PROBLEM, 409: PROBLEM},
+        responses={
+            201: s.BulkPairingOutput,
+            400: PROBLEM,
+            403: PROBLEM,
+            409: PROBLEM,
+            429: PROBLEM,
+        },
         tags=["challenges"],
         description="Up to 500 matches at once, for a league run elsewhere: you take no seat; "
         "each player is invited and a match starts once all its players accepted (POST "
-        "/matches/{id}/join; `decline` refuses it). All or none are created.",
+        "/matches/{id}/join; `decline` refuses it). All or none are created. Every seat is an "
+        "invitation within the hourly budget from you to its player (429 "
+        "`invitations_exhausted`, nothing created); 403 `invitation_refused` when a player's "
+        "settings refuse you.",
     )
     @idempotent
     def post(self, request: Request) -> Response:

@@ -13,7 +13,8 @@ from live.bus import bus
 from social.models import Seek
 from tests.players import API, Player, make_player, start_match
 from tests.tournaments.driver import tournament
-from tournaments.models import Entry, Tournament, TournamentMatch
+from tournaments.models import Entry, Tournament, TournamentEvent, TournamentMatch
+from tournaments.services.entries import player_invite
 from tournaments.services.lifecycle import tournament_pause, tournament_start
 
 DAY = 24 * 3600
@@ -70,6 +71,9 @@ def test_closing_an_account_closes_everything_it_left_open(
     waiting = _created(alice.create("gops", ["me", "open"], options={"num_cards": 3}))["id"]
     entered = tournament(bob.user, [alice.user, carol.user], name="Bob's cup")
     organised = tournament(alice.user, [bob.user, carol.user], name="Alice's cup")
+    # An invitation to erin's cup that alice never answered.
+    asked = tournament(erin.user, [bob.user], name="Erin's cup")
+    player_invite(tournament_id=asked.pk, by=erin.user, username=alice.name)
     # Running ones: alice plays in dave's, and organises another.
     running = tournament(dave.user, [alice.user, erin.user], name="Dave's cup")
     tournament_start(tournament_id=running.pk)
@@ -117,6 +121,9 @@ def test_closing_an_account_closes_everything_it_left_open(
     entry = Entry.objects.get(tournament=entered, user=alice.user)
     assert entry.status == Entry.Status.WITHDRAWN and entry.joined is False
     assert Tournament.objects.get(pk=organised.pk).status == Tournament.Status.CANCELLED
+    # The invitation it never answered is declined: the organiser sees it in the log.
+    assert not Entry.objects.filter(tournament=asked, user=alice.user).exists()
+    assert TournamentEvent.objects.filter(tournament=asked, type="declined").exists()
     for player in (bob, carol):
         told = [i for i in _feed(player, before) if i["type"] == "tournament_cancelled"]
         assert [i["data"]["id"] for i in told] == [str(organised.pk)]

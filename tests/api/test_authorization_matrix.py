@@ -99,6 +99,7 @@ BOT_REFUSED = Outcome(409, "bot_refused")
 VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 ALREADY_REGISTERED = Outcome(409, "already_registered")
 NOT_REGISTERED = Outcome(409, "not_registered")
+NOT_INVITED = Outcome(409, "not_invited")
 NOT_OPEN = Outcome(409, "tournament_not_open")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NOT_OFFERABLE = Outcome(409, "seat_not_offerable")
@@ -472,6 +473,7 @@ ROWS: tuple[Row, ...] = (
         "/api/v1/tournaments/{tournament_id}/join",
         authenticated(OK, other_seat=ALREADY_REGISTERED),
     ),
+    Row("POST", "/api/v1/tournaments/{tournament_id}/decline", authenticated(NOT_INVITED)),
     Row(
         "POST",
         "/api/v1/tournaments/{tournament_id}/withdraw",

@@ -12,7 +12,7 @@ from tests.live.client import Stream
 from tests.live.conftest import Server
 from tests.players import Player
 from tests.tournaments.driver import play_matches, tournament
-from tournaments.services.entries import player_add
+from tournaments.services.entries import player_invite
 from tournaments.services.lifecycle import round_check, tournament_start
 
 pytestmark = pytest.mark.usefixtures("transactional_db")
@@ -49,7 +49,7 @@ def test_an_invitation_only_tournament_streams_to_its_own_people_only(
     """A stranger's stream is not_found, as a missing tournament's (#46)."""
     settings.FACEDOWN_TASK_RUNNER = "off"
     cup = tournament(alice.user, [], visibility="invitation")
-    player_add(tournament_id=cup.pk, by=alice.user, username=bob.name)
+    player_invite(tournament_id=cup.pk, by=alice.user, username=bob.name)
     path = f"/api/v1/tournaments/{cup.pk}/stream"
     stranger = Stream(asgi.port, path, {"Authorization": f"Token {carol.token}"})
     assert (stranger.status, stranger.body()["code"]) == (404, "not_found")

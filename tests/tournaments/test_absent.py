@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.catalog import get_engine
-from games.models import Match, Seat
+from games.models import Match, Rating, Seat
 from games.services.deadlines import step_expire
 from games.services.moves import move_submit
 from tests.tournaments.driver import play_matches, running_matches, tournament, users
@@ -192,3 +192,28 @@ def test_a_player_who_times_out_of_a_match_is_not_paired_again():
     )
     late_user = User.objects.get(pk=late.user_id)
     assert len(_tables_of(cup, late_user)) == 1
+
+
+@pytest.mark.parametrize("mover_moves", [True, False])
+def test_a_stand_in_never_plays_a_rated_match_for_an_account_that_never_moved(mover_moves):
+    """#46: one seat of a rated two-seat tournament match never moves; at the round limit the
+    stand-in plays it (and the other seat) to the end: neither rating changes."""
+    now = timezone.now()
+    organiser, *players = users(3)
+    cup = tournament(organiser, players, now=now, rounds=1, round_limit_seconds=3600, rated=True)
+    tournament_start(tournament_id=cup.pk, now=now)
+    (match,) = running_matches(cup.pk)
+    assert match.rated
+    seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
+    if mover_moves:
+        engine = get_engine(match.game)
+        assert engine is not None
+        legal = engine.legal_moves(match.state, seats[0].index)
+        move_submit(match_id=match.pk, user=seats[0].user, step=1, move=legal[0])
+    tournaments_sweep(now=now + timedelta(hours=1))
+    play_matches(cup.pk, random.Random(3))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    finished = match.events.get(type="match_finished")
+    assert finished.data["ratings"] is None
+    assert not Rating.objects.filter(user__in=[s.user for s in seats], rated_matches__gt=0)

@@ -68,6 +68,7 @@ def test_a_whole_tournament_over_http():
     tid = cup["id"]
     assert cup["you"] == {
         "registered": False,
+        "invited": False,
         "status": None,
         "may_join": True,
         "why_not": None,

@@ -9,11 +9,22 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from core.errors import EntryRefused, PauseNotAllowed, TournamentNotOpen
+from core.errors import (
+    AlreadyInvited,
+    EntryRefused,
+    NotInvited,
+    PauseNotAllowed,
+    TournamentNotOpen,
+)
 from games.models import Match, Rating
 from tests.tournaments.driver import play_matches, tournament, users
-from tournaments.models import Tournament, TournamentRound
-from tournaments.services.entries import player_add, tournament_join, why_not
+from tournaments.models import Entry, Tournament, TournamentRound
+from tournaments.services.entries import (
+    player_invite,
+    tournament_decline,
+    tournament_join,
+    why_not,
+)
 from tournaments.services.lifecycle import (
     round_check,
     tournament_end,
@@ -175,7 +186,8 @@ def test_interval_rounds_wait_for_their_day_and_a_late_player_joins_a_running_sw
     assert cup.current_round == 1  # the round is over, the next one is not due yet
     assert TournamentRound.objects.get(tournament=cup, number=1).finished_at is not None
     late = players[4]
-    player_add(tournament_id=cup.pk, by=organiser, username=late.username, now=now + DAY)
+    player_invite(tournament_id=cup.pk, by=organiser, username=late.username, now=now + DAY)
+    tournament_join(tournament_id=cup.pk, user=late, now=now + DAY)  # the late player's own act
     tournaments_sweep(now=now + 2 * DAY)
     cup.refresh_from_db()
     assert cup.current_round == 2
@@ -184,3 +196,36 @@ def test_interval_rounds_wait_for_their_day_and_a_late_player_joins_a_running_sw
     seated = {p for t in second.tables.all() for p in t.players}
     byes = set(second.byes.values_list("user_id", flat=True))
     assert late.pk in seated | byes  # paired from their first round on, with no points
+
+
+def test_an_invited_late_player_enters_only_by_their_own_join_under_the_conditions():
+    """#46: the organiser invites; nobody is entered by it. The invitee joins a running Swiss
+    late through the entry conditions (a two-minute-old account is refused under
+    ``min_account_days``), or declines; a second invitation while one is open is refused."""
+    now = timezone.now()
+    organiser, *players = users(7)
+    User.objects.filter(pk__in=[p.pk for p in players]).update(date_joined=now - 40 * DAY)
+    for player in players:
+        player.refresh_from_db()
+    cup = tournament(organiser, players[:4], now=now, rounds=2, min_account_days=30)
+    tournament_start(tournament_id=cup.pk, now=now)
+    veteran, newcomer = players[4], players[5]
+    User.objects.filter(pk=newcomer.pk).update(date_joined=now)
+    newcomer.refresh_from_db()
+    for invitee in (veteran, newcomer):
+        entry = player_invite(tournament_id=cup.pk, by=organiser, username=invitee.username)
+        assert (entry.invited, entry.joined) == (True, False)
+        assert why_not(Tournament.objects.get(pk=cup.pk), invitee, now) in (None, "account_too_new")
+    with pytest.raises(AlreadyInvited):
+        player_invite(tournament_id=cup.pk, by=organiser, username=veteran.username)
+    with pytest.raises(EntryRefused) as refused:
+        tournament_join(tournament_id=cup.pk, user=newcomer, now=now)
+    assert refused.value.extra["why_not"] == "account_too_new"
+    tournament_join(tournament_id=cup.pk, user=veteran, now=now)
+    assert Entry.objects.get(tournament=cup, user=veteran).joined
+    tournament_decline(tournament_id=cup.pk, user=newcomer, now=now)
+    assert not Entry.objects.filter(tournament=cup, user=newcomer).exists()
+    with pytest.raises(NotInvited):
+        tournament_decline(tournament_id=cup.pk, user=newcomer, now=now)
+    types = [e["type"] for e in tournament_events(cup.pk)]
+    assert types.count("invited") == 2 and "declined" in types

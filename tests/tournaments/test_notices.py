@@ -17,7 +17,7 @@ from notify.kinds import Notification
 from notify.mail import mail_notifications
 from notify.models import MailItem, NotificationSettings
 from tests.tournaments.driver import play_matches, tournament, users
-from tournaments.services.entries import player_add
+from tournaments.services.entries import player_invite
 from tournaments.services.lifecycle import round_check, round_limit_apply, tournament_start
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_an_invitation_is_mailed_with_the_tournaments_link(
     NotificationSettings.objects.create(user=guest, verified_email="guest@example.com")
     cup = tournament(organiser, [], now=now, visibility="invitation")
     with django_capture_on_commit_callbacks(execute=True):
-        player_add(tournament_id=cup.pk, by=organiser, username=guest.username, now=now)
+        player_invite(tournament_id=cup.pk, by=organiser, username=guest.username, now=now)
     (note,) = heard
     assert note.type == "tournament_registration_open" and note.user_id == guest.pk
     assert mail_notifications([{**note.as_json(), "user": note.user_id}]) == 1

@@ -12,7 +12,7 @@ import pytest
 
 from tests.players import make_player
 from tests.tournaments.driver import tournament
-from tournaments.services.entries import player_add
+from tournaments.services.entries import player_invite
 
 pytestmark = pytest.mark.django_db
 
@@ -45,7 +45,7 @@ def test_an_invitation_only_tournament_is_not_found_by_strangers() -> None:
     staff = make_player()
     type(staff.user).objects.filter(pk=staff.user.pk).update(is_staff=True)
     cup = tournament(organiser.user, [], visibility="invitation")
-    player_add(tournament_id=cup.pk, by=organiser.user, username=invitee.name)
+    player_invite(tournament_id=cup.pk, by=organiser.user, username=invitee.name)
     missing = stranger.get(f"/tournaments/{uuid.uuid4()}")
     assert missing.status_code == 404
     for path in READS:
@@ -73,7 +73,7 @@ def test_a_public_tournament_is_read_by_anybody(db: None) -> None:
 def test_an_entrant_who_withdrew_still_reads_it(db: None) -> None:
     organiser, player = make_player(), make_player()
     cup = tournament(organiser.user, [], visibility="invitation")
-    player_add(tournament_id=cup.pk, by=organiser.user, username=player.name)
+    player_invite(tournament_id=cup.pk, by=organiser.user, username=player.name)
     assert player.post(f"/tournaments/{cup.pk}/join").status_code == 200
     assert player.post(f"/tournaments/{cup.pk}/withdraw").status_code == 200
     assert player.get(f"/tournaments/{cup.pk}/standings").status_code == 200

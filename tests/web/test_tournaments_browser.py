@@ -78,12 +78,21 @@ def test_create_then_join_and_withdraw_with_controls_for_the_organiser_only(
     expect(other.locator("#withdraw-button")).to_be_hidden()
     assert Entry.objects.filter(user__username="pia", status="active").count() == 0
 
-    # The organiser adds a player, then disqualifies them; each action is in the event log.
+    # The organiser invites a player, who joins themselves (nobody is entered by someone
+    # else), then disqualifies them; each action is in the event log.
     page.goto(detail)
-    page.get_by_label("Add or invite a player").fill("quinn")
-    page.get_by_role("button", name="Add", exact=True).click()
+    page.get_by_label("Invite a player").fill("quinn")
+    page.get_by_role("button", name="Invite", exact=True).click()
+    expect(page.locator("#events")).to_contain_text("olga invited a player · quinn")
+    assert not Entry.objects.get(user__username="quinn").joined
+    invitee = new_page(width=390, height=844)
+    log_in(invitee, "quinn")
+    invitee.goto(detail)
+    expect(invitee.locator("#decline-button")).to_be_visible()
+    invitee.locator("#join-button").click()
+    expect(invitee.locator("#why-not")).to_have_text("You are registered.")
+    page.reload()
     expect(page.locator("#standing-rows")).to_contain_text("quinn")
-    expect(page.locator("#events")).to_contain_text("olga added a player · quinn")
     page.locator("#disqualify-player").select_option("quinn")
     page.once("dialog", lambda dialog: dialog.accept())
     page.locator("#disqualify-form button").click()

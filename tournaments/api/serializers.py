@@ -122,6 +122,9 @@ class TournamentPageOutput(serializers.Serializer):
 
 class YouOutput(serializers.Serializer):
     registered = serializers.BooleanField()
+    invited = serializers.BooleanField(
+        help_text="The organiser invited you and you have not joined: join or decline."
+    )
     status = serializers.ChoiceField(choices=Entry.Status.values, allow_null=True)
     may_join = serializers.BooleanField()
     why_not = serializers.CharField(

@@ -13,6 +13,11 @@ urlpatterns = [
         name="tournament-join",
     ),
     path(
+        "tournaments/<str:tournament_id>/decline",
+        v.TournamentDeclineApi.as_view(),
+        name="tournament-decline",
+    ),
+    path(
         "tournaments/<str:tournament_id>/withdraw",
         v.TournamentWithdrawApi.as_view(),
         name="tournament-withdraw",

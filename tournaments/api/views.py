@@ -162,6 +162,17 @@ class TournamentWithdrawApi(_Action):
         entries.tournament_withdraw(tournament_id=tournament_id, user=requester(request))
 
 
+class TournamentDeclineApi(_Action):
+    @_action_schema(
+        "Refuse the organiser's invitation. 409 `not_invited` without an open invitation."
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        return super().post(request, tournament_id)
+
+    def act(self, request: Request, tournament_id: uuid.UUID) -> None:
+        entries.tournament_decline(tournament_id=tournament_id, user=requester(request))
+
+
 class TournamentStartApi(_Action):
     @_action_schema("Organiser: start now, before `starts_at`.")
     def post(self, request: Request, tournament_id: str) -> Response:
@@ -210,16 +221,25 @@ class TournamentPlayersApi(APIView):
 
     @extend_schema(
         request=s.PlayerAddInput,
-        responses={201: s.EntryOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        responses={
+            201: s.EntryOutput,
+            403: PROBLEM,
+            404: PROBLEM,
+            409: PROBLEM,
+            429: PROBLEM,
+        },
         tags=TAGS,
         description=(
-            "Organiser: invite a player to an invitation-only tournament in registration (they "
-            "join themselves), or add a player at once (in registration, or a running Swiss)."
+            "Organiser: invite a player, in registration or to a running Swiss as a late "
+            "player. Nobody is entered by someone else: the invitee is notified and joins "
+            "(`POST /join`, under the entry conditions) or declines (`POST /decline`). 403 "
+            "`invitation_refused` (the invitee's settings), 409 `already_invited`, 429 "
+            "`invitations_exhausted`."
         ),
     )
     def post(self, request: Request, tournament_id: str) -> Response:
         data = _input(s.PlayerAddInput, request)
-        entry = entries.player_add(
+        entry = entries.player_invite(
             tournament_id=readable_or_404(request, tournament_id),
             by=requester(request),
             username=data["username"],

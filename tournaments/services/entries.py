@@ -1,5 +1,6 @@
-"""Entering and leaving: join, withdraw, the organiser's late player or invitation, and
-disqualification. Each under the tournament row's lock, so the last place is taken once."""
+"""Entering and leaving: join, withdraw, the organiser's invitation (also of a late player)
+and its refusal, and disqualification. Only the player enters themselves. Each under the
+tournament row's lock, so the last place is taken once."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import (
+    AlreadyInvited,
     AlreadyRegistered,
     EntryRefused,
     NotFound,
+    NotInvited,
     NotRegistered,
     PermissionDenied,
     TournamentFull,
     TournamentNotOpen,
 )
 from games.models import Rating
+from games.services.consent import invitations_allow
 from games.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, ordinal
 from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament
@@ -40,6 +44,7 @@ WHY_NOT = (
     "account_too_new",
     "full",
     "registered",
+    "disqualified",
 )
 Open = (Tournament.Status.REGISTERING,)
 Running = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -57,16 +62,25 @@ def players_count(tournament: Tournament) -> int:
     return tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
 
 
+def _late_entry_possible(tournament: Tournament) -> bool:
+    """A running (or paused) Swiss takes late players, by the organiser's invitation."""
+    return tournament.status in Running and tournament.format == Tournament.Format.SWISS
+
+
 def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
-    """Why ``user`` may not join now, as a stable code; None when they may."""
+    """Why ``user`` may not join now, as a stable code; None when they may. A player the
+    organiser invited to a running Swiss may join it late, under the other conditions."""
     entry = tournament.entries.filter(user=user).first()
     if entry is not None and entry.joined and entry.status == Entry.Status.ACTIVE:
         return "registered"
-    if tournament.status != Tournament.Status.REGISTERING:
+    if entry is not None and entry.status == Entry.Status.DISQUALIFIED:
+        return "disqualified"
+    late = entry is not None and entry.invited and _late_entry_possible(tournament)
+    if tournament.status != Tournament.Status.REGISTERING and not late:
         return "not_registering"
-    if tournament.registration_opens_at and now < tournament.registration_opens_at:
+    if not late and tournament.registration_opens_at and now < tournament.registration_opens_at:
         return "registration_not_open"
-    if tournament.registration_closes_at and now >= tournament.registration_closes_at:
+    if not late and tournament.registration_closes_at and now >= tournament.registration_closes_at:
         return "registration_closed"
     if tournament.visibility == Tournament.Visibility.INVITATION and (
         entry is None or not entry.invited
@@ -161,12 +175,14 @@ def _user_named(username: str) -> User:
     return found
 
 
-def player_add(
+def player_invite(
     *, tournament_id: uuid.UUID | str, by: User, username: str, now: datetime | None = None
 ) -> Entry:
-    """The organiser invites a player (invitation-only, in registration: they still join
-    themselves) or adds a late player (they are in at once; Swiss only once running, where a
-    late player starts with no points)."""
+    """The organiser invites a player, in registration or, for a Swiss, once running (a late
+    player, who starts with no points). Nobody is entered by someone else: the invitee is
+    notified and joins (``tournament_join``, through the same entry conditions as anyone) or
+    declines (``tournament_decline``). The invitation passes ``invitations_allow`` (the
+    invitee's refusals, the hourly budget)."""
     now = now or timezone.now()
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
@@ -177,40 +193,44 @@ def player_add(
             raise AlreadyRegistered()
         if entry is not None and entry.status == Entry.Status.DISQUALIFIED:
             raise EntryRefused(why_not="disqualified")
-        if tournament.status == Tournament.Status.REGISTERING:
-            if tournament.visibility == Tournament.Visibility.INVITATION and entry is None:
-                entry = Entry.objects.create(
-                    tournament=tournament, user=user, joined=False, invited=True
-                )
-                event_add(
-                    tournament,
-                    "player_added",
-                    at=now,
-                    author=by,
-                    player=user.username,
-                    invited=True,
-                )
-                announce = Announcements()
-                announce.add("tournament_registration_open", tournament, now, user_id=user.pk)
-                announce.send_on_commit()
-                return entry
-        elif not (tournament.status in Running and tournament.format == Tournament.Format.SWISS):
+        if not (tournament.status in Open or _late_entry_possible(tournament)):
             raise TournamentNotOpen(
                 gettext_noop("Late players join only a Swiss tournament, or one in registration.")
             )
-        if (
-            tournament.max_players is not None
-            and players_count(tournament) >= tournament.max_players
-        ):
-            raise TournamentFull()
-        entry = _entry_activate(tournament, user, now)
-        if not entry.invited:
+        if entry is not None and entry.invited:
+            raise AlreadyInvited()
+        invitations_allow(sender=by, recipients=[user.pk], now=now)
+        if entry is None:
+            entry = Entry.objects.create(
+                tournament=tournament, user=user, joined=False, invited=True
+            )
+        else:
             entry.invited = True
             entry.save(update_fields=["invited"])
-        event_add(
-            tournament, "player_added", at=now, author=by, player=user.username, invited=False
-        )
+        event_add(tournament, "invited", at=now, author=by, player=user.username)
+        announce = Announcements()
+        announce.add("tournament_registration_open", tournament, now, user_id=user.pk)
+        announce.send_on_commit()
     return entry
+
+
+def tournament_decline(
+    *, tournament_id: uuid.UUID | str, user: User, now: datetime | None = None
+) -> None:
+    """The invitee refuses the invitation: it is gone (an invitation-only tournament then
+    refuses their ``join``)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id)
+        entry = tournament.entries.filter(user=user, invited=True).first()
+        if entry is None or (entry.joined and entry.status == Entry.Status.ACTIVE):
+            raise NotInvited()
+        if not entry.joined and entry.status == Entry.Status.ACTIVE:
+            entry.delete()  # never entered: nothing of it remains
+        else:
+            entry.invited = False
+            entry.save(update_fields=["invited"])
+        event_add(tournament, "declined", at=now, author=user, player=user.username)
 
 
 def player_disqualify(

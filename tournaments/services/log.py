@@ -20,6 +20,8 @@ TYPES = (
     "joined",
     "withdrew",
     "player_added",
+    "invited",
+    "declined",
     "disqualified",
     "started",
     "round_started",

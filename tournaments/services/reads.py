@@ -135,6 +135,7 @@ def tournament_detail(
     players = tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
     you: dict[str, Any] = {
         "registered": False,
+        "invited": False,
         "status": None,
         "may_join": False,
         "why_not": "not_authenticated",
@@ -145,6 +146,7 @@ def tournament_detail(
         reason = why_not(tournament, viewer, now)
         you = {
             "registered": entry is not None and entry.joined,
+            "invited": entry is not None and entry.invited and reason != "registered",
             "status": entry.status if entry is not None and entry.joined else None,
             "may_join": reason is None,
             "why_not": reason,

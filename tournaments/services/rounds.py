@@ -139,6 +139,7 @@ def table_open(
         time_control=tournament.time_control,
         rated=tournament.rated and not absent,
         chat=True,
+        invitations=False,  # the players entered the tournament themselves: joined at once
     )
     for index, player in enumerate(players):
         if player not in absent:

@@ -96,6 +96,7 @@
     const you = t.you;
     const open = t.status === "registering" || t.status === "running" || t.status === "paused";
     $("join-button").hidden = !you.may_join;
+    $("decline-button").hidden = !you.invited;
     $("withdraw-button").hidden = !(you.registered && you.status === "active" && open);
     const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not) : "";
     $("why-not").textContent = you.registered && you.status === "active" ? _("You are registered.") : reason;
@@ -214,6 +215,7 @@
     games = answer.ok ? answer.data : [];
     for (const game of games) gameNames[game.slug] = game.name;
     $("join-button").addEventListener("click", () => act("POST", `${BASE}/join`));
+    $("decline-button").addEventListener("click", () => act("POST", `${BASE}/decline`));
     $("withdraw-button").addEventListener("click", () => {
       if (window.confirm(_("Withdraw from this tournament? You will not be paired again."))) act("POST", `${BASE}/withdraw`);
     });
@@ -228,7 +230,7 @@
       const username = $("add-player").value.trim();
       if (username && (await act("POST", `${BASE}/players`, { username }))) {
         $("add-player").value = "";
-        toast(_("%(name)s added.", { name: username }));
+        toast(_("%(name)s is invited: they join or decline themselves.", { name: username }));
       }
     });
     $("disqualify-form").addEventListener("submit", async (event) => {

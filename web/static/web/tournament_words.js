@@ -38,6 +38,8 @@ Facedown.tournamentWords = (() => {
     joined: _("joined"),
     withdrew: _("withdrew"),
     player_added: _("added a player"),
+    invited: _("invited a player"),
+    declined: _("declined the invitation"),
     disqualified: _("disqualified a player"),
     started: _("started the tournament"),
     round_started: _("round started"),

@@ -348,9 +348,11 @@ class Client:
         time_control: dict[str, Any] | None = None,
         rated: bool | None = None,
         protocol: str | None = None,
+        allow_bots: bool | None = None,
     ) -> Challenge:
         """Challenge a player (``to``), anyone (neither), or a house bot (``house_bot``: the
-        challenge is accepted at once and carries ``match_id``)."""
+        challenge is accepted at once and carries ``match_id``). ``allow_bots``: an open
+        challenge bot accounts may accept."""
         body: dict[str, Any] = {"game": game}
         if house_bot is not None:
             body["house_bot"] = house_bot
@@ -362,6 +364,7 @@ class Client:
             "time_control": time_control,
             "rated": rated,
             "protocol": protocol,
+            "allow_bots": allow_bots,
         }
         body.update({field: value for field, value in optional.items() if value is not None})
         return cast(Challenge, self.request("POST", "/challenges", body))

@@ -210,6 +210,7 @@ class Challenge(TypedDict, total=False):
     time_control: dict[str, Any] | None
     rated: bool
     protocol: str
+    allow_bots: bool
     created_at: str
     expires_at: str | None
     decline_reason: str | None
