@@ -24,6 +24,7 @@ COPY notify ./notify
 COPY observability ./observability
 COPY social ./social
 COPY tournaments ./tournaments
+COPY moderation ./moderation
 COPY live ./live
 COPY web ./web
 COPY manage.py ./

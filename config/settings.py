@@ -70,6 +70,7 @@ INSTALLED_APPS = [
     "notify",
     "social",
     "tournaments",
+    "moderation",
     "web",
 ]
 
