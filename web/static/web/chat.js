@@ -29,7 +29,10 @@ const FacedownChat = (() => {
       m.hidden ? el("em", { class: "muted" }, _("(hidden by an operator)")) : el("span", { class: "chat-text" }, m.text),
       " ", el("time", { class: "muted chat-at", datetime: m.at }, localTime(m.at)),
       m.player !== me ? el("button", { type: "button", class: "link chat-mute",
-        "aria-label": _("Mute %(player)s", m), onclick: () => mute(m.player) }, _("mute")) : null)));
+        "aria-label": _("Mute %(player)s", m), onclick: () => mute(m.player) }, _("mute")) : null,
+      me && m.player !== me && typeof FacedownReport !== "undefined"
+        ? [" ", FacedownReport.button({ kind: "chat_message", match: matchId, seq: m.seq },
+          _("Report the message of %(player)s", m))] : null)));
     $("chat-empty").hidden = sorted.length > 0;
     list.scrollTop = list.scrollHeight;
   }
