@@ -197,9 +197,17 @@ def _user_page_with_moderation() -> None:
     if not admin.site.is_registered(User):
         return
     base = type(admin.site.get_model_admin(User))
-    inlines = (*base.inlines, SanctionInline, StaffNoteInline)
+
+    class ModeratedUserAdmin(base):  # type: ignore[valid-type,misc]
+        def get_inlines(self, request: HttpRequest, obj: Any) -> list[Any]:
+            inlines = list(super().get_inlines(request, obj))
+            # Read-only: shown, never a formset the page's form must post back.
+            if request.method in ("GET", "HEAD"):
+                inlines += [SanctionInline, StaffNoteInline]
+            return inlines
+
     admin.site.unregister(User)
-    admin.site.register(User, type("ModeratedUserAdmin", (base,), {"inlines": inlines}))
+    admin.site.register(User, ModeratedUserAdmin)
 
 
 _user_page_with_moderation()

@@ -238,6 +238,7 @@ class Row:
         # No proposal is open in the matrix's matches (tests/services/test_proposals.py
         # answers real ones): every proposal id is unknown.
         path = path.replace("{proposal_id}", "999999").replace("{offer_id}", "999999")
+        path = path.replace("{sanction_id}", "999999")
         # Nobody here has a webhook or a push subscription: every such id is unknown.
         path = path.replace("{token_id}", "999999").replace("{challenge_id}", NO_ID)
         return path.replace("{webhook_id}", "999999").replace("{subscription_id}", "999999")
@@ -316,6 +317,14 @@ def _hide(world: World, actor: str, state: str) -> Any:
 
 def _mute(world: World, actor: str, state: str) -> Any:
     return {"player": world.usernames[OTHER_SEAT]}
+
+
+def _report(world: World, actor: str, state: str) -> Any:
+    return {"kind": "match", "reason": "other", "match": world.matches[state]}
+
+
+def _appeal(world: World, actor: str, state: str) -> Any:
+    return {"text": "I did nothing wrong"}
 
 
 def _token(world: World, actor: str, state: str) -> Any:
@@ -674,6 +683,11 @@ ROWS: tuple[Row, ...] = (
     ),
     Row("GET", "/api/v1/chat/mutes", authenticated(OK)),
     Row("POST", "/api/v1/chat/mutes", authenticated(OK, other_seat=INVALID), _mute),
+    # Reports: anyone logged in reports any match they may read; sanctions are one's own
+    # (nobody here has one: every sanction id is unknown).
+    Row("POST", "/api/v1/reports", authenticated(CREATED), _report, states=MATCH),
+    Row("GET", "/api/v1/sanctions", authenticated(OK)),
+    Row("POST", "/api/v1/sanctions/{sanction_id}/appeal", authenticated(NOT_FOUND), _appeal),
 )
 ROW_NAMES = {row.name for row in ROWS}
 
