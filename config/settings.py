@@ -452,6 +452,12 @@ CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
     "task": "tournaments.tasks.tournaments_sweep_task",
     "schedule": FACEDOWN_TOURNAMENT_SWEEP_SECONDS,
 }
+# How often sanctions whose end passed are marked over and logged (docs/moderation.md).
+FACEDOWN_SANCTIONS_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SANCTIONS_SWEEP_SECONDS", "300"))
+CELERY_BEAT_SCHEDULE["sanctions-running-out"] = {
+    "task": "moderation.tasks.sanctions_running_out_task",
+    "schedule": FACEDOWN_SANCTIONS_SWEEP_SECONDS,
+}
 # Where links in mail point (the web client's and API's public address).
 FACEDOWN_PUBLIC_URL = os.environ.get("FACEDOWN_PUBLIC_URL", "http://127.0.0.1:8000")
 # At most one "your move" mail per user per this many seconds, listing every match waiting.

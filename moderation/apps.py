@@ -11,3 +11,6 @@ class ModerationConfig(AppConfig):
     name = "moderation"
     default_auto_field = "django.db.models.BigAutoField"
     verbose_name = _("Moderation")
+
+    def ready(self) -> None:
+        from moderation import tasks  # noqa: F401

@@ -5,6 +5,7 @@ play; an appeal lands in the queue once; the permissions hold in the services.""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.utils import timezone
@@ -12,6 +13,8 @@ from django.utils import timezone
 from accounts.models import User
 from accounts.sanctions import FOREVER, chat_muted, play_suspended
 from core.errors import PermissionDenied, ValidationFailed
+from games import dispatch
+from games.embedded import worker
 from games.models import Match, MatchEvent, Rating, Seat
 from games.services.bots import bot_moves_play
 from moderation.models import ModerationLogEntry, Report, Sanction
@@ -159,3 +162,10 @@ def test_an_appeal_lands_in_the_queue_once(alice: Player, bob: Player, moderator
     report = Report.objects.get()
     assert (report.kind, report.state, report.reported_user) == ("appeal", "open", alice.user)
     assert report.evidence["appeal"] == "I was quoting him"
+
+
+def test_the_end_of_sanctions_is_a_periodic_job_of_both_runners(settings: Any) -> None:
+    assert "sanctions_running_out" in worker.periodic
+    assert dispatch.job("sanctions_running_out") is not None
+    beat = settings.CELERY_BEAT_SCHEDULE["sanctions-running-out"]
+    assert beat["task"] == "moderation.tasks.sanctions_running_out_task"
