@@ -41,7 +41,7 @@ class User(AbstractUser):
     #: Whether bot accounts' challenges and invitations reach the player.
     invitations_from_bots = models.BooleanField(default=True, db_default=True)
     #: Sanctions in force (moderation/sanctions.py keeps them; accounts/sanctions.py reads
-    #: them from the user row every request loads anyway, so a check costs no query): until
+    #: them from the requester's row, never a table of sanctions): until
     #: then the account may start no match, challenge, seek or tournament entry, resp. write
     #: no chat message. ``accounts.sanctions.FOREVER`` for a sanction without an end.
     play_suspended_until = models.DateTimeField(null=True, blank=True)

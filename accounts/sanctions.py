@@ -1,5 +1,8 @@
 """Reading an account's sanctions where every app may: the user row carries their ends
-(``moderation/sanctions.py`` writes them), so a check is a comparison, never a query.
+(``moderation/sanctions.py`` writes them), so a check compares one field of the requester's
+row with the time: no join, no table of sanctions read. A session's user has the field
+loaded; a token's (``accounts.authentication`` caches the identity only) reads it with one
+primary-key query, on the requests that start something, never on a move.
 
 Games, social and tournaments call these before anything starts a match, a challenge, a seek
 or an entry, and before a chat message; a move is never refused for a suspension (the
