@@ -8,6 +8,8 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import User
@@ -169,3 +171,18 @@ def test_the_end_of_sanctions_is_a_periodic_job_of_both_runners(settings: Any) -
     assert dispatch.job("sanctions_running_out") is not None
     beat = settings.CELERY_BEAT_SCHEDULE["sanctions-running-out"]
     assert beat["task"] == "moderation.tasks.sanctions_running_out_task"
+
+
+def test_a_move_never_reads_a_sanction_and_a_chat_message_one_field(
+    alice: Player, bob: Player
+) -> None:
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    legal = alice.match(match_id)["legal_moves"]
+    with CaptureQueriesContext(connection) as moving:
+        assert alice.move(match_id, 1, legal[0]).status_code == 202
+    with CaptureQueriesContext(connection) as talking:
+        assert alice.post(f"/matches/{match_id}/chat", {"text": "hi"}).status_code == 201
+    columns = ("play_suspended_until", "chat_muted_until")
+    assert not [q["sql"] for q in moving.captured_queries if any(c in q["sql"] for c in columns)]
+    reads = [q["sql"] for q in talking.captured_queries if "chat_muted_until" in q["sql"]]
+    assert len(reads) == 1 and "play_suspended_until" not in reads[0]
