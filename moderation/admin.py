@@ -142,7 +142,7 @@ class StaffNoteAdmin(admin.ModelAdmin):
     list_display = ("at", "user", "author", "text")
     search_fields = ("user__username", "text")
     fields = ("user", "text")
-    autocomplete_fields = ()
+    raw_id_fields = ("user",)
     list_select_related = ("user", "author")
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
