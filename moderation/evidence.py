@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from moderation.models import Report
 
@@ -56,6 +58,9 @@ def _match(resource: dict[str, Any]) -> SafeString:
 def evidence_html(report: Report) -> SafeString:
     evidence = report.evidence or {}
     parts: list[SafeString] = []
+    if report.match_id is not None:
+        page = reverse("admin:games_match_change", args=[report.match_id])
+        parts.append(format_html('<p><a href="{}">{}</a></p>', page, _("The match in the console")))
     if "context" in evidence:
         parts.append(_chat(evidence))
     if "player" in evidence:
