@@ -4,6 +4,7 @@ play; an appeal lands in the queue once; the permissions hold in the services.""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -19,6 +20,7 @@ from games import dispatch
 from games.embedded import worker
 from games.models import Match, MatchEvent, Rating, Seat
 from games.services.bots import bot_moves_play
+from live.bus import bus
 from moderation.models import ModerationLogEntry, Report, Sanction
 from moderation.sanctions import sanction_impose, sanction_lift
 from tests.players import Player, start_match
@@ -186,3 +188,22 @@ def test_a_move_never_reads_a_sanction_and_a_chat_message_one_field(
     assert not [q["sql"] for q in moving.captured_queries if any(c in q["sql"] for c in columns)]
     reads = [q["sql"] for q in talking.captured_queries if "chat_muted_until" in q["sql"]]
     assert len(reads) == 1 and "play_suspended_until" not in reads[0]
+
+
+def test_the_player_hears_of_a_sanction_and_its_lift_on_their_stream(
+    alice: Player, moderator: User, django_capture_on_commit_callbacks: Any
+) -> None:
+    bounds = bus().account_bounds(alice.user.pk)
+    after = bounds[1] if bounds else None
+    with django_capture_on_commit_callbacks(execute=True):
+        sanction = sanction_impose(
+            staff=moderator, user=alice.user, kind="chat_mute", reason="Insults"
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        sanction_lift(staff=moderator, sanction_id=sanction.pk, reason="Apologised")
+    items = [json.loads(text) for _, text in bus().account_items(alice.user.pk, after)]
+    assert [(i["type"], i["data"]["id"], i["data"]["kind"]) for i in items] == [
+        ("sanction", sanction.pk, "chat_mute"),
+        ("sanction_lifted", sanction.pk, "chat_mute"),
+    ]
+    assert items[0]["data"]["reason"] == "Insults" and "mod" not in json.dumps(items)
