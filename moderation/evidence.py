@@ -69,9 +69,11 @@ def evidence_html(report: Report) -> SafeString:
         parts.append(_match(evidence["match"]))
     if "appeal" in evidence:
         sanction = evidence.get("sanction") or {}
+        page = reverse("admin:moderation_sanction_change", args=[sanction.get("id")])
         parts.append(
             format_html(
-                "<p>appeal of sanction {} ({}): {}</p>",
+                '<p>appeal of sanction <a href="{}">{}</a> ({}): {}</p>',
+                page,
                 sanction.get("id"),
                 sanction.get("kind"),
                 evidence["appeal"],

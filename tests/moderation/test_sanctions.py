@@ -23,6 +23,7 @@ from games.services.bots import bot_moves_play
 from live.bus import bus
 from moderation.models import ModerationLogEntry, Report, Sanction
 from moderation.sanctions import sanction_impose, sanction_lift
+from tests.moderation.conftest import console_of
 from tests.players import Player, start_match
 
 
@@ -166,6 +167,10 @@ def test_an_appeal_lands_in_the_queue_once(alice: Player, bob: Player, moderator
     report = Report.objects.get()
     assert (report.kind, report.state, report.reported_user) == ("appeal", "open", alice.user)
     assert report.evidence["appeal"] == "I was quoting him"
+    console = console_of(moderator)
+    page = console.get(f"/admin/moderation/report/{report.pk}/change/").content.decode()
+    assert "I was quoting him" in page
+    assert f"/admin/moderation/sanction/{sanction.pk}/change/" in page
 
 
 def test_the_end_of_sanctions_is_a_periodic_job_of_both_runners(settings: Any) -> None:
