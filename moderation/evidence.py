@@ -18,7 +18,7 @@ def _chat(evidence: dict[str, Any]) -> SafeString:
     reported = (evidence.get("message") or {}).get("seq")
     rows = format_html_join(
         "",
-        "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+        '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>',
         (
             (
                 "reported" if line.get("seq") == reported else "",
@@ -31,8 +31,11 @@ def _chat(evidence: dict[str, Any]) -> SafeString:
         ),
     )
     return format_html(
-        '<table class="chat-evidence"><thead><tr><th>#</th><th>at</th><th>player</th>'
-        "<th>text</th></tr></thead><tbody>{}</tbody></table>",
+        '<table class="chat-evidence"><thead><tr><th>#</th><th>{}</th><th>{}</th>'
+        "<th>{}</th></tr></thead><tbody>{}</tbody></table>",
+        _("Time"),
+        _("Player"),
+        _("Message"),
         rows,
     )
 
@@ -44,13 +47,17 @@ def _match(resource: dict[str, Any]) -> SafeString:
     )
     view = json.dumps(resource.get("view"), ensure_ascii=False, separators=(", ", ": "))
     return format_html(
-        "<dl><dt>match</dt><dd>{} ({}, {}, step {})</dd><dt>seats</dt><dd>{}</dd>"
-        '<dt>table (public view)</dt><dd><code class="public-view">{}</code></dd></dl>',
+        "<dl><dt>{}</dt><dd>{} ({}, {}, {} {})</dd><dt>{}</dt><dd>{}</dd>"
+        '<dt>{}</dt><dd><code class="public-view">{}</code></dd></dl>',
+        _("Match"),
         resource.get("id"),
         resource.get("game"),
         resource.get("status"),
+        _("step"),
         resource.get("step"),
+        _("Seats"),
         seats,
+        _("The table as spectators see it"),
         view,
     )
 
@@ -64,7 +71,7 @@ def evidence_html(report: Report) -> SafeString:
     if "context" in evidence:
         parts.append(_chat(evidence))
     if "player" in evidence:
-        parts.append(format_html("<p>player: {}</p>", evidence["player"]))
+        parts.append(format_html("<p>{}: {}</p>", _("Player"), evidence["player"]))
     if isinstance(evidence.get("match"), dict):
         parts.append(_match(evidence["match"]))
     if "appeal" in evidence:
@@ -72,7 +79,8 @@ def evidence_html(report: Report) -> SafeString:
         page = reverse("admin:moderation_sanction_change", args=[sanction.get("id")])
         parts.append(
             format_html(
-                '<p>appeal of sanction <a href="{}">{}</a> ({}): {}</p>',
+                '<p>{} <a href="{}">{}</a> ({}): {}</p>',
+                _("Appeal of sanction"),
                 page,
                 sanction.get("id"),
                 sanction.get("kind"),

@@ -41,6 +41,7 @@ def test_report_mute_refuse_log_and_the_end(alice: Player, bob: Player, moderato
     assert queue.status_code == 200 and f"{QUEUE}{report.pk}/change/" in queue.content.decode()
     page = console.get(f"{QUEUE}{report.pk}/change/").content.decode()
     assert "you are an idiot" in page and f"{report.pk}/operate/sanction/" in page
+    assert '<tr class="reported"><td>2</td>' in page
     before = timezone.now()
     muted = console.post(
         f"{QUEUE}{report.pk}/operate/sanction/",
