@@ -55,7 +55,8 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin with the console's site as ``admin.site`` (console/apps.py).
+    "console.apps.ConsoleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -71,6 +72,7 @@ INSTALLED_APPS = [
     "social",
     "tournaments",
     "web",
+    "console.apps.ConsoleConfig",
 ]
 
 MIDDLEWARE = [
