@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "notify",
     "social",
     "tournaments",
+    "moderation",
     "web",
     "console.apps.ConsoleConfig",
 ]

@@ -36,6 +36,7 @@ PACKAGES = (
     "live",
     "social",
     "tournaments",
+    "moderation",
     "observability",
     "web",
 )
