@@ -101,9 +101,7 @@ CLOCK, SEATS, MATCH = _("Clock"), _("Seats"), _("Match")
 
 #: name → operation: the buttons of the match page, by group.
 OPERATIONS: dict[str, Operation] = {
-    "extend": Operation(
-        _("Extend the current deadline"), CLOCK, forms.ExtendForm, _extend, _timed
-    ),
+    "extend": Operation(_("Extend the current deadline"), CLOCK, forms.ExtendForm, _extend, _timed),
     "force-timeout": Operation(
         _("Force the timeout now"), CLOCK, forms.StepReasonForm, _force, _timed
     ),

@@ -19,10 +19,10 @@ class ConsoleSite(admin.AdminSite):
     index_title = _("What needs you now")
     index_template = "console/home.html"
 
-    def index(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> TemplateResponse:
-        tournaments = [
-            (t, duration_words(t.round_limit_seconds)) for t in running_tournaments()
-        ]
+    def index(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> TemplateResponse:
+        tournaments = [(t, duration_words(t.round_limit_seconds)) for t in running_tournaments()]
         context = {
             **(extra_context or {}),
             "figures": figures(),

@@ -51,7 +51,7 @@ def time_control_text(raw: dict[str, Any] | None) -> str:
             "max": duration_words(tc.max_seconds),
         }
     else:
-        clock = _("byo-yomi: %(main)s, then %(periods)d × %(period)s") % {
+        clock = _("byo-yomi: %(main)s, then %(periods)d x %(period)s") % {
             "main": duration_words(tc.main_seconds),
             "periods": tc.periods,
             "period": duration_words(tc.period_seconds),

@@ -86,7 +86,9 @@ def queue_depth(url: str, queue: str) -> int:
 
 
 def _lists(queue: str) -> list[str]:
-    return [queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}" for step in _PRIORITY_STEPS]
+    return [
+        queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}" for step in _PRIORITY_STEPS
+    ]
 
 
 def queue_oldest_age(url: str, queue: str, now: float | None = None) -> float | None:

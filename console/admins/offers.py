@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from console.operations import operator_of
 from console.records import staff_record
 from core.errors import FacedownError
-from games.models import SeatOffer, SeatTenure
+from games.models import SeatOffer
 from games.services import substitutes
 
 

@@ -89,7 +89,9 @@ class FacedownUserAdmin(UserAdmin):
             context.update(user_page.page_context(self, request, user))
         return super().change_view(request, object_id, form_url, extra_context=context)
 
-    def revoke_token_view(self, request: HttpRequest, object_id: str, token_id: int) -> HttpResponse:
+    def revoke_token_view(
+        self, request: HttpRequest, object_id: str, token_id: int
+    ) -> HttpResponse:
         return user_page.revoke_token(self, request, object_id, token_id)
 
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
@@ -117,7 +119,9 @@ class FacedownUserAdmin(UserAdmin):
             self.message_user(request, "You cannot deactivate yourself.", messages.WARNING)
         self.message_user(request, f"{count} user(s) deactivated.", messages.SUCCESS)
 
-    @admin.action(description=_("Revoke the API tokens of the selected users"), permissions=["change"])
+    @admin.action(
+        description=_("Revoke the API tokens of the selected users"), permissions=["change"]
+    )
     def reset_tokens(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
         users = list(queryset)
         with transaction.atomic():

@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.admin import helpers
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -71,7 +72,10 @@ def page_context(model_admin: Any, request: HttpRequest, match: Match) -> dict[s
     records: list[tuple[str, str]] = []
     if match.is_over:
         records = [
-            (reverse("admin:games_match_transcript", args=[match.pk]), _("Download the transcript")),
+            (
+                reverse("admin:games_match_transcript", args=[match.pk]),
+                _("Download the transcript"),
+            ),
             (reverse("admin:games_match_verify", args=[match.pk]), _("Verify the transcript")),
         ]
     return {
@@ -130,13 +134,14 @@ def operate(model_admin: Any, request: HttpRequest, object_id: str, name: str) -
         form = operation.form(request.POST, match=match)
         if form.is_valid():
             try:
-                operation.call(operator_of(request), match, form.cleaned_data)
+                with transaction.atomic():  # the action and its log entry, or neither
+                    operation.call(operator_of(request), match, form.cleaned_data)
+                    _record(request, match, name, form.cleaned_data)
             except FacedownError as exc:
                 _form_errors(form, exc)
             else:
                 message = f"{title}: done. Reason: {form.cleaned_data['reason']}"
                 model_admin.log_change(request, match, message)
-                _record(request, match, name, form.cleaned_data)
                 model_admin.message_user(request, message, messages.SUCCESS)
                 return HttpResponseRedirect(change_url)
     else:
@@ -201,13 +206,14 @@ def bulk(
         for match in queryset:
             data = {**form.cleaned_data, "step": None}
             try:
-                operation.call(operator_of(request), match, data)
+                with transaction.atomic():
+                    operation.call(operator_of(request), match, data)
+                    _record(request, match, name, data)
             except FacedownError as exc:
                 failed.append(f"{match.pk}: {exc.detail}")
             else:
                 done += 1
                 model_admin.log_change(request, match, f"{title}: done. Reason: {data['reason']}")
-                _record(request, match, name, data)
         if done:
             model_admin.message_user(request, f"{title}: {done} match(es).", messages.SUCCESS)
         for failure in failed:
@@ -223,5 +229,3 @@ def bulk(
         "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
     }
     return TemplateResponse(request, "console/match/action_form.html", context)
-
-

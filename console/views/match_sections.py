@@ -77,7 +77,7 @@ def _left_now(match: Match, seat: int, remaining: float | None, now: Any) -> str
     bank, periods = spend(tc, clock["bank"], clock["periods"], used)
     left = duration_words(bank / 1000)
     if tc.kind == "byoyomi":
-        return f"{left} + {periods} × {duration_words(tc.period_seconds)}"
+        return f"{left} + {periods} x {duration_words(tc.period_seconds)}"
     return left
 
 
@@ -125,8 +125,18 @@ def proposals_table(match: Match) -> SafeString | str:
     names = {seat.index: seat_label(seat) for seat in match.seats.all()}
     return _table(
         "proposals",
-        ("id", "kind", "proposer", "until", "status", "accepted", "proposed", "expires",
-         "answered", "answered by"),
+        (
+            "id",
+            "kind",
+            "proposer",
+            "until",
+            "status",
+            "accepted",
+            "proposed",
+            "expires",
+            "answered",
+            "answered by",
+        ),
         (
             (
                 p["id"],

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import transaction
 from django.forms import Form
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -21,8 +22,8 @@ from console.forms import DisqualifyForm, TournamentReasonForm
 from console.records import staff_record
 from core.errors import FacedownError
 from tournaments.models import Entry, Tournament
-from tournaments.services.entries import player_disqualify
 from tournaments.services.create import pause_allowed
+from tournaments.services.entries import player_disqualify
 from tournaments.services.lifecycle import (
     tournament_end,
     tournament_pause,
@@ -52,10 +53,14 @@ CONTROLS: dict[str, Control] = {
         lambda t, by, d: tournament_start(tournament_id=t.pk, by=by),
     ),
     "pause": Control(
-        gettext_lazy("Pause"), (S.RUNNING,), lambda t, by, d: tournament_pause(tournament_id=t.pk, by=by)
+        gettext_lazy("Pause"),
+        (S.RUNNING,),
+        lambda t, by, d: tournament_pause(tournament_id=t.pk, by=by),
     ),
     "resume": Control(
-        gettext_lazy("Resume"), (S.PAUSED,), lambda t, by, d: tournament_resume(tournament_id=t.pk, by=by)
+        gettext_lazy("Resume"),
+        (S.PAUSED,),
+        lambda t, by, d: tournament_resume(tournament_id=t.pk, by=by),
     ),
     "disqualify": Control(
         gettext_lazy("Disqualify a player"),
@@ -111,21 +116,22 @@ def control(model_admin: Any, request: HttpRequest, object_id: str, name: str) -
     if form.is_bound and form.is_valid():
         assert isinstance(request.user, User)
         reason = form.cleaned_data["reason"]
+        player = form.cleaned_data.get("username")
         try:
-            entry.call(tournament, request.user, form.cleaned_data)
+            with transaction.atomic():  # the control and its log entry, or neither
+                entry.call(tournament, request.user, form.cleaned_data)
+                staff_record(
+                    actor=request.user,
+                    action=f"tournament.{name}",
+                    reason=reason,
+                    subject_user=User.objects.filter(username=player).first() if player else None,
+                    subject_type="tournament",
+                    subject_id=str(tournament.pk),
+                    changes={"player": player} if player else {},
+                )
         except FacedownError as exc:
             form.add_error(None, exc.detail)
         else:
-            player = form.cleaned_data.get("username")
-            staff_record(
-                actor=request.user,
-                action=f"tournament.{name}",
-                reason=reason,
-                subject_user=User.objects.filter(username=player).first() if player else None,
-                subject_type="tournament",
-                subject_id=str(tournament.pk),
-                changes={"player": player} if player else {},
-            )
             message = _("%(title)s: done. Reason: %(reason)s") % {
                 "title": entry.title,
                 "reason": reason,

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -39,15 +40,28 @@ NOTIFICATION_FIELDS = (
 
 
 def _matches(user: User, *, active: bool) -> list[dict[str, Any]]:
-    statuses = [Match.Status.OPEN, Match.Status.ACTIVE] if active else [
-        Match.Status.FINISHED,
-        Match.Status.ABORTED,
-    ]
+    statuses = (
+        [Match.Status.OPEN, Match.Status.ACTIVE]
+        if active
+        else [
+            Match.Status.FINISHED,
+            Match.Status.ABORTED,
+        ]
+    )
     seats = (
         Seat.objects.filter(user=user, match__status__in=statuses)
         .select_related("match")
-        .only("index", "forfeited", "controlled_by", "match__id", "match__game",
-              "match__status", "match__step", "match__created_at", "match__finished_at")
+        .only(
+            "index",
+            "forfeited",
+            "controlled_by",
+            "match__id",
+            "match__game",
+            "match__status",
+            "match__step",
+            "match__created_at",
+            "match__finished_at",
+        )
         .order_by("-match__created_at")[:RECENT]
     )
     return [
@@ -85,8 +99,10 @@ def _notifications(user: User) -> list[tuple[str, str]]:
     found = NotificationSettings.objects.filter(user=user).first()
     if found is None:
         return [(_("Settings"), _("the defaults (every notice on)"))]
-    rows = [(name.replace("_", " ").capitalize(), yes_no(getattr(found, name)))
-            for name in NOTIFICATION_FIELDS]
+    rows = [
+        (name.replace("_", " ").capitalize(), yes_no(getattr(found, name)))
+        for name in NOTIFICATION_FIELDS
+    ]
     verified = found.verified_email == user.email and bool(found.verified_email)
     rows.append((_("Verified address"), yes_no(verified)))
     return rows
@@ -128,21 +144,22 @@ def revoke_token(
     form = RevokeTokenForm(request.POST if request.method == "POST" else None)
     if form.is_bound and form.is_valid():
         reason = form.cleaned_data["reason"]
+        assert isinstance(request.user, User)
         try:
-            token_revoke(user=user, token_id=token.pk)
+            with transaction.atomic():
+                token_revoke(user=user, token_id=token.pk)
+                staff_record(
+                    actor=request.user,
+                    action="token.revoke",
+                    reason=reason,
+                    subject_user=user,
+                    subject_type="token",
+                    subject_id=str(token_id),
+                    changes={"name": token.name, "scopes": ",".join(token.scopes)},
+                )
         except FacedownError as exc:
             form.add_error(None, exc.detail)
         else:
-            assert isinstance(request.user, User)
-            staff_record(
-                actor=request.user,
-                action="token.revoke",
-                reason=reason,
-                subject_user=user,
-                subject_type="token",
-                subject_id=str(token_id),
-                changes={"name": token.name, "scopes": ",".join(token.scopes)},
-            )
             message = _("Token %(name)s revoked. Reason: %(reason)s") % {
                 "name": token.name,
                 "reason": reason,
