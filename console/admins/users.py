@@ -48,6 +48,9 @@ class FacedownUserAdmin(UserAdmin):
     list_filter = (("is_bot", admin.BooleanFieldListFilter), JoinedFilter, *UserAdmin.list_filter)
     actions = ("deactivate_users", "reset_tokens", "end_vacations")
     change_form_template = "console/user/change_form.html"
+    # Plain multiple selects: the stock two-box widget's search boxes have no accessible
+    # label (axe-core: "aria-prohibited-attr", "label").
+    filter_horizontal = ()
 
     @admin.display(description=_("bot or person"), ordering="is_bot")
     def kind(self, user: User) -> str:
@@ -60,7 +63,9 @@ class FacedownUserAdmin(UserAdmin):
         return (*fieldsets, (_("Vacation"), {"fields": ("vacation",)}))
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        return (*super().get_readonly_fields(request, obj), "vacation")
+        # The dates are the server's record, never typed in (and Django's split date widget
+        # has no label per box).
+        return (*super().get_readonly_fields(request, obj), "vacation", "last_login", "date_joined")
 
     @admin.display(description=_("vacation"))
     def vacation(self, user: User) -> str:
