@@ -58,7 +58,7 @@ class SeatOfferAdmin(ReadOnlyAdmin):
                     )
                     staff_record(
                         actor=operator,
-                        action="match.withdraw-offer",
+                        action="match_withdraw_offer",
                         reason="withdrawn from the list of seat offers",
                         subject_type="match",
                         subject_id=str(offer.match_id),

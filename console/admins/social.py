@@ -37,7 +37,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         message_hide(obj, operator=request.user, reason=reason)
         staff_record(
             actor=request.user,
-            action="chat.hide",
+            action="chat_hide",
             reason=reason,
             subject_user=obj.author,
             subject_type="chat_message",

@@ -64,6 +64,8 @@ class TournamentAdmin(ReadOnly, admin.ModelAdmin):
         for f in Tournament._meta.get_fields()
         if f.concrete and not f.many_to_many
     )
+    # In words instead (round_limit, time_control_words).
+    exclude = tuple(_WORDED)
     change_form_template = "console/tournament/change_form.html"
 
     @admin.display(description=_("round limit"))

@@ -110,7 +110,7 @@ def _record(request: HttpRequest, match: Match, name: str, data: dict[str, Any])
     changes = {k: v for k, v in data.items() if k != "reason" and v not in (None, "")}
     staff_record(
         actor=operator_of(request),
-        action=f"match.{name}",
+        action=f"match_{name.replace('-', '_')}",
         reason=data["reason"],
         subject_type="match",
         subject_id=str(match.pk),

@@ -122,7 +122,7 @@ def control(model_admin: Any, request: HttpRequest, object_id: str, name: str) -
                 entry.call(tournament, request.user, form.cleaned_data)
                 staff_record(
                     actor=request.user,
-                    action=f"tournament.{name}",
+                    action=f"tournament_{name}",
                     reason=reason,
                     subject_user=User.objects.filter(username=player).first() if player else None,
                     subject_type="tournament",

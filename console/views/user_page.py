@@ -22,6 +22,7 @@ from console.texts import yes_no
 from core.errors import FacedownError
 from games.events import timestamp
 from games.models import Match, Rating, Seat
+from moderation.models import ModerationLogEntry
 from notify.models import NotificationSettings
 
 RECENT = 10
@@ -108,6 +109,23 @@ def _notifications(user: User) -> list[tuple[str, str]]:
     return rows
 
 
+def _moderation_log(user: User) -> list[dict[str, Any]]:
+    entries = (
+        ModerationLogEntry.objects.filter(subject_user=user)
+        .select_related("actor")
+        .order_by("-at", "-id")[:RECENT]
+    )
+    return [
+        {
+            "at": timestamp(entry.at),
+            "actor": entry.actor.username if entry.actor is not None else _("the server"),
+            "action": entry.action,
+            "reason": entry.reason,
+        }
+        for entry in entries
+    ]
+
+
 def page_context(model_admin: Any, request: HttpRequest, user: User) -> dict[str, Any]:
     ratings = Rating.objects.filter(user=user).order_by("game")
     return {
@@ -127,6 +145,9 @@ def page_context(model_admin: Any, request: HttpRequest, user: User) -> dict[str
         "recent_matches": _matches(user, active=False),
         "tokens": _tokens(user, model_admin.has_change_permission(request, user)),
         "notifications": _notifications(user),
+        "moderation_log": _moderation_log(user),
+        "moderation_log_url": reverse("admin:moderation_moderationlogentry_changelist")
+        + f"?q={user.username}",
     }
 
 
@@ -150,7 +171,7 @@ def revoke_token(
                 token_revoke(user=user, token_id=token.pk)
                 staff_record(
                     actor=request.user,
-                    action="token.revoke",
+                    action="token_revoke",
                     reason=reason,
                     subject_user=user,
                     subject_type="token",

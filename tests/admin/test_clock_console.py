@@ -50,7 +50,9 @@ def test_clocks_and_the_public_deadline(console: Client, alice: Player, bob: Pla
     assert html.count("running since") == 2 and "moved (told" not in html
     assert "stopped" not in html
     left = re.findall(r'<td class="left-now">([^<]*)</td>', html)
-    assert len(left) == 2 and left[0] == left[1] and left[0].startswith(("3 days", "2 days 23 hours"))
+    assert (
+        len(left) == 2 and left[0] == left[1] and left[0].startswith(("3 days", "2 days 23 hours"))
+    )
 
     # The list shows the deadline every reader sees, not the row's own.
     match = Match.objects.get(pk=match_id)

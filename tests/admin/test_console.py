@@ -122,8 +122,7 @@ def test_the_match_page_is_read_only(console: Client, alice: Player, bob: Player
 
 def operators_urls(match_id: str) -> list[str]:
     return [
-        _operate(match_id, name)
-        for name in ("abort", "extend", "force-timeout", "replace-seat")
+        _operate(match_id, name) for name in ("abort", "extend", "force-timeout", "replace-seat")
     ]
 
 
