@@ -40,6 +40,12 @@ class User(AbstractUser):
     )
     #: Whether bot accounts' challenges and invitations reach the player.
     invitations_from_bots = models.BooleanField(default=True, db_default=True)
+    #: Sanctions in force (moderation/sanctions.py keeps them; accounts/sanctions.py reads
+    #: them from the user row every request loads anyway, so a check costs no query): until
+    #: then the account may start no match, challenge, seek or tournament entry, resp. write
+    #: no chat message. ``accounts.sanctions.FOREVER`` for a sanction without an end.
+    play_suspended_until = models.DateTimeField(null=True, blank=True)
+    chat_muted_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         db_table = "accounts_user"

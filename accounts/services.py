@@ -268,6 +268,14 @@ def account_delete(*, user: User, password: str) -> None:
     with transaction.atomic():
         current = _fresh(user)
         _password_check(user=current, password=password, field="password")
+    account_close(user=current)
+
+
+def account_close(*, user: User) -> None:
+    """``account_delete`` without the password: every hook, then the row anonymised. The
+    player's own deletion checks the password first; a moderator's closing (a sanction,
+    moderation/sanctions.py) runs this as it is."""
+    current = _fresh(user)
     # From the top of the apps' layers down: what an app started on a lower one's things (a
     # tournament's entry, a challenge) closes before the lower one closes its own (the seats).
     for hooks in reversed(account_hooks()):

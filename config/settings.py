@@ -558,6 +558,8 @@ FACEDOWN_PROPOSALS_PER_HOUR = int(os.environ.get("FACEDOWN_PROPOSALS_PER_HOUR", 
 FACEDOWN_CHAT_MAX_LENGTH = int(os.environ.get("FACEDOWN_CHAT_MAX_LENGTH", "500"))
 _throttle_rates: dict[str, str] = REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]  # type: ignore[assignment]
 _throttle_rates["chat"] = os.environ.get("FACEDOWN_THROTTLE_CHAT", "20/min")
+# Reports and appeals a player may file (docs/moderation.md).
+_throttle_rates["reports"] = os.environ.get("FACEDOWN_THROTTLE_REPORTS", "10/hour")
 _enum_names: dict[str, object] = SPECTACULAR_SETTINGS.setdefault("ENUM_NAME_OVERRIDES", {})  # type: ignore[assignment]
 _enum_names["SeekStatusEnum"] = "social.models.Seek.Status"
 _enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"

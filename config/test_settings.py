@@ -15,7 +15,7 @@ REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
     scope: "100000/min"
     for scope in (
         *("anon", "user", "login", "register", "match_create", "moves", "reads", "chat"),
-        *("account", "notify", "revoke", "challenges", "bulk_pairing"),
+        *("account", "notify", "revoke", "challenges", "bulk_pairing", "reports"),
     )
 }
 # Reset mail stays in django.core.mail.outbox.

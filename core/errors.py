@@ -316,6 +316,40 @@ class BotsNotAllowed(FacedownError):
     default_detail = gettext_noop("This open challenge does not admit bot accounts.")
 
 
+class Suspended(FacedownError):
+    """A moderator suspended the account from play: no new match, challenge, seek or entry."""
+
+    status, code, title = 403, "suspended", gettext_noop("Suspended from play")
+    default_detail = gettext_noop(
+        "Your account is suspended from play: you cannot start or join matches, challenges, "
+        "seeks or tournaments until the suspension ends."
+    )
+
+
+class ChatMuted(FacedownError):
+    """A moderator muted the account in chat (not a player's own mute of another)."""
+
+    status, code, title = 403, "chat_muted", gettext_noop("Muted in chat")
+    default_detail = gettext_noop("A moderator muted your account in chat until the mute ends.")
+
+
+class ReportingSuspended(FacedownError):
+    status, code, title = 403, "reporting_suspended", gettext_noop("Reporting suspended")
+    default_detail = gettext_noop(
+        "Too many of your recent reports were dismissed: you cannot report for a while."
+    )
+
+
+class AlreadyReported(FacedownError):
+    status, code, title = 409, "already_reported", gettext_noop("Already reported")
+    default_detail = gettext_noop("You already reported this; moderators have it.")
+
+
+class AlreadyAppealed(FacedownError):
+    status, code, title = 409, "already_appealed", gettext_noop("Already appealed")
+    default_detail = gettext_noop("You can appeal a sanction once.")
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -369,6 +403,11 @@ ERROR_CODES: dict[str, int] = {
         NotInvited,
         ProposalsExhausted,
         BotsNotAllowed,
+        Suspended,
+        ChatMuted,
+        ReportingSuspended,
+        AlreadyReported,
+        AlreadyAppealed,
     )
 } | {
     "parse_error": 400,

@@ -24,6 +24,8 @@ SINGULAR = {
     "mutes": "mute",
     "players": "player",
     "proposals": "proposal",
+    "reports": "report",
+    "sanctions": "sanction",
     "push-subscriptions": "push_subscription",
     "reveals": "reveal",
     "seeks": "seek",

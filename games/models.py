@@ -229,6 +229,9 @@ class Seat(models.Model):
     #: The player's vacation (games/services/vacations.py) holds this seat's clock until then;
     #: kept on the seat, read with the lock, so a step opening reads no user row.
     held_until = models.DateTimeField(null=True, blank=True)
+    #: A moderator's suspension handed this seat to the stand-in bot
+    #: (games/services/suspensions.py): it counts for nobody when the match is rated.
+    unrated = models.BooleanField(default=False, db_default=False)
 
     class Meta:
         ordering = ["match", "index"]

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.account_feed import feed_send
 from core.errors import (
     BotsNotAllowed,
@@ -97,6 +98,7 @@ def challenge_create(
 ) -> Challenge:
     """A new challenge; one to a house bot is accepted at once (the match starts). One between
     a person and a bot account is unrated from the start (they are rated apart)."""
+    play_allowed_check(challenger)
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
@@ -194,6 +196,7 @@ def _open(challenge: Challenge) -> None:
 
 
 def challenge_accept(*, challenge_id: uuid.UUID, user: User) -> Challenge:
+    play_allowed_check(user)
     with transaction.atomic():
         challenge = _locked(challenge_id)
         if challenge.to_id is not None and challenge.to_id != user.pk:
@@ -287,6 +290,7 @@ def bulk_pairing_create(
     """One match per entry of ``pairings`` (the players' names, seat order), created by the
     organiser, who takes no seat: each player is invited and the match starts once all of
     them accepted (``POST /matches/{id}/join``); nobody plays a match they did not accept."""
+    play_allowed_check(organiser)
     if not 1 <= len(pairings) <= MAX_BULK_MATCHES:
         raise ValidationFailed({"pairings": [f"From 1 to {MAX_BULK_MATCHES} matches."]})
     created: list[Match] = []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from datetime import datetime
 from functools import partial
 from typing import Any
 
@@ -22,6 +23,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.lookup import user_named
 from accounts.models import User
+from accounts.sanctions import chat_allowed_check
 from core.display_text import display_text_problem
 from core.errors import ChatDisabled, NotFound, NotSeated, PermissionDenied, ValidationFailed
 from games.events import timestamp
@@ -55,14 +57,19 @@ def _chat_match(match_id: uuid.UUID) -> Match:
     return match
 
 
-def chat_post(*, match_id: uuid.UUID, user: User, text: str) -> dict[str, Any]:
-    """A seated player's message; spectators read only."""
+def chat_post(
+    *, match_id: uuid.UUID, user: User, text: str, now: datetime | None = None
+) -> dict[str, Any]:
+    """A seated player's message; spectators read only; none while a moderator's chat mute
+    is in force (403 ``chat_muted``). ``now``: the message's time."""
     match = _chat_match(match_id)
     seat = Seat.objects.filter(match=match, user=user).values_list("index", flat=True).first()
     if seat is None:
         raise NotSeated(
             gettext_noop("Only seated players write in a match's chat; spectators read it.")
         )
+    now = now or timezone.now()
+    chat_allowed_check(user, now=now)
     text = text.strip()
     limit = settings.FACEDOWN_CHAT_MAX_LENGTH
     if not text or len(text) > limit:
@@ -75,7 +82,7 @@ def chat_post(*, match_id: uuid.UUID, user: User, text: str) -> dict[str, Any]:
         room.last_seq += 1
         room.save(update_fields=["last_seq"])
         message = ChatMessage.objects.create(
-            match=match, seq=room.last_seq, author=user, seat=seat, text=text, at=timezone.now()
+            match=match, seq=room.last_seq, author=user, seat=seat, text=text, at=now
         )
         public = message_resource(message, author=user.username)
         for listener in _listeners:

@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
@@ -83,6 +84,7 @@ def seek_post(
     allow_bots: bool = False,
 ) -> Seek:
     """Queue a seek, and pair it at once if enough equal seeks are waiting."""
+    play_allowed_check(user)
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})

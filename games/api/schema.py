@@ -115,6 +115,11 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
                 "type": "integer",
                 "description": "invitations_exhausted only: the hourly budget.",
             },
+            "until": {
+                "type": "string",
+                "format": "date-time",
+                "description": "reporting_suspended only: when the player may report again.",
+            },
         },
         "required": ["type", "title", "status", "detail", "code"],
     }

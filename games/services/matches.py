@@ -11,6 +11,7 @@ from django.db import connection
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.errors import (
     AlreadySeated,
     MatchNotActive,
@@ -143,6 +144,8 @@ def match_create(
     ``invitations`` (the default) they pass ``invitations_allow`` (refusals, the hourly
     budget); a caller that seats players who already agreed (a seek, an accepted challenge,
     a tournament's round) passes False and joins them itself."""
+    if any(spec.kind == "me" for spec in seats):
+        play_allowed_check(creator)
     engine = get_engine(game)
     if engine is None:
         raise ValidationFailed({"game": [MSG_UNKNOWN_GAME]})
@@ -207,6 +210,7 @@ def match_join(
 ) -> Match:
     """Take an open seat, accept an invitation, or (creator) become ready; add entropy.
     ``now``: the change's time (a match starting here starts its clocks then)."""
+    play_allowed_check(user, now=now)
     with match_change(match_id, now=now) as tx:
         match, seats = tx.match, tx.seats
         if match.status != Match.Status.OPEN:

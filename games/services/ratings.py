@@ -94,19 +94,21 @@ def stood_in_seats(tx: MatchChange) -> frozenset[int]:
     """The human seats a stand-in bot plays (a tournament's absent player or round limit, an
     operator's replacement) whose account never made a move of its own in the match: the
     stand-in never plays a rated match for them. Only a match with such a seat pays the
-    query."""
+    query. A seat a suspension handed over (``Seat.unrated``) counts for nobody, moved or
+    not."""
     handed = [
         seat.index
         for seat in tx.seats
         if seat.user_id is not None and seat.controlled_by == Seat.Controller.BOT
     ]
+    suspended = frozenset(seat.index for seat in tx.seats if seat.unrated)
     if not handed:
-        return frozenset()
+        return suspended
     own = (Move.Source.PLAYER, Move.Source.CONDITIONAL)
     stored = Move.objects.filter(match_id=tx.match.pk, seat__in=handed, source__in=own)
     moved = set(stored.values_list("seat", flat=True).distinct())
     moved |= {m.seat for m in tx.moves if m.source in own}
-    return frozenset(index for index in handed if index not in moved)
+    return suspended | frozenset(index for index in handed if index not in moved)
 
 
 def ratings_on_finish(tx: MatchChange, result: MatchResult) -> list[RatingChange] | None:

@@ -100,6 +100,15 @@ def match_snapshot_read(
     return SnapshotRead(rows, user.pk)
 
 
+def spectator_snapshot(*, match_id: uuid.UUID | str) -> MatchSnapshot:
+    """The match as a spectator reads it (no seat's hidden information): what a report keeps
+    as its evidence (moderation/reports.py)."""
+    rows = match_store.snapshot_rows(uuid.UUID(str(match_id)), with_state=False)
+    if not rows:
+        raise NotFound(gettext_noop("No match with this id."))
+    return SnapshotRead(rows, None).snapshot()
+
+
 def match_snapshot(*, match_id: uuid.UUID | str, user: User) -> MatchSnapshot:
     """The match row (without its engine state) and its seats, in one query."""
     return match_snapshot_read(match_id=match_id, user=user).snapshot()

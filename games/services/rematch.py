@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.errors import MatchNotFinished, NotSeated
 from games import events
 from games.models import Match, Seat
@@ -97,6 +98,7 @@ def match_rematch(*, match_id: uuid.UUID | str, user: User) -> Rematch:
     requester accepted, the other humans invited), the same one for every later request by
     anyone. The finished match stays locked while it is created, so two requests at once
     create one rematch."""
+    play_allowed_check(user)
     with match_change(match_id) as tx:
         existing = tx.match.rematch_id
         if existing is not None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
 from games.catalog import bots_of, get_engine
@@ -117,6 +118,7 @@ def tournament_create(*, organiser: User, now: datetime | None = None, **fields:
     """A new tournament in registration; its creator organises it. ``fields`` as the API's
     input (docs/api.md, "Tournaments"); ``featured`` only for staff."""
     now = now or timezone.now()
+    play_allowed_check(organiser, now=now)
     fields = {
         "stand_in_bot": Tournament.StandIn.GREEDY,
         "withdrawn_games": Tournament.WithdrawnGames.FORFEIT,

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from accounts.sanctions import play_allowed_check
 from core.errors import (
     AlreadyInvited,
     AlreadyRegistered,
@@ -106,6 +107,7 @@ def tournament_join(
 ) -> Entry:
     """Register ``user``; the conditions are checked again under the lock."""
     now = now or timezone.now()
+    play_allowed_check(user, now=now)
     with transaction.atomic():
         tournament = tournament_lock(tournament_id)
         reason = why_not(tournament, user, now)
