@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.models import Match, Seat
 from games.services.conditional import stalled_conditional_steps
+from moderation.models import Report
 from observability.collector import (
     bot_waiting_oldest,
     overdue_oldest,
@@ -103,7 +104,28 @@ def _queue() -> tuple[int | str, str]:
     return depth, str(_("oldest waiting %(age)s")) % {"age": duration_words(oldest)}
 
 
-def figures(now: datetime | None = None) -> list[Figure]:
+def report_figures(now: datetime) -> list[Figure]:
+    """Open reports (open or being handled), the oldest one's age, and those older than a
+    day: the queue's own list (moderation/admin.py) with its state and age filters."""
+    waiting = Report.objects.filter(state__in=[Report.State.OPEN, Report.State.IN_PROGRESS])
+    oldest = waiting.order_by("created_at").values_list("created_at", flat=True).first()
+    return [
+        Figure(
+            _("Open reports"),
+            waiting.filter(state=Report.State.OPEN).count(),
+            _list("moderation_report", "state__exact=open"),
+            _age(oldest, now),
+        ),
+        Figure(
+            _("Reports waiting over a day"),
+            waiting.filter(created_at__lte=now - DAY).count(),
+            _list("moderation_report", "state__exact=open&age=day"),
+        ),
+    ]
+
+
+def figures(now: datetime | None = None, *, reports: bool = False) -> list[Figure]:
+    """``reports``: the reader may see the report queue (a moderator's right)."""
     now = now or timezone.now()
     since = now - DAY
     running = Q(status__in=[Tournament.Status.RUNNING, Tournament.Status.PAUSED])
@@ -147,6 +169,7 @@ def figures(now: datetime | None = None) -> list[Figure]:
             Match.objects.filter(created_at__gte=since).count(),
             _list("games_match", "since=day"),
         ),
+        *(report_figures(now) if reports else []),
     ]
 
 

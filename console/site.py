@@ -25,7 +25,7 @@ class ConsoleSite(admin.AdminSite):
         tournaments = [(t, duration_words(t.round_limit_seconds)) for t in running_tournaments()]
         context = {
             **(extra_context or {}),
-            "figures": figures(),
+            "figures": figures(reports=request.user.has_perm("moderation.view_report")),
             "tournaments": tournaments,
         }
         return super().index(request, extra_context=context)

@@ -22,7 +22,7 @@ from console.texts import yes_no
 from core.errors import FacedownError
 from games.events import timestamp
 from games.models import Match, Rating, Seat
-from moderation.models import ModerationLogEntry
+from moderation.models import ModerationLogEntry, Report, Sanction
 from notify.models import NotificationSettings
 
 RECENT = 10
@@ -126,6 +126,36 @@ def _moderation_log(user: User) -> list[dict[str, Any]]:
     ]
 
 
+def _reports(user: User) -> dict[str, list[dict[str, Any]]]:
+    """Reports about the player and by them; never who filed a report about them (that is
+    the queue's, one report at a time)."""
+
+    def row(report: Report) -> dict[str, Any]:
+        return {
+            "url": reverse("admin:moderation_report_change", args=[report.pk]),
+            "kind": report.get_kind_display(),
+            "state": report.get_state_display(),
+            "at": timestamp(report.created_at),
+        }
+
+    about = Report.objects.filter(reported_user=user).order_by("-created_at")[:RECENT]
+    by = Report.objects.filter(filings__reporter=user).order_by("-created_at")[:RECENT]
+    return {"about": [row(r) for r in about], "by": [row(r) for r in by]}
+
+
+def _sanctions(user: User) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": sanction.get_kind_display(),
+            "reason": sanction.reason,
+            "from": timestamp(sanction.starts_at),
+            "until": timestamp(sanction.ends_at) or _("no end"),
+            "lifted": timestamp(sanction.lifted_at) or "—",
+        }
+        for sanction in Sanction.objects.filter(user=user).order_by("-starts_at")[:RECENT]
+    ]
+
+
 def page_context(model_admin: Any, request: HttpRequest, user: User) -> dict[str, Any]:
     ratings = Rating.objects.filter(user=user).order_by("game")
     return {
@@ -145,7 +175,13 @@ def page_context(model_admin: Any, request: HttpRequest, user: User) -> dict[str
         "recent_matches": _matches(user, active=False),
         "tokens": _tokens(user, model_admin.has_change_permission(request, user)),
         "notifications": _notifications(user),
-        "moderation_log": _moderation_log(user),
+        "moderation_log": _moderation_log(user)
+        if request.user.has_perm("moderation.view_moderationlogentry")
+        else None,
+        "reports": _reports(user) if request.user.has_perm("moderation.view_report") else None,
+        "sanctions": _sanctions(user)
+        if request.user.has_perm("moderation.view_sanction")
+        else None,
         "moderation_log_url": reverse("admin:moderation_moderationlogentry_changelist")
         + f"?q={user.username}",
     }

@@ -158,3 +158,43 @@ def test_a_match_action_is_logged_with_its_reason(
     again = console.post(url, {"reason": "twice", "seat": 1, "bot": "greedy"})
     assert again.status_code == 200
     assert ModerationLogEntry.objects.filter(action="match_replace_seat").count() == 1
+
+
+def test_reports_on_the_home_and_user_pages_for_those_who_may_read_them(
+    console: Client, alice: Player, bob: Player
+) -> None:
+    from django.contrib.auth.models import Group
+
+    from moderation.models import Report, ReportFiling
+
+    now = timezone.now()
+    report = Report.objects.create(
+        kind=Report.Kind.PLAYER,
+        subject_key=f"player:{bob.user.pk}",
+        reported_user=bob.user,
+        created_at=now - timedelta(days=2),
+        updated_at=now - timedelta(days=2),
+    )
+    ReportFiling.objects.create(
+        report=report, reporter=alice.user, reason=ReportFiling.Reason.choices[0][0], at=now
+    )
+    home = console.get("/admin/").content.decode()
+    url, number = _figure(home, "Open reports")
+    assert number == "1" and "2 days" in home
+    assert str(report.pk) in console.get(url).content.decode() or "1 report" in (
+        console.get(url).content.decode()
+    )
+    _, old = _figure(home, "Reports waiting over a day")
+    assert old == "1"
+    about = console.get(f"/admin/accounts/user/{bob.user.pk}/change/").content.decode()
+    assert "about this player" in about
+    by = console.get(f"/admin/accounts/user/{alice.user.pk}/change/").content.decode()
+    assert "filed by this player" in by
+    # an operator without the moderators' rights sees neither
+    operators = Group.objects.filter(name="operators").first()
+    staff = User.objects.create_user("ops", password="correct-horse-battery", is_staff=True)
+    if operators is not None:
+        staff.groups.add(operators)
+    client = Client()
+    client.force_login(staff)
+    assert "Open reports" not in client.get("/admin/").content.decode()
