@@ -198,3 +198,16 @@ def test_reports_on_the_home_and_user_pages_for_those_who_may_read_them(
     client = Client()
     client.force_login(staff)
     assert "Open reports" not in client.get("/admin/").content.decode()
+
+
+def test_the_console_speaks_german_to_a_german_operator(
+    console: Client, operator: User, alice: Player, bob: Player
+) -> None:
+    User.objects.filter(pk=operator.pk).update(language="de")
+    match_id = start_match("gops", [alice, bob], time_control={"per_step_seconds": 7 * 86_400})
+    home = console.get("/admin/").content.decode()
+    assert "Laufende Partien" in home and "Überfällige Fristen" in home
+    assert "Facedown-Konsole" in home and "Active matches" not in home
+    page = console.get(f"/admin/games/match/{match_id}/change/").content.decode()
+    assert "Der Tisch, wie ihn ein Zuschauer sieht" in page and "7 Tage pro Schritt" in page
+    assert "Die Partie abbrechen" in page
