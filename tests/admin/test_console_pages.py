@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from django.db import transaction
 from django.test import Client
 from django.utils import timezone
 
@@ -211,3 +212,34 @@ def test_the_console_speaks_german_to_a_german_operator(
     page = console.get(f"/admin/games/match/{match_id}/change/").content.decode()
     assert "Der Tisch, wie ihn ein Zuschauer sieht" in page and "7 Tage pro Schritt" in page
     assert "Die Partie abbrechen" in page
+
+
+def test_each_role_reaches_only_its_own_controls(alice: Player, bob: Player) -> None:
+    """Operators run matches and tournaments; moderators neither (moderation/ migrations'
+    groups); no one revokes a token without the right to change users."""
+    from django.contrib.auth.models import Group
+
+    carol, dan, erin = (make_player(name).user for name in ("carol", "dan", "erin"))
+    cup = tournament(carol, [carol, dan, erin])
+    match_id = start_match("gops", [alice, bob], time_control=TIMED)
+    token = AccessToken.objects.get(user=alice.user)
+    urls = {
+        "match": (f"/admin/games/match/{match_id}/operate/abort/", {"reason": "r"}),
+        "tournament": (f"/admin/tournaments/tournament/{cup.pk}/control/end/", {"reason": "r"}),
+        "token": (
+            f"/admin/accounts/user/{alice.user.pk}/revoke-token/{token.pk}/",
+            {"reason": "r"},
+        ),
+    }
+    allowed = {"operators": {"match", "tournament"}, "moderators": set()}
+    for role, may in allowed.items():
+        staff = User.objects.create_user(role, password="correct-horse-battery", is_staff=True)
+        staff.groups.add(Group.objects.get(name=role))
+        client = Client()
+        client.force_login(staff)
+        for name, (url, data) in urls.items():
+            with transaction.atomic():
+                answer = client.post(url, data)
+                expected = 302 if name in may else 403
+                assert answer.status_code == expected, (role, name, answer.status_code)
+                transaction.set_rollback(True)
