@@ -79,6 +79,8 @@ def page_context(model_admin: Any, request: HttpRequest, match: Match) -> dict[s
             (reverse("admin:games_match_verify", args=[match.pk]), _("Verify the transcript")),
         ]
     return {
+        "title": _("%(game)s match, %(status)s, step %(step)s")
+        % {"game": match.game, "status": match.status, "step": match.step},
         "match_facts": _facts(match),
         "action_groups": list(groups.items()),
         "record_links": records,
