@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 
 from accounts import scopes
 from core.errors import NotFound
+from core.openapi import operation_id
 from games.api.matches import PROBLEM, _input, requester
 from games.events import timestamp
 from moderation import reports, sanctions
@@ -54,6 +55,7 @@ class SanctionListApi(APIView):
 
     @extend_schema(
         responses={200: s.SanctionListOutput},
+        operation_id=operation_id("/api/v1/sanctions", "list"),
         tags=TAGS,
         description="Your own sanctions, newest first (never who gave them).",
     )

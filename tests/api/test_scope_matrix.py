@@ -42,6 +42,7 @@ FAKE = {
     "subscription_id": "999999",
     "proposal_id": "999999",
     "offer_id": "999999",
+    "sanction_id": "999999",
     "tournament_id": "00000000-0000-4000-8000-000000000000",
 }
 
