@@ -55,7 +55,9 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
-    # Django's admin with the console's site as ``admin.site`` (console/apps.py).
+    # The console first, so its admin/base_site.html (its stylesheet on every console page) is
+    # found before Django's; then Django's admin with the console's site as ``admin.site``.
+    "console.apps.ConsoleConfig",
     "console.apps.ConsoleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -73,7 +75,6 @@ INSTALLED_APPS = [
     "tournaments",
     "moderation",
     "web",
-    "console.apps.ConsoleConfig",
 ]
 
 MIDDLEWARE = [

@@ -62,6 +62,16 @@ def _world() -> dict[str, str]:
     }
 
 
+#: Other console pages: checked for overlaps only.
+MORE = (
+    "/admin/games/match/",
+    "/admin/accounts/user/",
+    "/admin/tournaments/tournament/",
+    "/admin/moderation/moderationlogentry/",
+    "/admin/moderation/report/",
+)
+
+
 def _log_in(page: Page) -> None:
     page.goto("/admin/login/")
     page.get_by_label("Username").fill("operator")
@@ -82,6 +92,11 @@ def test_console_pages_at_1280_and_1024(new_page: Callable[..., Page]) -> None:
             if width == 1280:
                 assert_accessible(page, f"console {name}")
                 shot(page, f"console-{name}")
+        operate = pages["match"].replace("/change/", "/operate/extend/")
+        for url in (*MORE, operate):
+            page.goto(url)
+            boxes = page.evaluate(OVERLAPS)
+            assert not boxes["hits"], f"{url} at {width}: {boxes['hits']}"
         # a live match: the table and its actions, in groups
         page.goto(pages["match"])
         assert page.locator(".console-table table.view").count() >= 1
