@@ -43,9 +43,22 @@ class JoinedFilter(admin.SimpleListFilter):
         return queryset.filter(date_joined__gte=timezone.now() - timedelta(days=days))
 
 
+class KindFilter(admin.SimpleListFilter):
+    title = _("bot or person")
+    parameter_name = "kind"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("bot", _("Bot")), ("person", _("Person"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[User]) -> QuerySet[User]:
+        if self.value() in ("bot", "person"):
+            return queryset.filter(is_bot=self.value() == "bot")
+        return queryset
+
+
 class FacedownUserAdmin(UserAdmin):
     list_display = ("username", "kind", "email", "is_active", "is_staff", "date_joined")
-    list_filter = (("is_bot", admin.BooleanFieldListFilter), JoinedFilter, *UserAdmin.list_filter)
+    list_filter = (KindFilter, JoinedFilter, *UserAdmin.list_filter)
     actions = ("deactivate_users", "reset_tokens", "end_vacations")
     change_form_template = "console/user/change_form.html"
     # Plain multiple selects: the stock two-box widget's search boxes have no accessible

@@ -122,8 +122,10 @@ def test_the_user_page_shows_the_player_and_revokes_a_token_with_a_reason(
     users = "/admin/accounts/user/"
     listed = console.get(users).content.decode()
     assert "Bot" in listed and "Person" in listed
-    bots = console.get(f"{users}?is_bot__exact=1").content.decode()
+    bots = console.get(f"{users}?kind=bot").content.decode()
     assert "robot" in bots and ">alice<" not in bots
+    people = console.get(f"{users}?kind=person").content.decode()
+    assert ">alice<" in people and ">robot<" not in people
     page = console.get(f"{users}{alice.user.pk}/change/").content.decode()
     assert "Person" in page and match_id in page and "tests" in page  # the token's name
     assert "Notifications" in page and "not on vacation" in page
