@@ -25,6 +25,7 @@ COPY observability ./observability
 COPY social ./social
 COPY tournaments ./tournaments
 COPY moderation ./moderation
+COPY console ./console
 COPY live ./live
 COPY web ./web
 COPY manage.py ./

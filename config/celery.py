@@ -77,6 +77,17 @@ class SweepStep(bootsteps.StartStopStep):
 app.steps["consumer"].add(SweepStep)
 
 
+def _stamp(**kwargs: Any) -> None:
+    from observability.collector import task_publish_stamp
+
+    task_publish_stamp(**kwargs)
+
+
+# Every task message carries its publish time: the console and the metrics show the age of the
+# queue's oldest task (observability/collector.py).
+signals.before_task_publish.connect(_stamp, weak=False)
+
+
 @signals.task_prerun.connect
 @signals.task_postrun.connect
 def connections_tidy(task: Any = None, **_: Any) -> None:

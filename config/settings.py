@@ -55,7 +55,10 @@ ALLOWED_HOSTS = [
 ]
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The console first, so its admin/base_site.html (its stylesheet on every console page) is
+    # found before Django's; then Django's admin with the console's site as ``admin.site``.
+    "console.apps.ConsoleConfig",
+    "console.apps.ConsoleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -9,7 +9,9 @@ to 0 for it, so the scrape itself never fails.
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from collections.abc import Iterable, Iterator
 from datetime import datetime
 from functools import cache
@@ -30,6 +32,9 @@ log = logging.getLogger(__name__)
 # the name + separator + step for the others (kombu.transport.redis, PRIORITY_STEPS).
 _PRIORITY_STEPS = (0, 3, 6, 9)
 _PRIORITY_SEPARATOR = "\x06\x16"
+#: The header every task message carries with its publish time (Unix seconds), stamped in
+#: ``before_task_publish`` (config/celery.py): the queue's oldest task's age reads it.
+PUBLISHED_HEADER = "facedown_published_at"
 
 
 def _age(oldest: datetime | None, now: datetime) -> float:
@@ -75,9 +80,43 @@ def _broker(url: str) -> redis.Redis:
 
 def queue_depth(url: str, queue: str) -> int:
     pipe = _broker(url).pipeline(transaction=False)
-    for step in _PRIORITY_STEPS:
-        pipe.llen(queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}")
+    for name in _lists(queue):
+        pipe.llen(name)
     return sum(int(n) for n in pipe.execute())
+
+
+def _lists(queue: str) -> list[str]:
+    return [
+        queue if step == 0 else f"{queue}{_PRIORITY_SEPARATOR}{step}" for step in _PRIORITY_STEPS
+    ]
+
+
+def queue_oldest_age(url: str, queue: str, now: float | None = None) -> float | None:
+    """Seconds since the oldest waiting task was published, None when none waits (or none
+    carries the stamp). kombu pushes on the left and takes from the right, so each priority
+    list's oldest message is its last one: one ``LINDEX -1`` per list."""
+    pipe = _broker(url).pipeline(transaction=False)
+    for name in _lists(queue):
+        pipe.lindex(name, -1)
+    stamps = []
+    for raw in pipe.execute():
+        if raw is None:
+            continue
+        try:
+            stamp = json.loads(raw).get("headers", {}).get(PUBLISHED_HEADER)
+        except (ValueError, AttributeError):
+            continue
+        if isinstance(stamp, int | float):
+            stamps.append(float(stamp))
+    if not stamps:
+        return None
+    return max(0.0, (time.time() if now is None else now) - min(stamps))
+
+
+def task_publish_stamp(headers: dict[str, Any] | None = None, **_: Any) -> None:
+    """``before_task_publish``: the publish time in the message's headers."""
+    if headers is not None:
+        headers.setdefault(PUBLISHED_HEADER, time.time())
 
 
 class StateCollector(Collector):
@@ -100,13 +139,18 @@ class StateCollector(Collector):
             labels=["queue"],
         )
         yield GaugeMetricFamily(
+            "facedown_task_queue_oldest_seconds",
+            "How long the oldest task waiting in the broker's queue has waited (0: none).",
+            labels=["queue"],
+        )
+        yield GaugeMetricFamily(
             "facedown_metrics_source_up",
             "1 when the scrape could read the source (database, broker), else 0.",
             labels=["source"],
         )
 
     def collect(self) -> Iterable[Metric]:
-        overdue, lag, depth, up = self._families()
+        overdue, lag, depth, oldest, up = self._families()
         now = timezone.now()
         try:
             overdue.add_metric([], _age(overdue_oldest(now), now))
@@ -122,8 +166,10 @@ class StateCollector(Collector):
             queue = str(getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery"))
             try:
                 depth.add_metric([queue], queue_depth(broker, queue))
+                oldest.add_metric([queue], queue_oldest_age(broker, queue) or 0.0)
                 up.add_metric(["broker"], 1)
                 yield depth
+                yield oldest
             except redis.RedisError as exc:
                 log.warning("metrics: the broker did not answer (%s)", type(exc).__name__)
                 up.add_metric(["broker"], 0)

@@ -54,7 +54,9 @@ class Tournament(models.Model):
     rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     time_control = models.JSONField(null=True, blank=True)
     rated = models.BooleanField(default=True)
-    stand_in_bot = models.CharField(max_length=16, choices=StandIn.choices, default=StandIn.GREEDY)
+    stand_in_bot = models.CharField(
+        "stand-in bot", max_length=16, choices=StandIn.choices, default=StandIn.GREEDY
+    )
     withdrawn_games = models.CharField(
         max_length=16, choices=WithdrawnGames.choices, default=WithdrawnGames.FORFEIT
     )
@@ -153,12 +155,15 @@ class TournamentMatch(models.Model):
     )
     #: User ids in seat order.
     players = models.JSONField()
-    decided_by_stand_in = models.BooleanField(default=False)
+    decided_by_stand_in = models.BooleanField("decided by the stand-in bot", default=False)
     #: Once finished: groups of seat indices best first (as ``Match.result["ranking"]``).
     ranking = models.JSONField(null=True, blank=True)
     #: User ids who lost this table by forfeit (withdrawn, disqualified).
     forfeited = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "tournament matches"
 
     def __str__(self) -> str:
         return f"table {self.pk} of round {self.round_id}"

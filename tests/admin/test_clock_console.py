@@ -45,12 +45,14 @@ def test_clocks_and_the_public_deadline(console: Client, alice: Player, bob: Pla
     )
     assert alice.move(match_id, 1, {"card": 1}).status_code == 202
     html = _page(console, match_id)
-    assert "byo-yomi: 3d, then 5 x 1d; on timeout a bot (greedy) moves" in html
+    assert "byo-yomi: 3 days, then 5 x 1 day; on timeout a bot (greedy) moves" in html
     # Alice moved, sealed: her clock is shown running like Bob's, never stopped.
     assert html.count("running since") == 2 and "moved (told" not in html
     assert "stopped" not in html
     left = re.findall(r'<td class="left-now">([^<]*)</td>', html)
-    assert len(left) == 2 and left[0] == left[1] and left[0].startswith(("3d", "2d 23h"))
+    assert (
+        len(left) == 2 and left[0] == left[1] and left[0].startswith(("3 days", "2 days 23 hours"))
+    )
 
     # The list shows the deadline every reader sees, not the row's own.
     match = Match.objects.get(pk=match_id)
@@ -68,7 +70,7 @@ def test_a_vacation_shown_and_ended_by_staff(console: Client, alice: Player, bob
     until = timezone.now() + timedelta(days=2)
     assert bob.post("/accounts/me/vacation", {"until": until.isoformat()}).status_code == 200
     html = _page(console, match_id)
-    assert "Fischer: 3d, +1d a move, at most 7d" in html and "weekends paused" in html
+    assert "Fischer: 3 days, +1 day a move, at most 7 days" in html and "weekends paused" in html
     assert "held until" in html and "on vacation until" in html
 
     users = "/admin/accounts/user/"

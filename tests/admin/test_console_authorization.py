@@ -49,7 +49,7 @@ LOCKED_OUT = (ANONYMOUS, PLAYER, DEACTIVATED_STAFF)
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 # What a clock holds now changes with the wall clock between the two worlds; that it does not
 # depend on a sealed move is tests/admin/test_clock_console.py's.
-_LEFT_NOW = re.compile(r'<td class="left-now">[^<]*</td>')
+_LEFT_NOW = re.compile(r'<td class="(?:left-now|age)">[^<]*</td>')
 
 #: What each operation's form posts.
 FORMS: dict[str, dict[str, Any]] = {
@@ -212,6 +212,9 @@ def _check(cell: Cell, response: Any, changed: bool) -> None:
 
 def test_console_authorization_matrix(db: None, subtests: Any, settings: Any) -> None:
     settings.FACEDOWN_TASK_RUNNER = "off"
+    # The home page counts bot seats still to move this long after their step opened: at 0
+    # the series' bot seat is late in both worlds, whatever the wall clock did in between.
+    settings.FACEDOWN_BOT_STALL_SECONDS = 0
     world = build_world()
     first, second = alternatives(
         run_console(world, WORLD_BIDS[0], subtests),

@@ -29,7 +29,7 @@ CASES = [
 _CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
 # What a clock holds now changes with the wall clock between the two worlds; that it does not
 # depend on a sealed move is tests/admin/test_clock_console.py's.
-_LEFT_NOW = re.compile(r'<td class="left-now">[^<]*</td>')
+_LEFT_NOW = re.compile(r'<td class="(?:left-now|age)">[^<]*</td>')
 
 
 def _html(response: Any) -> str:
@@ -40,7 +40,13 @@ def _html(response: Any) -> str:
 
 def _console_pages(console: Client, match_id: str) -> dict[str, str]:
     """Every console page that shows something of the match."""
+    seated = Match.objects.get(pk=match_id).seats.values_list("user_id", flat=True)
     pages = {
+        "home": _html(console.get("/admin/")),
+        **{
+            f"user {user_id}": _html(console.get(f"/admin/accounts/user/{user_id}/change/"))
+            for user_id in seated
+        },
         "changelist": _html(console.get(CHANGELIST)),
         "changelist_active": _html(console.get(CHANGELIST + "?status=active&has_bots=no")),
         "search": _html(console.get(CHANGELIST + "?q=alice")),

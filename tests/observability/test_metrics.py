@@ -190,6 +190,35 @@ def test_the_queue_depth_counts_every_priority_list(db, token, settings):
         broker.delete(*keys)
 
 
+def test_the_oldest_task_s_age_comes_from_its_publish_stamp(db, token, settings):
+    """A task published through Celery carries its publish time (``before_task_publish``);
+    the queue's oldest waiting task's age reads it from the broker."""
+    import json
+    import time
+
+    from config.celery import app
+    from observability.collector import PUBLISHED_HEADER, queue_oldest_age
+
+    queue = f"facedown-test-{uuid.uuid4().hex}"
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    url = django_settings.CELERY_BROKER_URL
+    broker = redis.Redis.from_url(url)
+    try:
+        assert queue_oldest_age(url, queue) is None
+        before = time.time()
+        app.send_task("facedown.test.never_run", queue=queue)
+        app.send_task("facedown.test.never_run", queue=queue)
+        stamps = [
+            json.loads(raw)["headers"][PUBLISHED_HEADER] for raw in broker.lrange(queue, 0, -1)
+        ]
+        assert len(stamps) == 2 and before <= min(stamps) <= time.time()
+        assert queue_oldest_age(url, queue, now=min(stamps) + 30) == pytest.approx(30)
+        samples = scrape(APIClient())
+        assert 0 <= value(samples, "facedown_task_queue_oldest_seconds", queue=queue) < 10
+    finally:
+        broker.delete(queue)
+
+
 def test_a_broker_that_does_not_answer_leaves_the_scrape_working(db, token, settings):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -1,4 +1,5 @@
-"""Operators read match chat and hide a message with a reason (kept on the message)."""
+"""Chat and seeks in the console: operators read match chat and hide a message with a reason
+(kept on the message, and in the moderation log)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from django.contrib import admin, messages
 from django.http import HttpRequest
 
 from accounts.models import User
+from console.records import staff_record
 from social.chat import message_hide
-from social.models import ChatMessage, Seek
+from social.models import ChatMessage
 
 
-@admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
     list_display = ("match", "seq", "author", "at", "text", "hidden", "hidden_reason")
     list_filter = ("hidden",)
@@ -34,13 +35,22 @@ class ChatMessageAdmin(admin.ModelAdmin):
             return
         assert isinstance(request.user, User)
         message_hide(obj, operator=request.user, reason=reason)
+        staff_record(
+            actor=request.user,
+            action="chat_hide",
+            reason=reason,
+            subject_user=obj.author,
+            subject_type="chat_message",
+            subject_id=str(obj.pk),
+        )
 
 
-@admin.register(Seek)
 class SeekAdmin(admin.ModelAdmin):
     list_display = ("id", "user", "game", "players", "status", "match", "created_at", "expires_at")
     list_filter = ("status", "game")
-    readonly_fields = [f.name for f in Seek._meta.fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        return [f.name for f in self.model._meta.fields]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
