@@ -274,8 +274,9 @@ def account_delete(*, user: User, password: str) -> None:
 def account_close(*, user: User) -> None:
     """``account_delete`` without the password: every hook, then the row anonymised. The
     player's own deletion checks the password first; a moderator's closing (a sanction,
-    moderation/sanctions.py) runs this as it is."""
-    current = _fresh(user)
+    moderation/sanctions.py) runs this as it is. The hooks run each in their own
+    transaction, so the row is read here unlocked (a lock would need one around them all)."""
+    current = User.objects.get(pk=user.pk)
     # From the top of the apps' layers down: what an app started on a lower one's things (a
     # tournament's entry, a challenge) closes before the lower one closes its own (the seats).
     for hooks in reversed(account_hooks()):
