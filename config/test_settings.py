@@ -8,7 +8,36 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
 os.environ.setdefault("DJANGO_SECRET_KEY", "facedown-test-suite-secret-key-not-for-any-deployment")
 os.environ.setdefault("DJANGO_ALLOWED_HOSTS", "*")
 
-from config.settings import *  # noqa: F403
+
+def _worker_number() -> int | None:
+    """pytest-xdist's worker of this process (``gw1`` is 1), unless this process's Redis URLs are
+    already a worker's: a server a test starts inherits them (and the worker's variable)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or os.environ.get("FACEDOWN_TEST_REDIS_WORKER") == worker:
+        return None
+    return int(worker.removeprefix("gw"))
+
+
+def _worker_redis(url: str, number: int) -> str:
+    """The Redis database of worker ``number``: the given one less the number (15, 14, ...),
+    or more when that would go below 0, so that two workers never share one."""
+    base, _, database = url.rpartition("/")
+    own = int(database or 0)
+    own = own - number if own >= number else own + number
+    return f"{base}/{own}"
+
+
+# Two workers (scripts/test runs pytest -n 2) share PostgreSQL and Redis. pytest-django gives
+# each its own test database (test_facedown_gw0, ...); here each gets its own Redis database
+# (the cache, the throttles, the live bus and the Celery broker) and its own Celery queue.
+_number = _worker_number()
+if _number is not None:
+    for _name in ("REDIS_URL", "CELERY_BROKER_URL"):
+        if os.environ.get(_name, "").strip():
+            os.environ[_name] = _worker_redis(os.environ[_name].strip(), _number)
+    os.environ["FACEDOWN_TEST_REDIS_WORKER"] = os.environ["PYTEST_XDIST_WORKER"]
+
+from config.settings import *  # noqa: E402, F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"] = {  # noqa: F405
@@ -45,3 +74,7 @@ FACEDOWN_EMAIL_VERIFY_PER_ADDRESS = 1000
 # (tests/api/test_attention_limits.py) lower these.
 FACEDOWN_INVITATIONS_PER_HOUR = 1000
 FACEDOWN_PROPOSALS_PER_HOUR = 1000
+
+# Each worker's Celery queue is its own as well (the default queue "celery" otherwise).
+if os.environ.get("PYTEST_XDIST_WORKER", "").startswith("gw"):
+    CELERY_TASK_DEFAULT_QUEUE = f"facedown-test-{os.environ['PYTEST_XDIST_WORKER']}"

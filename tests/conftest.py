@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -8,6 +10,51 @@ from django.test.client import Client
 
 from tests.players import Player, make_player
 from tests.schema_guard import session_guard
+
+# Tests that need the whole machine: fault injection with clusters of their own, the benchmark
+# smokes (callgrind among them) and the production install. They are marked ``serial`` here and
+# run in scripts/test's serial phase, after the two workers' phase (tests/test_serial_phase.py).
+SERIAL_PATHS = (
+    "tests/faults/",
+    "tests/bench/",
+    "tests/deployment/test_production_install.py",
+)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        where = item.path.relative_to(ROOT).as_posix()
+        if where.startswith(SERIAL_PATHS):
+            item.add_marker(pytest.mark.serial)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Timings a test records as its ``timing`` property (``record_property``), in the closing
+    summary, e.g. the production install's set-up apart from its play."""
+    for reports in terminalreporter.stats.values():
+        for report in reports:
+            for name, value in getattr(report, "user_properties", ()):
+                if name == "timing" and getattr(report, "when", "") == "call":
+                    terminalreporter.write_line(f"timing: {value}")
+
+
+DESELECTED = pytest.StashKey[list[pytest.Item]]()
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    """Kept for tests/test_serial_phase.py: what ``-m "not serial"`` left to the serial phase."""
+    if items:
+        items[0].config.stash.setdefault(DESELECTED, []).extend(items)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A ``serial`` test never runs beside another worker (scripts/test: ``-m "not serial"``
+    for the workers' phase)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker and item.get_closest_marker("serial"):
+        pytest.fail(f"{item.nodeid} is marked serial but ran on xdist worker {worker}")
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -24,6 +71,18 @@ def responses_match_schema() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Client, "request", request)
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def worker_recorded(
+    django_db_modify_db_settings: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Under pytest-xdist, each worker records what it runs against at its first test, for
+    tests/test_worker_isolation.py (the run's workers share the parent of their temp folders)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from tests.workers import record
+
+        record(tmp_path_factory.getbasetemp().parent)
 
 
 @pytest.fixture(autouse=True)

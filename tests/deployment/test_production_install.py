@@ -20,7 +20,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -223,7 +223,9 @@ def test_the_image_installs_without_extras() -> None:
     assert all(w.startswith("--") and w != "--editable" for w in words[2:-1]), words
 
 
-def test_the_production_install_plays_a_bot_match(stack: Stack) -> None:
+def test_the_production_install_plays_a_bot_match(
+    stack: Stack, record_property: Callable[[str, object], None]
+) -> None:
     began = time.monotonic()
     web, asgi = stack.web_port, stack.asgi_port
     registered = call(web, "POST", "/accounts/register", {"username": "ada", "password": "x" * 16})
@@ -288,7 +290,9 @@ def test_the_production_install_plays_a_bot_match(stack: Stack) -> None:
         assert name in ONE_OFF or service.alive, f"{name} died:{stack.logs()}"
         assert "Traceback" not in service.output(), f"{name}:{stack.logs()}"
     phases = ", ".join(f"{name} {value:.1f} s" for name, value in stack.seconds.items())
-    print(
-        f"\n{phases}; match played in {played:.1f} s; "
-        f"long-poll answered in {polled['seconds']:.2f} s"
+    # In the run's closing summary (tests/conftest.py): the set-up apart from the test's time.
+    record_property(
+        "timing",
+        f"production install: {phases}; match played in {played:.1f} s; "
+        f"long-poll answered in {polled['seconds']:.2f} s",
     )

@@ -152,6 +152,7 @@ def _served_on_one_connection(port: int, requests: int, pause: float = 0.0) -> i
         return requests
 
 
+@pytest.mark.serial  # which worker is idle depends on the machine's load: alone on it
 def test_a_saturated_worker_sends_a_connection_to_another(tmp_path: Path) -> None:
     """Two workers, one client: the worker with its connection is busy all the time, the other
     idle (config/web_balance.py) — the connection is closed, the client reconnects and the

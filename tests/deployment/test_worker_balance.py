@@ -15,8 +15,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from tests.deployment.gunicorn_process import gunicorn
 from tests.faults.conftest import wait_for
+
+# Timed (about 1.2 s, under 2.1) and about which worker is idle: alone on the machine.
+pytestmark = pytest.mark.serial
 
 
 def _answers(port: int) -> bool:

@@ -24,6 +24,7 @@ from games.catalog import GAMES
 from games.catalog.record import ConformanceHints
 from games.engine.protocol import Engine, IllegalMove, InvalidOptions, Outcome, State
 from games.engine.rng import DealRng
+from tests.scale import scaled
 
 CHUNKS = 4  # playouts run in chunks so that pytest-xdist can spread them
 MAX_STEPS = 500
@@ -185,7 +186,7 @@ def playout(engine: Engine, number: int, tally: Tally) -> tuple[State, list[dict
 def test_random_playouts(slug: str, chunk: int) -> None:
     engine = GAMES[slug].engine
     tally = Tally()
-    for number in range(chunk, hints(engine).playouts, CHUNKS):
+    for number in range(chunk, scaled(hints(engine).playouts), CHUNKS):
         playout(engine, number, tally)
     # Hidden information is genuinely redrawn most of the time.
     assert tally.changed > tally.shuffles // hints(engine).redrawn_one_in

@@ -13,6 +13,7 @@ import pytest
 from games.engine.memory import CARD_ORDER, ENGINE, deck, rank_of
 from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State, ToAct
 from games.engine.rng import DealRng
+from tests.scale import scaled
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000001"
@@ -469,7 +470,7 @@ def test_shuffle_hidden_under_table_only_redraws_past_sightings() -> None:
 
 # --- random playouts -----------------------------------------------------------------------------
 
-PLAYOUTS = 60
+PLAYOUTS = scaled(60)  # FACEDOWN_TEST_SCALE plays more (tests/scale.py)
 CHOICES: dict[str, list[Any]] = {
     "pairs": [6, 7, 8],
     "flips_visible_to": ["all", "flipper"],

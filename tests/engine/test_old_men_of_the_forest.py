@@ -27,6 +27,7 @@ from games.engine.old_men_of_the_forest import (
 )
 from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State
 from games.engine.rng import DealRng
+from tests.scale import scaled
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000007"
@@ -811,7 +812,7 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
     for penalty in ("additional", "replace")
     for games in (1, 2)
 ]
-PLAYOUTS = 60
+PLAYOUTS = scaled(60)  # FACEDOWN_TEST_SCALE plays more (tests/scale.py)
 FULL_VIEW_CHECKS = len(SETUPS)  # the first playout of every setup checks every viewer each step
 MAX_STEPS = 2 * TRICKS * (5 + 4) + 10
 

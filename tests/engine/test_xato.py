@@ -13,6 +13,7 @@ import pytest
 from games.engine.protocol import IllegalMove, InvalidOptions, Move, Resolution, State, ToAct
 from games.engine.rng import DealRng
 from games.engine.xato import ENGINE, HAND_SIZES, PACK_52, PACK_54, hunt_position, pack, target_of
+from tests.scale import scaled
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000007"
@@ -880,7 +881,7 @@ def test_shuffle_hidden_under_full_keeps_what_the_draft_shows() -> None:
 
 # --- random playouts -----------------------------------------------------------------------------
 
-PLAYOUTS = 50
+PLAYOUTS = scaled(50)  # FACEDOWN_TEST_SCALE plays more (tests/scale.py)
 CHUNKS = 2  # so that pytest-xdist can spread them
 
 
