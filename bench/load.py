@@ -247,6 +247,9 @@ def production_env(db: str, redis_db: int) -> dict[str, str]:
             f"FACEDOWN_THROTTLE_{scope}": "1000000/hour"
             for scope in ("REGISTER", "LOGIN", "MATCH_CREATE")
         },
+        # The benchmark's players invite one another far more often than a person would.
+        "FACEDOWN_INVITATIONS_PER_HOUR": "1000000",
+        "FACEDOWN_PROPOSALS_PER_HOUR": "1000000",
         "LOG_LEVEL": "WARNING",
         # As the compose file logs: one JSON line per request (the access log).
         "LOG_FORMAT": "json",

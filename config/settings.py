@@ -574,6 +574,11 @@ _enum_names["DeclineReasonEnum"] = "games.models.DeclineReason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 _enum_names["TournamentStatusEnum"] = ["registering", "running", "paused", "finished", "cancelled"]
 _enum_names["EntryStatusEnum"] = ["active", "withdrawn", "disqualified"]
+# Names for the choice sets that share a field name ("kind", "reason") across components.
+_enum_names["ProposalKindEnum"] = ["pause", "abort"]
+_enum_names["ReportKindEnum"] = "moderation.api.serializers.REPORT_KINDS"
+_enum_names["ReportReasonEnum"] = "moderation.api.serializers.REPORT_REASONS"
+_enum_names["SanctionKindEnum"] = "moderation.api.serializers.SANCTION_KINDS"
 # CORS (django-cors-headers): a web client served from another origin may call the API with a
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
 # empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
