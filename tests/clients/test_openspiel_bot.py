@@ -27,7 +27,7 @@ def test_openspiel_goofspiel_plays_a_facedown_match(registered: Callable[[], Cli
     report = run(client, bot, max_matches=1, timeout=40, read_timeout=10)
 
     assert not report.timed_out and report.finished == [match_id]
-    final = client.match(match_id)
+    final = client.matches.get(match_id)
     assert final["status"] == "finished" and final["options"]["tie_rule"] == "discard"
     you, history = final["you"], final["view"]["history"]
     assert len(history) == 5
