@@ -150,8 +150,9 @@ class MatchesArea(Area):
         return cast(Match, self._call("POST", f"/matches/{match_id}/join", body))
 
     @operation("POST", "/matches/{match_id}/decline")
-    def decline(self, match_id: str) -> Match:
-        return cast(Match, self._call("POST", f"/matches/{match_id}/decline"))
+    def decline(self, match_id: str, reason: str | None = None) -> Match:
+        body = _given(reason=reason)
+        return cast(Match, self._call("POST", f"/matches/{match_id}/decline", body))
 
     @operation("POST", "/matches/{match_id}/resign")
     def resign(self, match_id: str) -> Match:
@@ -189,8 +190,9 @@ class MatchesArea(Area):
         return cast(JSON, self._call("GET", f"/matches/{match_id}/conditional-moves"))
 
     @operation("PUT", "/matches/{match_id}/conditional-moves")
-    def set_conditional_moves(self, match_id: str, body: JSON) -> JSON:
+    def set_conditional_moves(self, match_id: str, rules: JSONList) -> JSON:
         """Premoves for the coming steps (docs/api.md, "Conditional moves")."""
+        body = {"rules": rules}
         return cast(JSON, self._call("PUT", f"/matches/{match_id}/conditional-moves", body))
 
     @operation("DELETE", "/matches/{match_id}/conditional-moves")
@@ -202,9 +204,9 @@ class MatchesArea(Area):
         return self._call("GET", f"/matches/{match_id}/proposals")
 
     @operation("POST", "/matches/{match_id}/proposals")
-    def propose(self, match_id: str, kind: str, **fields: Any) -> JSON:
+    def propose(self, match_id: str, kind: str, until: str | None = None) -> JSON:
         """A proposal to the table (``kind``: a draw, an abort, …; docs/api.md)."""
-        body = {"kind": kind, **_given(**fields)}
+        body = {"kind": kind, **_given(until=until)}
         return cast(JSON, self._call("POST", f"/matches/{match_id}/proposals", body))
 
     @operation("POST", "/matches/{match_id}/proposals/{proposal_id}/accept")
@@ -234,9 +236,10 @@ class SubstitutesArea(Area):
         return self._call("GET", f"/matches/{match_id}/substitutes")
 
     @operation("POST", "/matches/{match_id}/substitutes")
-    def offer(self, match_id: str, **fields: Any) -> JSON:
-        """Offer your seat to a substitute (docs/api.md)."""
-        return cast(JSON, self._call("POST", f"/matches/{match_id}/substitutes", _given(**fields)))
+    def offer(self, match_id: str, seat: int, invitee: str | None = None) -> JSON:
+        """Offer ``seat`` to a substitute (``invitee``, or anyone; docs/api.md)."""
+        body = {"seat": seat, **_given(invitee=invitee)}
+        return cast(JSON, self._call("POST", f"/matches/{match_id}/substitutes", body))
 
     @operation("POST", "/matches/{match_id}/substitutes/{offer_id}/accept")
     def accept(self, match_id: str, offer_id: int) -> JSON:
@@ -343,9 +346,11 @@ class SeeksArea(Area):
         return self._call("GET", "/seeks", params=_flags(filters))
 
     @operation("POST", "/seeks")
-    def create(self, game: str, **fields: Any) -> JSON:
-        """Ask for a match with whoever asks for the same (docs/api.md, "Seeks")."""
-        return cast(JSON, self._call("POST", "/seeks", {"game": game, **_given(**fields)}))
+    def create(self, game: str, players: int = 2, **fields: Any) -> JSON:
+        """Ask for a match with whoever asks for the same (docs/api.md, "Seeks"): ``options``,
+        ``time_control``, ``rating_range``, ``allow_bots``, ``client_seed``."""
+        body = {"game": game, "players": players, **_given(**fields)}
+        return cast(JSON, self._call("POST", "/seeks", body))
 
     @operation("GET", "/seeks/{seek_id}")
     def get(self, seek_id: str) -> JSON:
@@ -358,9 +363,10 @@ class SeeksArea(Area):
 
 class SeriesArea(Area):
     @operation("POST", "/series")
-    def create(self, **fields: Any) -> JSON:
-        """A series of matches (docs/api.md, "Series")."""
-        return cast(JSON, self._call("POST", "/series", _given(**fields)))
+    def create(self, game: str, seats: Seats, matches: int, **fields: Any) -> JSON:
+        """A series of ``matches`` matches between the same ``seats`` (docs/api.md)."""
+        body = {"game": game, "seats": seats, "matches": matches, **_given(**fields)}
+        return cast(JSON, self._call("POST", "/series", body))
 
     @operation("GET", "/series/{series_id}")
     def get(self, series_id: str) -> JSON:
@@ -373,21 +379,23 @@ class ChatArea(Area):
         return self._call("GET", f"/matches/{match_id}/chat")
 
     @operation("POST", "/matches/{match_id}/chat")
-    def say(self, match_id: str, text: str, **fields: Any) -> JSON:
-        body = {"text": text, **_given(**fields)}
+    def say(self, match_id: str, text: str) -> JSON:
+        body = {"text": text}
         return cast(JSON, self._call("POST", f"/matches/{match_id}/chat", body))
 
     @operation("POST", "/matches/{match_id}/chat/{seq}/hide")
-    def hide(self, match_id: str, seq: int) -> JSON:
-        return cast(JSON, self._call("POST", f"/matches/{match_id}/chat/{seq}/hide"))
+    def hide(self, match_id: str, seq: int, reason: str) -> JSON:
+        body = {"reason": reason}
+        return cast(JSON, self._call("POST", f"/matches/{match_id}/chat/{seq}/hide", body))
 
     @operation("GET", "/chat/mutes")
     def mutes(self) -> Any:
         return self._call("GET", "/chat/mutes")
 
     @operation("POST", "/chat/mutes")
-    def mute(self, username: str, **fields: Any) -> JSON:
-        body = {"username": username, **_given(**fields)}
+    def mute(self, player: str, muted: bool = True) -> JSON:
+        """Mute (or, ``muted=False``, unmute) a player's chat for you."""
+        body = {"player": player, "muted": muted}
         return cast(JSON, self._call("POST", "/chat/mutes", body))
 
 
@@ -528,12 +536,13 @@ class AccountArea(Area):
         return account
 
     @operation("POST", "/accounts/password")
-    def change_password(self, current_password: str, new_password: str) -> str:
+    def change_password(self, current_password: str, password: str) -> JSON:
         """Every token ends; the answer's fresh token is used from now on."""
-        body = {"current_password": current_password, "new_password": new_password}
-        token = str(self._call("POST", "/accounts/password", body, idempotent=False)["token"])
-        self._client.token = token
-        return token
+        body = {"current_password": current_password, "password": password}
+        answer = cast(JSON, self._call("POST", "/accounts/password", body, idempotent=False))
+        if answer and answer.get("token"):
+            self._client.token = str(answer["token"])
+        return answer
 
     @operation("POST", "/accounts/password-reset")
     def request_password_reset(self, email: str) -> Any:
@@ -558,8 +567,10 @@ class AccountArea(Area):
         return cast(JSON, self._call("GET", "/accounts/me/vacation"))
 
     @operation("POST", "/accounts/me/vacation")
-    def start_vacation(self, **fields: Any) -> JSON:
-        return cast(JSON, self._call("POST", "/accounts/me/vacation", _given(**fields)))
+    def start_vacation(self, until: str) -> JSON:
+        """Away until ``until`` (an ISO date-time): your clocks wait (docs/api.md)."""
+        body = {"until": until}
+        return cast(JSON, self._call("POST", "/accounts/me/vacation", body))
 
     @operation("PATCH", "/accounts/me/vacation")
     def update_vacation(self, **fields: Any) -> JSON:
@@ -580,9 +591,10 @@ class AccountArea(Area):
         return cast(str, self._client.request("GET", path, params=_flags(params), raw=True))
 
     @operation("POST", "/accounts/stream-ticket")
-    def stream_ticket(self) -> JSON:
+    def stream_ticket(self, streams: Names) -> JSON:
         """A short-lived ticket for a browser's EventSource (docs/live.md)."""
-        return cast(JSON, self._call("POST", "/accounts/stream-ticket"))
+        body = {"streams": streams}
+        return cast(JSON, self._call("POST", "/accounts/stream-ticket", body))
 
     @operation("GET", "/accounts/me/stream")
     def stream(
