@@ -66,6 +66,20 @@ def test_leave_hands_the_failed_match_to_the_clock(registered: Callable[[], Clie
     assert report.resigned == [] and client.matches.get(broken)["status"] == "active"
 
 
+def test_past_max_concurrent_a_challenge_is_declined_later(
+    registered: Callable[[], Client],
+) -> None:
+    client, challenger = registered(), registered()
+    held = match_against_house_bot(client, "gops", "random", SMALL)
+    name = client.account.get()["username"]
+    challenge = challenger.challenges.create("gops", to=name, options=SMALL)
+    report = run(
+        client, FailsIn(""), max_matches=1, max_concurrent=1, timeout=30, handle_signals=False
+    )
+    assert report.finished == [held] and report.declined == [challenge["id"]]
+    assert challenger.challenges.get(challenge["id"])["decline_reason"] == "later"
+
+
 def test_a_429_on_connecting_is_waited_out(registered: Callable[[], Client]) -> None:
     """The server allows a token 10 open streams (FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN): with
     ten held, the runner's connection is refused with 429 ``too_many_streams`` and a

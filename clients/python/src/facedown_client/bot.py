@@ -192,11 +192,11 @@ class _Runner:
 
     def handle(self, item: StreamItem) -> None:
         data = item.data if isinstance(item.data, dict) else {}
-        if item.type == "snapshot":
-            for challenge in data.get("challenges") or []:
-                self.consider(challenge)
+        if item.type == "snapshot":  # the matches held first: they count against the limit
             for match_id in data.get("awaiting_me") or []:
                 self.play(str(match_id))
+            for challenge in data.get("challenges") or []:
+                self.consider(challenge)
             for match_id in data.get("invited") or []:
                 self.invited(str(match_id))
         elif item.type in ("your_move", "match_started"):

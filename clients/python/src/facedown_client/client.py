@@ -218,7 +218,7 @@ class Client:
         ``idempotent`` is false; GET, DELETE and keyed POSTs are retried after a network
         error. A 429 is waited out as the class says. Raises ``ApiError`` (its family's
         subclass) for a 4xx or 5xx answer."""
-        extra: dict[str, str] = {}
+        extra: dict[str, str] = {"Accept": "*/*"} if raw else {}
         if method == "POST" and idempotent:
             extra["Idempotency-Key"] = str(uuid.uuid4())
         retryable = method != "POST" or idempotent
