@@ -17,6 +17,7 @@ CLIENT = Path(__file__).resolve().parents[2] / "clients" / "python"
 def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path: Path) -> None:
     version = tomllib.loads((CLIENT / "pyproject.toml").read_text())["project"]["version"]
     assert f"## {version} " in (CLIENT / "CHANGELOG.md").read_text()
+    assert f'__version__ = "{version}"' in (CLIENT / "src/facedown_client/__init__.py").read_text()
     source = tmp_path / "source"  # built from a copy: the build leaves egg-info behind
     shutil.copytree(CLIENT, source, ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
     dist = tmp_path / "dist"
