@@ -80,10 +80,11 @@ def test_past_max_concurrent_a_challenge_is_declined_later(
     assert challenger.challenges.get(challenge["id"])["decline_reason"] == "later"
 
 
-def test_a_429_on_connecting_is_waited_out(registered: Callable[[], Client]) -> None:
-    """The server allows a token 10 open streams (FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN): with
-    ten held, the runner's connection is refused with 429 ``too_many_streams`` and a
-    ``Retry-After``; it waits that long, and plays once one stream has closed."""
+def test_a_429_is_waited_out(registered: Callable[[], Client]) -> None:
+    """The server allows a token 10 open streams and long-polls
+    (FACEDOWN_LIVE_MAX_STREAMS_PER_TOKEN): with ten held, the runner's connection and a
+    long-poll of the match's events are refused with 429 ``too_many_streams`` and a
+    ``Retry-After``; both wait that long and go on once streams have closed."""
     client = registered()
     match_id = match_against_house_bot(client, "gops", "random", SMALL)
     held: list[Generator[StreamItem, None, None]] = []
@@ -93,15 +94,24 @@ def test_a_429_on_connecting_is_waited_out(registered: Callable[[], Client]) -> 
         held.append(stream)
     outcome: dict[str, Any] = {}
     started = time.monotonic()
+
+    def poll() -> None:
+        page = client.matches.events(match_id, wait=1)
+        outcome.update(events=page, polled=time.monotonic() - started)
+
     runner = threading.Thread(
         target=lambda: outcome.update(
             report=run(client, FailsIn(""), max_matches=1, timeout=40, handle_signals=False)
         )
     )
+    poller = threading.Thread(target=poll)
     try:
         runner.start()
+        poller.start()
         time.sleep(0.5)
         held.pop().close()
+        held.pop().close()
+        poller.join(20)
         runner.join(45)
     finally:
         for stream in held:
@@ -109,6 +119,7 @@ def test_a_429_on_connecting_is_waited_out(registered: Callable[[], Client]) -> 
     report = outcome["report"]
     assert report.throttled >= 1 and report.finished == [match_id]
     assert time.monotonic() - started >= 4  # the server's Retry-After for too_many_streams: 5 s
+    assert outcome["events"]["results"] and outcome["polled"] >= 4
 
 
 SLOW_BOT = '''
