@@ -146,12 +146,19 @@ class _Runner:
         return self.stop.is_set()
 
     def interrupt(self, number: int, frame: FrameType | None) -> None:
-        self.report.stopped_by = signal.Signals(number).name
+        first = not self.stop.is_set()
+        self.report.stopped_by = self.report.stopped_by or signal.Signals(number).name
         self.stop.set()
-        if not self.busy:
+        if first and not self.busy:  # waiting on the stream: nothing is being sent
             raise _Interrupted()
 
     def follow(self, reconnect_delay: float) -> None:
+        try:
+            self._follow(reconnect_delay)
+        finally:
+            self.busy = True  # what follows (resigning on a stop) is not interrupted
+
+    def _follow(self, reconnect_delay: float) -> None:
         delay = reconnect_delay
         while not self.done():
             stream = self.client.account.stream(self.last_event_id, self.read_timeout)
@@ -400,7 +407,6 @@ def run(
     with _signals_to(runner, handle_signals):
         with suppress(_Interrupted):
             runner.follow(reconnect_delay)
-        runner.busy = True  # what follows is not interrupted
         if runner.stop.is_set() and on_stop == "resign":
             for match_id in sorted(runner.active - set(runner.report.finished)):
                 runner.resign(match_id)
