@@ -61,3 +61,5 @@ def test_seeks_tournaments_and_account_areas(registered: Callable[[], Client]) -
     assert alice.token != old and alice.account.get()["username"] == alice_name
     with pytest.raises(NotFound):
         alice.tournaments.get("00000000-0000-0000-0000-000000000000")
+    with pytest.warns(DeprecationWarning, match=r"client\.account\.get\(\)"):
+        assert alice.me()["username"] == alice_name  # the first client's flat name
