@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from facedown_client import Client
+from facedown_client.cli import load_config, make_client
 from facedown_client.errors import (
     ApiError,
     BadRequest,
@@ -94,3 +95,11 @@ def test_the_token_comes_from_the_environment_or_a_file(
     (tmp_path / "token").write_text(secret + "\n")
     monkeypatch.setenv("FACEDOWN_TOKEN_FILE", str(tmp_path / "token"))
     assert Client.from_env().account.get()["username"] == name
+
+    # facedown-bot's config: its token, or its token file, where the environment has none.
+    monkeypatch.delenv("FACEDOWN_TOKEN_FILE")
+    config = tmp_path / "bot.toml"
+    config.write_text(f'url = "{server}"\ntoken_file = "{tmp_path / "token"}"\n')
+    assert make_client(load_config(str(config)), None).account.get()["username"] == name
+    config.write_text(f'url = "{server}"\ntoken = "{secret}"\n')
+    assert make_client(load_config(str(config)), None).token == secret

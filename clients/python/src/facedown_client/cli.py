@@ -56,16 +56,14 @@ def load_config(path: str | None) -> dict[str, Any]:
 
 
 def make_client(config: dict[str, Any], url: str | None) -> Client:
+    """The client of the command: ``FACEDOWN_TOKEN`` first, then the config's ``token``, its
+    ``token_file``, ``FACEDOWN_TOKEN_FILE``; the server from ``--url``, the config, else
+    ``FACEDOWN_URL``."""
     base_url = url or config.get("url")
-    if not os.environ.get("FACEDOWN_TOKEN"):
-        if config.get("token"):
-            return Client(
-                base_url or os.environ.get("FACEDOWN_URL") or "http://127.0.0.1:8000",
-                str(config["token"]).strip(),
-            )
-        if config.get("token_file"):
-            os.environ["FACEDOWN_TOKEN_FILE"] = str(config["token_file"])
-    return Client.from_env(base_url)
+    if not os.environ.get("FACEDOWN_TOKEN") and config.get("token"):
+        root = base_url or os.environ.get("FACEDOWN_URL") or "http://127.0.0.1:8000"
+        return Client(root, str(config["token"]).strip())
+    return Client.from_env(base_url, token_file=config.get("token_file"))
 
 
 def parser() -> argparse.ArgumentParser:

@@ -143,10 +143,13 @@ class Client:
         self.fairness = areas.FairnessArea(self)
 
     @classmethod
-    def from_env(cls, base_url: str | None = None, **options: Any) -> Client:
+    def from_env(
+        cls, base_url: str | None = None, *, token_file: str | Path | None = None, **options: Any
+    ) -> Client:
         """A client with the token a bot author keeps out of the code: ``FACEDOWN_TOKEN``, else
         the first line of the file ``FACEDOWN_TOKEN_FILE`` names (else
-        ``~/.config/facedown/token``, if it exists). The server is ``base_url``, else
+        ``~/.config/facedown/token``, if it exists; ``token_file`` names it instead of the
+        variable). The server is ``base_url``, else
         ``FACEDOWN_URL``, else ``http://127.0.0.1:8000``. Raises ``FacedownError`` when no token
         is found."""
         from facedown_client.errors import FacedownError
@@ -154,7 +157,7 @@ class Client:
         url = base_url or os.environ.get("FACEDOWN_URL") or "http://127.0.0.1:8000"
         token = os.environ.get("FACEDOWN_TOKEN", "").strip()
         if not token:
-            named = os.environ.get("FACEDOWN_TOKEN_FILE")
+            named = str(token_file) if token_file else os.environ.get("FACEDOWN_TOKEN_FILE")
             path = Path(named).expanduser() if named else DEFAULT_TOKEN_FILE.expanduser()
             if named or path.exists():
                 try:
