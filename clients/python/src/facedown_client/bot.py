@@ -278,7 +278,13 @@ class _Runner:
     def play(self, match_id: str) -> None:
         if match_id in self.abandoned or self.stop.is_set():
             return
-        match = self.client.matches.get(match_id)
+        try:
+            match = self.client.matches.get(match_id)
+        except ApiError as error:
+            if error.status in (401, 429) or error.status >= 500:
+                raise  # the token or the server: the stream's loop decides
+            log.warning("match %s: cannot be read (%s); skipped", match_id, error)
+            return
         you, legal = match.get("you"), match.get("legal_moves") or []
         if match["status"] != "active" or you is None:
             return
