@@ -48,6 +48,12 @@ class TokenInput(StrictSerializer):
         max_value=366 * 86400,
         help_text="Seconds until the token stops working; never if omitted.",
     )
+    replace = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Revoke the account's tokens of this name first: logging in again replaces "
+        "the token instead of adding one (docs/programs.md).",
+    )
 
 
 class AccessTokenInput(StrictSerializer):

@@ -28,6 +28,7 @@ from accounts.tokens import (
     token_listed,
     token_secret_replace,
     tokens_delete_all,
+    tokens_named_delete,
 )
 from accounts.verification_limit import verification_mail_take
 from core.errors import InvalidCredentials, ValidationFailed
@@ -151,15 +152,25 @@ def token_obtain(
     name: str = LOGIN_TOKEN_NAME,
     scopes: list[str] | None = None,
     expires_in: timedelta | None = None,
+    replace: bool = False,
 ) -> dict[str, Any]:
-    """Log in: a new named token (every scope the account may use, unless ``scopes`` says)."""
+    """Log in: a new named token (every scope the account may use, unless ``scopes`` says).
+    With ``replace`` the account's tokens of that name are revoked in the same transaction,
+    so a program that logs in on every start holds one token, not one per start."""
     login_lock_check(username=username)
     user = authenticate(username=username, password=password)
     if user is None or not user.is_active:
         login_failure_record(username=username)
         raise InvalidCredentials()
     login_failures_forget(username=username)
-    token, secret = token_issue(user, name=name, scopes=scopes, expires_in=expires_in)
+    if not replace:
+        token, secret = token_issue(user, name=name, scopes=scopes, expires_in=expires_in)
+        return {"token": secret, **token_listed(token)}
+    with transaction.atomic():
+        replaced = tokens_named_delete(user, name=name)
+        token, secret = token_issue(user, name=name, scopes=scopes, expires_in=expires_in)
+    if replaced:
+        _tokens_revoked()
     return {"token": secret, **token_listed(token)}
 
 

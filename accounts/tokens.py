@@ -124,6 +124,14 @@ def token_delete(user: User, token_id: int) -> None:
         revocation_record([user.pk])
 
 
+def tokens_named_delete(user: User, *, name: str) -> int:
+    """Inside a transaction: revoke every token of ``user`` named ``name``; how many went."""
+    deleted, _ = AccessToken.objects.filter(user=user, name=name).delete()
+    if deleted:
+        revocation_record([user.pk])
+    return deleted
+
+
 def token_secret_replace(user: User, token_id: int) -> str:
     """Inside a revoking transaction: one token of ``user`` replaced by a new one with the same
     name, scopes and expiry (a new id: the streams and tickets of the old one end with it)."""

@@ -29,7 +29,7 @@ def _client(secret: str, keyword: str = "Bearer") -> APIClient:
 
 
 def _login(username: str, **extra: Any) -> Any:
-    body = {"username": username, "password": PASSWORD, **extra}
+    body = {"username": username, "password": PASSWORD} | extra
     return APIClient().post(f"{API}/accounts/token", body, format="json")
 
 
@@ -44,6 +44,27 @@ def test_each_login_is_a_named_token_and_logout_ends_only_it() -> None:
     assert on_phone.get(f"{API}/accounts/me").status_code == 401
     assert on_laptop.get(f"{API}/accounts/me").status_code == 200
     assert alice.get("/accounts/me").status_code == 200  # the tests' own token too
+
+
+def test_a_login_that_replaces_revokes_the_old_token_of_its_name_only() -> None:
+    alice = make_player()
+    first = _login(alice.name, name="my bot", expires_in=3600).json()
+    other = _login(alice.name, name="phone").json()
+    again = _login(alice.name, name="my bot", expires_in=3600, replace=True)
+    assert again.status_code == 200, again.content
+    assert again.json()["expires_at"] is not None
+    assert _client(first["token"]).get(f"{API}/accounts/me").status_code == 401
+    assert _client(again.json()["token"]).get(f"{API}/accounts/me").status_code == 200
+    assert _client(other["token"]).get(f"{API}/accounts/me").status_code == 200
+    names = [t.name for t in AccessToken.objects.filter(user__username=alice.name)]
+    assert names.count("my bot") == 1 and names.count("phone") == 1
+    # A wrong password replaces nothing.
+    refused = _login(alice.name, name="my bot", replace=True, password="wrong-password")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["errors"] == {
+        "non_field_errors": ["Unable to log in with the provided credentials."]
+    }
+    assert _client(again.json()["token"]).get(f"{API}/accounts/me").status_code == 200
 
 
 def test_a_created_token_is_shown_once_and_kept_as_a_digest() -> None:

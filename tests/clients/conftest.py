@@ -36,15 +36,24 @@ def celery_in_process() -> Iterator[None]:
 
 @pytest.fixture(scope="package")
 def server(
-    django_db_setup: None, django_db_blocker: object, celery_in_process: None
+    django_db_setup: None,
+    django_db_blocker: object,
+    celery_in_process: None,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
-    """The base URL of a uvicorn server whose bot moves go to that worker."""
-    started = _start(_env(django_db_blocker) | {"FACEDOWN_TASK_RUNNER": "celery"})
-    try:
-        _wait_ready(started)
-        yield f"http://127.0.0.1:{started.port}"
-    finally:
-        _stop(started)
+    """The base URL of a uvicorn server whose bot moves go to that worker. Its log goes to a
+    file (a pipe nobody reads would stop the server once it held 64 KiB of log lines)."""
+    log = tmp_path_factory.mktemp("server") / "uvicorn.log"
+    with log.open("wb") as output:
+        started = _start(_env(django_db_blocker) | {"FACEDOWN_TASK_RUNNER": "celery"}, output)
+        try:
+            _wait_ready(started)
+        except AssertionError as error:
+            raise AssertionError(f"{error}\n{log.read_text()[-5000:]}") from error
+        try:
+            yield f"http://127.0.0.1:{started.port}"
+        finally:
+            _stop(started)
 
 
 @pytest.fixture

@@ -9,6 +9,6 @@ from facedown_client import Client
 
 
 def match_against_house_bot(client: Client, game: str, bot: str, options: dict[str, Any]) -> str:
-    challenge = client.challenge(game, house_bot=bot, options=options, rated=False)
+    challenge = client.challenges.create(game, house_bot=bot, options=options, rated=False)
     assert challenge["status"] == "accepted" and challenge["match_id"], challenge
     return str(challenge["match_id"])

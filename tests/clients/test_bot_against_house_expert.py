@@ -30,7 +30,7 @@ def _follow(client: Client, match_id: str, seen: list[StreamItem]) -> threading.
     """Reads the match stream on a thread until the match finishes."""
 
     def read() -> None:
-        for item in client.match_stream(match_id, read_timeout=30):
+        for item in client.matches.stream(match_id, read_timeout=30):
             seen.append(item)
             if item.type in ("match_finished", "match_aborted"):
                 return
@@ -56,7 +56,7 @@ def test_a_client_bot_plays_the_house_expert_to_the_end(
     report = run(client, PotValueBot(), max_matches=1, timeout=40, read_timeout=10)
 
     assert not report.timed_out and report.finished == [match_id]
-    final = client.match(match_id)
+    final = client.matches.get(match_id)
     assert final["status"] == "finished" and final["result"]
     assert final["result"]["reason"] == "completed"
     # Every step where the bot had a choice got a move and a receipt (the last card is
@@ -67,7 +67,7 @@ def test_a_client_bot_plays_the_house_expert_to_the_end(
 
     key = client.fairness_key()
     assert all(client.verify_receipt(answer["receipt"], key) for answer in report.moves)
-    transcript = client.audit(match_id)
+    transcript = client.matches.audit(match_id)
     receipts = [r for step in transcript["steps"] for r in step["receipts"] if r is not None]
     assert len(receipts) == 2 * (turns - 1)  # the bot's and the expert's
     assert all(client.verify_receipt(receipt, key) for receipt in receipts)

@@ -27,8 +27,8 @@ class OnlyGops(Bot):
 
 def _bot_account(registered: Callable[[], Client]) -> Client:
     client = registered()
-    name = client.me()["username"]
-    client.become_bot()  # its tokens end: it logs in again, for a bot:play token
+    name = client.account.get()["username"]
+    client.account.become_bot()  # its tokens end: it logs in again, for a bot:play token
     client.login(name, PASSWORD, name="the bot")
     return client
 
@@ -38,13 +38,13 @@ def test_a_bot_account_answers_challenges_and_invitations(
 ) -> None:
     robot = _bot_account(registered)
     person = registered()
-    name = robot.me()["username"]
-    assert robot.me()["bot"] is True
-    declined = person.challenge("hols-der-geier", to=name)
-    accepted = person.challenge("gops", to=name, options={"num_cards": 3}, rated=False)
+    name = robot.account.get()["username"]
+    assert robot.account.get()["bot"] is True
+    declined = person.challenges.create("hols-der-geier", to=name)
+    accepted = person.challenges.create("gops", to=name, options={"num_cards": 3}, rated=False)
     organiser = registered()
-    pairing = [[person.me()["username"], name]]
-    paired = organiser.bulk_pairing("gops", pairing, options={"num_cards": 3})
+    pairing = [[person.account.get()["username"], name]]
+    paired = organiser.challenges.bulk_pairing("gops", pairing, options={"num_cards": 3})
 
     outcome: dict[str, Any] = {}
     runner = threading.Thread(
@@ -52,14 +52,14 @@ def test_a_bot_account_answers_challenges_and_invitations(
         daemon=True,
     )
     runner.start()
-    person.join(paired[0])
+    person.matches.join(paired[0])
     opponent = run(person, OnlyGops(), max_matches=2, timeout=40)
     runner.join(45)
     report = outcome["report"]
     assert not report.timed_out and not opponent.timed_out
     assert report.declined == [declined["id"]] and report.accepted == [accepted["id"]]
     assert report.joined == paired
-    assert person.get_challenge(declined["id"])["decline_reason"] == "variant"
-    match_id = person.get_challenge(accepted["id"])["match_id"]
+    assert person.challenges.get(declined["id"])["decline_reason"] == "variant"
+    match_id = person.challenges.get(accepted["id"])["match_id"]
     assert sorted(report.finished) == sorted([match_id, paired[0]])
-    assert robot.match(match_id)["status"] == "finished"
+    assert robot.matches.get(match_id)["status"] == "finished"

@@ -39,48 +39,48 @@ def test_log_in_invite_join_and_a_retried_move(
     server: str, registered: Callable[[], Client]
 ) -> None:
     alice, bob = registered(), registered()
-    bob_name = bob.me()["username"]
+    bob_name = bob.account.get()["username"]
     transport = LosesFirstMoveAnswer()
     again = Client(server, transport=transport)
-    token = again.login(alice.me()["username"], PASSWORD)
-    assert token["token"] and again.me()["username"] == alice.me()["username"]
+    token = again.login(alice.account.get()["username"], PASSWORD)
+    assert token["token"] and again.account.get()["username"] == alice.account.get()["username"]
 
-    assert "gops" in {game["slug"] for game in again.games()}
-    created = again.create_match("gops", ["me", {"user": bob_name}], options={"num_cards": 3})
+    assert "gops" in {game["slug"] for game in again.games.list()}
+    created = again.matches.create("gops", ["me", {"user": bob_name}], options={"num_cards": 3})
     match_id = created["id"]
-    assert [m["id"] for m in bob.matches(invited=True)["results"]] == [match_id]
-    assert bob.join(match_id, client_seed="bobs-entropy")["status"] == "active"
+    assert [m["id"] for m in bob.matches.list(invited=True)["results"]] == [match_id]
+    assert bob.matches.join(match_id, client_seed="bobs-entropy")["status"] == "active"
 
     first = again.move(match_id, {"card": 2})  # answer lost once, sent again with the same key
     assert transport.move_keys[0] == transport.move_keys[1] and len(transport.move_keys) == 2
-    assert [m["id"] for m in bob.awaiting_me()] == [match_id]
+    assert [m["id"] for m in bob.matches.awaiting_me()] == [match_id]
     with pytest.raises(ApiError) as refused:
         again.move(match_id, {"card": 3}, step=1)
     assert refused.value.code == "already_submitted"
     second = bob.move(match_id, {"card": 1}, step=1)
     key = bob.fairness_key()
     assert again.verify_receipt(first["receipt"], key) and bob.verify_receipt(second["receipt"])
-    resolved = [e for e in bob.events(match_id)["results"] if e["type"] == "step_resolved"]
+    resolved = [e for e in bob.matches.events(match_id)["results"] if e["type"] == "step_resolved"]
     assert resolved[0]["data"]["bids"] == [2, 1]
     again.close()
 
 
 def test_commit_and_reveal_between_two_players(registered: Callable[[], Client]) -> None:
     alice, bob = registered(), registered()
-    created = alice.create_match(
-        "gops", ["me", {"user": bob.me()["username"]}], options={"num_cards": 3},
+    created = alice.matches.create(
+        "gops", ["me", {"user": bob.account.get()["username"]}], options={"num_cards": 3},
         protocol="commit-reveal",
     )  # fmt: skip
     match_id = created["id"]
-    bob.join(match_id)
+    bob.matches.join(match_id)
     commitments = [alice.commit(match_id, {"card": 3}), bob.commit(match_id, {"card": 1})]
-    assert alice.match(match_id)["phase"]["kind"] == "reveal"
+    assert alice.matches.get(match_id)["phase"]["kind"] == "reveal"
     answers = [alice.reveal(commitments[0]), bob.reveal(commitments[1])]
     assert [a["receipt"]["kind"] for a in answers] == ["reveal", "reveal"]
     key = alice.fairness_key()
     receipts = [c.answer["receipt"] for c in commitments] + [a["receipt"] for a in answers]
     assert all(alice.verify_receipt(receipt, key) for receipt in receipts)
-    turn = alice.match(match_id)["view"]["history"][0]
+    turn = alice.matches.get(match_id)["view"]["history"][0]
     assert turn["bids"] == [3, 1] and turn["winner"] == 0
 
 
@@ -92,7 +92,7 @@ class FirstCardBot(Bot):
 def test_the_bot_framework_commits_and_reveals(registered: Callable[[], Client]) -> None:
     client = registered()
     # A house bot plays plain moves; the bot's own seat commits, then reveals.
-    created = client.create_match(
+    created = client.matches.create(
         "gops", ["me", {"bot": "greedy"}], options={"num_cards": 4}, protocol="commit-reveal",
         rated=False,
     )  # fmt: skip
@@ -100,7 +100,7 @@ def test_the_bot_framework_commits_and_reveals(registered: Callable[[], Client])
     assert report.finished == [created["id"]]
     kinds = [answer["receipt"].get("kind") for answer in report.moves]
     assert kinds == ["commitment", "reveal"] * 3  # the fourth card is forced
-    assert client.match(created["id"])["status"] == "finished"
+    assert client.matches.get(created["id"])["status"] == "finished"
 
 
 class CutStream(httpx.SyncByteStream):

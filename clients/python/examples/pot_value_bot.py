@@ -1,7 +1,7 @@
 """A bot that plays every GOPS and Hols der Geier match waiting for it, bidding the card nearest
 the pot's value, and declines challenges to other games.
 
-    FACEDOWN_URL=http://127.0.0.1:8000 FACEDOWN_USER=alice FACEDOWN_PASSWORD=facedown-demo \
+    FACEDOWN_URL=http://127.0.0.1:8000 FACEDOWN_TOKEN=fdp_… FACEDOWN_MATCHES=1 \
         python examples/pot_value_bot.py
 """
 
@@ -26,8 +26,7 @@ class PotValueBot(Bot):
 
 
 def main() -> None:
-    client = Client(os.environ.get("FACEDOWN_URL", "http://127.0.0.1:8000"))
-    client.login(os.environ["FACEDOWN_USER"], os.environ["FACEDOWN_PASSWORD"])
+    client = Client.from_env()  # FACEDOWN_URL, FACEDOWN_TOKEN (or FACEDOWN_TOKEN_FILE)
     limit = os.environ.get("FACEDOWN_MATCHES")
     report = run(client, PotValueBot(), max_matches=int(limit) if limit else None)
     key = client.fairness_key()

@@ -1,6 +1,6 @@
 """Check every receipt of a finished match's transcript against the server's signing key.
 
-    python examples/verify_match.py MATCH_ID [--public-key HEX]
+    FACEDOWN_URL=… FACEDOWN_TOKEN=fdp_… python examples/verify_match.py MATCH_ID [--public-key HEX]
 
 Pin the key (``--public-key``, from a source you trust) rather than read it from the server
 you are checking, when you can. The full check (re-deal, replay) is the server project's
@@ -10,7 +10,6 @@ you are checking, when you can. The full check (re-deal, replay) is the server p
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
@@ -34,10 +33,9 @@ def main() -> int:
     parser.add_argument("match_id")
     parser.add_argument("--public-key", help="the server's Ed25519 public key, hex")
     arguments = parser.parse_args()
-    client = Client(os.environ.get("FACEDOWN_URL", "http://127.0.0.1:8000"))
-    client.login(os.environ["FACEDOWN_USER"], os.environ["FACEDOWN_PASSWORD"])
+    client = Client.from_env()  # FACEDOWN_URL, FACEDOWN_TOKEN (or FACEDOWN_TOKEN_FILE)
     key: Any = arguments.public_key or client.fairness_key()
-    receipts = receipts_of(client.audit(arguments.match_id))
+    receipts = receipts_of(client.matches.audit(arguments.match_id))
     bad = [r for r in receipts if not client.verify_receipt(r, key)]
     for receipt in bad:
         print(f"FAILED: step {receipt['step']} seat {receipt['seat']}: signature does not hold")

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
-from collections.abc import Generator, Mapping
+import warnings
+from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
+from pathlib import Path
 from types import TracebackType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import httpx
 
-from facedown_client.errors import ApiError
+from facedown_client import areas
+from facedown_client.areas import operation
+from facedown_client.errors import ApiError, error_for
 from facedown_client.fairness import commitment_hash, new_salt, verify_receipt
 from facedown_client.streams import NDJSON, StreamItem, parse_lines
 from facedown_client.types import (
     AccessToken,
     Account,
     Challenge,
-    Challenges,
     DeclineReason,
     EventPage,
     FairnessKey,
@@ -26,7 +31,6 @@ from facedown_client.types import (
     Match,
     Move,
     MoveAnswer,
-    Page,
     Receipt,
 )
 
@@ -34,6 +38,47 @@ API_PREFIX = "/api/v1"
 #: Answers worth sending the same request again for, under the same Idempotency-Key: the
 #: first is still running (409 idempotency_in_progress), or the database was briefly away (503).
 RETRIED_CODES = frozenset({"idempotency_in_progress", "service_unavailable"})
+#: The name ``login`` gives its token unless told: logging in again replaces it.
+LOGIN_TOKEN_NAME = "facedown-client"
+#: Seconds a token made by ``login`` lasts unless told (30 days); ``expires_in=None``: never.
+LOGIN_TOKEN_LIFETIME = 30 * 86400
+#: Where ``Client.from_env`` looks for a token file when ``FACEDOWN_TOKEN_FILE`` is unset.
+DEFAULT_TOKEN_FILE = Path("~/.config/facedown/token")
+_KEEP = object()
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _deprecated(new: str) -> Callable[[F], F]:
+    """Mark a flat method of the first client as an alias of its area's method."""
+
+    def mark(function: F) -> F:
+        def alias(*args: Any, **kwargs: Any) -> Any:
+            warnings.warn(
+                f"Client.{function.__name__} is deprecated: use client.{new}",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return function(*args, **kwargs)
+
+        alias.__name__ = function.__name__
+        alias.__doc__ = f"Deprecated: ``client.{new}``."
+        return cast(F, alias)
+
+    return mark
+
+
+def _retry_after(value: str | None) -> float | None:
+    """``Retry-After`` in seconds: a number of seconds, or an HTTP date."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -69,6 +114,7 @@ class Client:
         retries: int = 3,
         auth_scheme: str = "Bearer",
         transport: httpx.BaseTransport | None = None,
+        max_throttle_wait: float = 60.0,
     ) -> None:
         root = base_url.rstrip("/")
         if root.endswith(API_PREFIX):
@@ -79,7 +125,50 @@ class Client:
         self.retries = retries
         self.timeout = timeout
         self._http = httpx.Client(base_url=root + API_PREFIX, timeout=timeout, transport=transport)
+        self.max_throttle_wait = max_throttle_wait
         self._key: FairnessKey | None = None
+        self.games = areas.GamesArea(self)
+        self.players = areas.PlayersArea(self)
+        self.matches = areas.MatchesArea(self)
+        self.substitutes = areas.SubstitutesArea(self)
+        self.challenges = areas.ChallengesArea(self)
+        self.seeks = areas.SeeksArea(self)
+        self.series = areas.SeriesArea(self)
+        self.chat = areas.ChatArea(self)
+        self.tournaments = areas.TournamentsArea(self)
+        self.tokens = areas.TokensArea(self)
+        self.account = areas.AccountArea(self)
+        self.notifications = areas.NotificationsArea(self)
+        self.webhooks = areas.WebhooksArea(self)
+        self.fairness = areas.FairnessArea(self)
+
+    @classmethod
+    def from_env(
+        cls, base_url: str | None = None, *, token_file: str | Path | None = None, **options: Any
+    ) -> Client:
+        """A client with the token a bot author keeps out of the code: ``FACEDOWN_TOKEN``, else
+        the first line of the file ``FACEDOWN_TOKEN_FILE`` names (else
+        ``~/.config/facedown/token``, if it exists; ``token_file`` names it instead of the
+        variable). The server is ``base_url``, else
+        ``FACEDOWN_URL``, else ``http://127.0.0.1:8000``. Raises ``FacedownError`` when no token
+        is found."""
+        from facedown_client.errors import FacedownError
+
+        url = base_url or os.environ.get("FACEDOWN_URL") or "http://127.0.0.1:8000"
+        token = os.environ.get("FACEDOWN_TOKEN", "").strip()
+        if not token:
+            named = str(token_file) if token_file else os.environ.get("FACEDOWN_TOKEN_FILE")
+            path = Path(named).expanduser() if named else DEFAULT_TOKEN_FILE.expanduser()
+            if named or path.exists():
+                try:
+                    token = path.read_text().strip().splitlines()[0].strip()
+                except (OSError, IndexError) as error:
+                    raise FacedownError(f"no token in {path}: {error}") from error
+        if not token:
+            raise FacedownError(
+                "no token: set FACEDOWN_TOKEN, or FACEDOWN_TOKEN_FILE to a file holding one"
+            )
+        return cls(url, token, **options)
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -112,9 +201,8 @@ class Client:
             problem = {}
         if not isinstance(problem, dict):
             problem = {"detail": str(problem)}
-        retry_after = response.headers.get("Retry-After")
-        wait = float(retry_after) if retry_after and retry_after.isdigit() else None
-        return ApiError(response.status_code, problem, wait)
+        wait = _retry_after(response.headers.get("Retry-After"))
+        return error_for(response.status_code, problem, wait)
 
     def request(
         self,
@@ -124,17 +212,20 @@ class Client:
         *,
         params: Mapping[str, Any] | None = None,
         idempotent: bool = True,
+        raw: bool = False,
     ) -> Any:
-        """One API call: ``path`` below ``/api/v1``; the JSON answer (None for 204).
+        """One API call: ``path`` below ``/api/v1``; the JSON answer (None for 204; the text
+        when ``raw``).
 
         A POST carries an ``Idempotency-Key`` (a uuid4, the same on every retry) unless
         ``idempotent`` is false; GET, DELETE and keyed POSTs are retried after a network
-        error. Raises ``ApiError`` for a 4xx or 5xx answer."""
-        extra: dict[str, str] = {}
+        error. A 429 is waited out as the class says. Raises ``ApiError`` (its family's
+        subclass) for a 4xx or 5xx answer."""
+        extra: dict[str, str] = {"Accept": "*/*"} if raw else {}
         if method == "POST" and idempotent:
             extra["Idempotency-Key"] = str(uuid.uuid4())
         retryable = method != "POST" or idempotent
-        attempt = 0
+        attempt = throttled = 0
         while True:
             try:
                 response = self._http.request(
@@ -147,12 +238,24 @@ class Client:
                 time.sleep(min(2.0, 0.1 * 2**attempt))
                 continue
             if response.status_code < 400:
+                if raw:
+                    return response.text
                 return (
                     None
                     if response.status_code == 204 or not response.content
                     else (response.json())
                 )
             error = self._error(response)
+            wait = error.retry_after
+            if (
+                error.status == 429
+                and wait is not None
+                and wait <= self.max_throttle_wait
+                and throttled < self.retries
+            ):
+                throttled += 1  # a 429 changed nothing: sending it again is safe
+                time.sleep(wait)
+                continue
             if retryable and error.code in RETRIED_CODES and attempt < self.retries:
                 attempt += 1
                 time.sleep(min(5.0, error.retry_after or 0.2 * attempt))
@@ -161,6 +264,7 @@ class Client:
 
     # -- accounts and tokens -----------------------------------------------------------------
 
+    @operation("POST", "/accounts/register")
     def register(self, username: str, password: str, email: str | None = None) -> str:
         """Create an account and use its token from now on; returns the token."""
         body: dict[str, Any] = {"username": username, "password": password}
@@ -170,111 +274,45 @@ class Client:
         self.token = str(answer["token"])
         return self.token
 
+    @operation("POST", "/accounts/token")
     def login(
         self,
         username: str,
         password: str,
         *,
-        name: str | None = None,
+        name: str = LOGIN_TOKEN_NAME,
         scopes: list[str] | None = None,
-        expires_in: int | None = None,
+        expires_in: int | object | None = _KEEP,
+        replace: bool = True,
     ) -> AccessToken:
-        """Log in and use the token from now on. ``name``, ``scopes`` and ``expires_in``
-        (seconds) ask for a personal access token; left out, they are not sent at all, since a
-        server without access tokens refuses unknown fields."""
-        body: dict[str, Any] = {"username": username, "password": password}
-        optional = {"name": name, "scopes": scopes, "expires_in": expires_in}
-        body.update({field: value for field, value in optional.items() if value is not None})
+        """Log in and use the token from now on. The token is named ``name`` and replaces the
+        account's token of that name (``replace``), so a bot that logs in on every start holds
+        one token; it expires after ``expires_in`` seconds (30 days unless given; None: never).
+        ``scopes``: every scope the account may use unless given. Prefer a token from the
+        environment (``Client.from_env``) to a password in a bot's files."""
+        lifetime = LOGIN_TOKEN_LIFETIME if expires_in is _KEEP else expires_in
+        body: dict[str, Any] = {"username": username, "password": password, "name": name}
+        if scopes is not None:
+            body["scopes"] = scopes
+        if lifetime is not None:
+            body["expires_in"] = lifetime
+        if replace:
+            body["replace"] = True
         answer = cast(AccessToken, self.request("POST", "/accounts/token", body, idempotent=False))
         self.token = answer["token"]
         return answer
 
+    @operation("POST", "/accounts/logout")
     def logout(self) -> None:
+        """Revoke the token in use (the account's others stay)."""
         self.request("POST", "/accounts/logout", idempotent=False)
         self.token = None
-
-    def me(self) -> Account:
-        return cast(Account, self.request("GET", "/accounts/me"))
-
-    def become_bot(self) -> Account:
-        """Mark this account as a bot account (``POST /accounts/me/bot``), for good; returns
-        it. Its tokens end with it: ``login`` again for one with ``bot:play``."""
-        account = cast(Account, self.request("POST", "/accounts/me/bot"))
-        self.token = None
-        return account
-
-    def tokens(self) -> list[AccessToken]:
-        return cast(list[AccessToken], self.request("GET", "/accounts/me/tokens"))
-
-    def create_token(
-        self, name: str, scopes: list[str], expires_in: int | None = None
-    ) -> AccessToken:
-        """A new personal access token; its ``token`` is shown this once."""
-        body: dict[str, Any] = {"name": name, "scopes": scopes}
-        if expires_in is not None:
-            body["expires_in"] = expires_in
-        return cast(AccessToken, self.request("POST", "/accounts/me/tokens", body))
-
-    def delete_token(self, token_id: int) -> None:
-        self.request("DELETE", f"/accounts/me/tokens/{token_id}")
-
-    # -- games and matches -------------------------------------------------------------------
-
-    def games(self) -> list[Game]:
-        return cast(list[Game], self.request("GET", "/games"))
-
-    def game(self, slug: str) -> Game:
-        return cast(Game, self.request("GET", f"/games/{slug}"))
-
-    def create_match(self, game: str, seats: list[Any], **fields: Any) -> Match:
-        """``POST /matches``: ``seats`` as docs/api.md spells them (``"me"``, ``{"user": name}``,
-        ``"open"``, ``{"bot": name}``); ``fields`` the other keys (``options``, ``protocol``,
-        ``time_control``, ``rated``, ``ready``, …)."""
-        return cast(
-            Match, self.request("POST", "/matches", {"game": game, "seats": seats, **fields})
-        )
-
-    def match(self, match_id: str) -> Match:
-        return cast(Match, self.request("GET", f"/matches/{match_id}"))
-
-    def matches(self, **filters: Any) -> Page:
-        """One page of ``GET /matches`` (``status``, ``mine``, ``awaiting_me``, ``invited``,
-        ``game``, ``page_size``, ``cursor``); flags are sent as ``true``/``false``."""
-        params = {
-            name: ("true" if value else "false") if isinstance(value, bool) else value
-            for name, value in filters.items()
-        }
-        return cast(Page, self.request("GET", "/matches", params=params))
-
-    def awaiting_me(self) -> list[Match]:
-        """Active matches waiting for a move of yours."""
-        return cast(list[Match], self.matches(awaiting_me=True, page_size=200)["results"])
-
-    def events(self, match_id: str, after: int = 0, wait: int | None = None) -> EventPage:
-        params: dict[str, Any] = {"after": after}
-        if wait is not None:
-            params["wait"] = wait
-        return cast(EventPage, self.request("GET", f"/matches/{match_id}/events", params=params))
-
-    def join(self, match_id: str, client_seed: str | None = None, seat: int | None = None) -> Match:
-        body: dict[str, Any] = {}
-        if client_seed is not None:
-            body["client_seed"] = client_seed
-        if seat is not None:
-            body["seat"] = seat
-        return cast(Match, self.request("POST", f"/matches/{match_id}/join", body))
-
-    def decline(self, match_id: str) -> Match:
-        return cast(Match, self.request("POST", f"/matches/{match_id}/decline"))
-
-    def resign(self, match_id: str) -> Match:
-        return cast(Match, self.request("POST", f"/matches/{match_id}/resign"))
 
     def move(self, match_id: str, move: Move, *, step: int | None = None) -> MoveAnswer:
         """Send a (sealed) move for ``step`` (read from the match when None); the answer holds
         the signed receipt. Sent with an Idempotency-Key, the same on a retry."""
         if step is None:
-            step = int(self.match(match_id)["step"])
+            step = int(self.matches.get(match_id)["step"])
         body = {"step": step, "move": move}
         return cast(MoveAnswer, self.request("POST", f"/matches/{match_id}/moves", body))
 
@@ -291,7 +329,7 @@ class Client:
         §5). Step and seat are read from the match when not given; the salt is fresh unless
         given. Keep the returned ``Commitment`` for ``reveal``."""
         if step is None or seat is None:
-            current = self.match(match_id)
+            current = self.matches.get(match_id)
             step = int(current["step"]) if step is None else step
             you = current.get("you")
             if seat is None:
@@ -310,16 +348,15 @@ class Client:
 
     def reveal(self, commitment: Commitment) -> MoveAnswer:
         """Commit-reveal, second phase: open ``commitment`` once the phase is ``reveal``."""
-        body = {"step": commitment.step, "move": commitment.move, "salt": commitment.salt}
-        return cast(
-            MoveAnswer, self.request("POST", f"/matches/{commitment.match_id}/reveals", body)
+        return self.matches.reveal(
+            commitment.match_id, commitment.step, commitment.move, commitment.salt
         )
 
     # -- fairness ----------------------------------------------------------------------------
 
     def fairness_key(self) -> FairnessKey:
         """``GET /fairness/key`` (read again on every call: a key may have been rotated)."""
-        self._key = cast(FairnessKey, self.request("GET", "/fairness/key"))
+        self._key = cast(FairnessKey, self.request("GET", "/fairness/key"))  # fairness.key
         return self._key
 
     def verify_receipt(self, receipt: Receipt | Mapping[str, Any], key: Any = None) -> bool:
@@ -331,102 +368,16 @@ class Client:
             key = self._key or self.fairness_key()
         return verify_receipt(receipt, key)
 
-    def audit(self, match_id: str) -> dict[str, Any]:
-        """The ``facedown-transcript-v1`` transcript of a finished or aborted match."""
-        return cast(dict[str, Any], self.request("GET", f"/matches/{match_id}/audit"))
-
-    # -- challenges --------------------------------------------------------------------------
-
-    def challenge(
-        self,
-        game: str,
-        *,
-        to: str | None = None,
-        house_bot: str | None = None,
-        options: dict[str, Any] | None = None,
-        seats: int | None = None,
-        time_control: dict[str, Any] | None = None,
-        rated: bool | None = None,
-        protocol: str | None = None,
-        allow_bots: bool | None = None,
-    ) -> Challenge:
-        """Challenge a player (``to``), anyone (neither), or a house bot (``house_bot``: the
-        challenge is accepted at once and carries ``match_id``). ``allow_bots``: an open
-        challenge bot accounts may accept."""
-        body: dict[str, Any] = {"game": game}
-        if house_bot is not None:
-            body["house_bot"] = house_bot
-        else:
-            body["to"] = to
-        optional = {
-            "options": options,
-            "seats": seats,
-            "time_control": time_control,
-            "rated": rated,
-            "protocol": protocol,
-            "allow_bots": allow_bots,
-        }
-        body.update({field: value for field, value in optional.items() if value is not None})
-        return cast(Challenge, self.request("POST", "/challenges", body))
-
-    def challenges(self) -> Challenges:
-        """Pending challenges to you (``incoming``) and from you (``outgoing``)."""
-        return cast(Challenges, self.request("GET", "/challenges"))
-
-    def get_challenge(self, challenge_id: str) -> Challenge:
-        return cast(Challenge, self.request("GET", f"/challenges/{challenge_id}"))
-
-    def accept_challenge(self, challenge_id: str) -> Challenge:
-        return cast(Challenge, self.request("POST", f"/challenges/{challenge_id}/accept"))
-
-    def decline_challenge(self, challenge_id: str, reason: DeclineReason = "generic") -> Challenge:
-        return cast(
-            Challenge,
-            self.request("POST", f"/challenges/{challenge_id}/decline", {"reason": reason}),
-        )
-
-    def cancel_challenge(self, challenge_id: str) -> Challenge:
-        return cast(Challenge, self.request("POST", f"/challenges/{challenge_id}/cancel"))
-
-    def bulk_pairing(
-        self,
-        game: str,
-        pairings: list[list[str]],
-        *,
-        options: dict[str, Any] | None = None,
-        time_control: dict[str, Any] | None = None,
-        rated: bool | None = None,
-    ) -> list[str]:
-        """Up to 500 matches, one per entry of ``pairings`` (players' names in seat order),
-        each waiting for its players to join; their ids, in order."""
-        body: dict[str, Any] = {"game": game, "pairings": pairings}
-        optional = {"options": options, "time_control": time_control, "rated": rated}
-        body.update({field: value for field, value in optional.items() if value is not None})
-        answer = cast(dict[str, list[str]], self.request("POST", "/bulk-pairings", body))
-        return answer["matches"]
-
     # -- live streams ------------------------------------------------------------------------
 
-    def account_stream(
-        self, last_event_id: str | None = None, read_timeout: float = 60.0
+    def stream(
+        self, path: str, last_event_id: str | None = None, read_timeout: float = 60.0
     ) -> Generator[StreamItem, None, None]:
-        """Your notifications as they happen (``GET /accounts/me/stream``, NDJSON): a
-        ``snapshot`` first, then ``your_move``, ``challenge``, ``match_finished``, … and a
-        keep-alive item on every keep-alive line. Ends when the connection does; no bytes for
-        ``read_timeout`` seconds (the server sends a keep-alive every 15 s) raise
-        ``httpx.ReadTimeout``. Close the iterator to close the connection."""
-        return self._stream("/accounts/me/stream", last_event_id, read_timeout)
-
-    def match_stream(
-        self, match_id: str, last_event_id: str | None = None, read_timeout: float = 60.0
-    ) -> Generator[StreamItem, None, None]:
-        """A match's events as they commit (``GET /matches/{id}/stream``): a ``snapshot`` (the
-        match) unless resuming after ``last_event_id``, then every event, ``id`` its seq."""
-        return self._stream(f"/matches/{match_id}/stream", last_event_id, read_timeout)
-
-    def _stream(
-        self, path: str, last_event_id: str | None, read_timeout: float
-    ) -> Generator[StreamItem, None, None]:
+        """Any NDJSON stream below ``/api/v1`` (``client.account.stream``,
+        ``client.matches.stream``, ``client.tournaments.stream`` name them): items as they
+        come, a keep-alive item on every keep-alive line. Ends when the connection does; no
+        bytes for ``read_timeout`` seconds raise ``httpx.ReadTimeout``. Close the iterator to
+        close the connection."""
         extra = {"Accept": NDJSON}
         if last_event_id is not None:
             extra["Last-Event-ID"] = last_event_id
@@ -436,3 +387,95 @@ class Client:
                 r.read()
                 raise self._error(r)
             yield from parse_lines(r.iter_lines())
+
+    # -- the first client's flat names: deprecated aliases -----------------------------------
+
+    @_deprecated("account.get()")
+    def me(self) -> Account:
+        return self.account.get()
+
+    @_deprecated("account.become_bot()")
+    def become_bot(self) -> Account:
+        return self.account.become_bot()
+
+    @_deprecated("tokens.create(...)")
+    def create_token(
+        self, name: str, scopes: list[str], expires_in: int | None = None
+    ) -> AccessToken:
+        return self.tokens.create(name, scopes, expires_in)
+
+    @_deprecated("tokens.delete(id)")
+    def delete_token(self, token_id: int) -> None:
+        self.tokens.delete(token_id)
+
+    @_deprecated("games.get(slug)")
+    def game(self, slug: str) -> Game:
+        return self.games.get(slug)
+
+    @_deprecated("matches.create(...)")
+    def create_match(self, game: str, seats: list[Any], **fields: Any) -> Match:
+        return self.matches.create(game, seats, **fields)
+
+    @_deprecated("matches.get(id)")
+    def match(self, match_id: str) -> Match:
+        return self.matches.get(match_id)
+
+    @_deprecated("matches.awaiting_me()")
+    def awaiting_me(self) -> list[Match]:
+        return self.matches.awaiting_me()
+
+    @_deprecated("matches.events(id)")
+    def events(self, match_id: str, after: int = 0, wait: int | None = None) -> EventPage:
+        return self.matches.events(match_id, after, wait)
+
+    @_deprecated("matches.join(id)")
+    def join(self, match_id: str, client_seed: str | None = None, seat: int | None = None) -> Match:
+        return self.matches.join(match_id, client_seed, seat)
+
+    @_deprecated("matches.decline(id)")
+    def decline(self, match_id: str) -> Match:
+        return self.matches.decline(match_id)
+
+    @_deprecated("matches.resign(id)")
+    def resign(self, match_id: str) -> Match:
+        return self.matches.resign(match_id)
+
+    @_deprecated("matches.audit(id)")
+    def audit(self, match_id: str) -> dict[str, Any]:
+        return self.matches.audit(match_id)
+
+    @_deprecated("challenges.create(...)")
+    def challenge(self, game: str, **fields: Any) -> Challenge:
+        return self.challenges.create(game, **fields)
+
+    @_deprecated("challenges.get(id)")
+    def get_challenge(self, challenge_id: str) -> Challenge:
+        return self.challenges.get(challenge_id)
+
+    @_deprecated("challenges.accept(id)")
+    def accept_challenge(self, challenge_id: str) -> Challenge:
+        return self.challenges.accept(challenge_id)
+
+    @_deprecated("challenges.decline(id, reason)")
+    def decline_challenge(self, challenge_id: str, reason: DeclineReason = "generic") -> Challenge:
+        return self.challenges.decline(challenge_id, reason)
+
+    @_deprecated("challenges.cancel(id)")
+    def cancel_challenge(self, challenge_id: str) -> Challenge:
+        return self.challenges.cancel(challenge_id)
+
+    @_deprecated("challenges.bulk_pairing(...)")
+    def bulk_pairing(self, game: str, pairings: list[list[str]], **fields: Any) -> list[str]:
+        return self.challenges.bulk_pairing(game, pairings, **fields)
+
+    @_deprecated("account.stream(...)")
+    def account_stream(
+        self, last_event_id: str | None = None, read_timeout: float = 60.0
+    ) -> Generator[StreamItem, None, None]:
+        return self.account.stream(last_event_id, read_timeout)
+
+    @_deprecated("matches.stream(id, ...)")
+    def match_stream(
+        self, match_id: str, last_event_id: str | None = None, read_timeout: float = 60.0
+    ) -> Generator[StreamItem, None, None]:
+        return self.matches.stream(match_id, last_event_id, read_timeout)

@@ -56,6 +56,10 @@ class Account(TypedDict, total=False):
     email: str
     date_joined: str
     bot: bool
+    language: str
+    #: Who may invite you: ``anyone``, ``known`` or ``nobody`` (docs/api.md).
+    invitations_from: str
+    invitations_from_bots: bool
 
 
 class BotInfo(TypedDict, total=False):
@@ -142,6 +146,14 @@ class Match(TypedDict, total=False):
     created_at: str
     started_at: str | None
     finished_at: str | None
+    chat: bool
+    conditional_moves: bool
+    #: The open proposal (a draw, an abort, …) or None.
+    proposal: dict[str, Any] | None
+    #: The rematch's match id, once there is one.
+    rematch: str | None
+    #: The series this match belongs to, or None.
+    series: dict[str, Any] | None
 
 
 class Page(TypedDict, total=False):
@@ -220,3 +232,5 @@ class Challenge(TypedDict, total=False):
 class Challenges(TypedDict):
     incoming: list[Challenge]
     outgoing: list[Challenge]
+    #: Open challenges you may accept.
+    open: list[Challenge]
