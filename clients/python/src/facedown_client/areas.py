@@ -399,6 +399,39 @@ class ChatArea(Area):
         return cast(JSON, self._call("POST", "/chat/mutes", body))
 
 
+class ModerationArea(Area):
+    """Reports to the moderators and the sanctions on your own account (docs/moderation.md)."""
+
+    @operation("POST", "/reports")
+    def report(
+        self,
+        kind: str,
+        reason: str,
+        *,
+        match: str | None = None,
+        seq: int | None = None,
+        player: str | None = None,
+        comment: str | None = None,
+    ) -> JSON:
+        """Report a chat message (``match`` and ``seq``), a player (``player``) or a match
+        (``match``); ``reason`` is abuse, abandonment, outside_help, spam or other."""
+        body = _given(
+            kind=kind, reason=reason, match=match, seq=seq, player=player, comment=comment
+        )
+        return cast(JSON, self._call("POST", "/reports", body))
+
+    @operation("GET", "/sanctions")
+    def sanctions(self) -> JSON:
+        """The sanctions on your own account, in force and past."""
+        return cast(JSON, self._call("GET", "/sanctions"))
+
+    @operation("POST", "/sanctions/{sanction_id}/appeal")
+    def appeal(self, sanction_id: int, text: str) -> JSON:
+        """Appeal a sanction once; the appeal reaches the moderators' queue."""
+        body = {"text": text}
+        return cast(JSON, self._call("POST", f"/sanctions/{sanction_id}/appeal", body))
+
+
 class TournamentsArea(Area):
     @operation("GET", "/tournaments")
     def list(self, **filters: Any) -> JSON:

@@ -135,6 +135,7 @@ class Client:
         self.seeks = areas.SeeksArea(self)
         self.series = areas.SeriesArea(self)
         self.chat = areas.ChatArea(self)
+        self.moderation = areas.ModerationArea(self)
         self.tournaments = areas.TournamentsArea(self)
         self.tokens = areas.TokensArea(self)
         self.account = areas.AccountArea(self)
