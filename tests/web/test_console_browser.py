@@ -1,8 +1,8 @@
-"""The operator's console in headless Chromium at 1280 and 1024 px: on the home, match, user
-and tournament pages no two boxes among the title and the action buttons overlap, and axe-core
-finds no serious or critical violation; a finished match offers no live action, only the
-transcript's download and its verification (which checks out); the match page shows the table
-and stays under 2,000 px for a 13-card GOPS. Screenshots at 1280 px go to
+"""The operator's console in headless Chromium at 1280 and 1024 px: on the home, match, user,
+report, sanction and tournament pages no two boxes among the title and the action buttons
+overlap, and axe-core finds no serious or critical violation; a finished match offers no live
+action, only the transcript's download and its verification (which checks out); the match page
+shows the table and stays under 2,000 px for a 13-card GOPS. Screenshots at 1280 px go to
 artifacts/screenshots/console-*.png."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Page
 
 from accounts.models import User
+from moderation.reports import report_file
 from tests.players import make_player, play_to_end, start_match
 from tests.tournaments.driver import tournament
 from tests.web.conftest import PASSWORD, shot
@@ -53,12 +54,17 @@ def _world() -> dict[str, str]:
     carol, dan = make_player("carol"), make_player("dan")
     cup = tournament(carol.user, [carol.user, dan.user, alice.user], name="Winter cup")
     tournament_start(tournament_id=cup.pk, by=carol.user)
+    alice.post(f"/matches/{active}/chat", {"text": "you cheat"})
+    filed = report_file(reporter=bob.user, kind="chat_message", reason="abuse", match=active, seq=1)
+    report = f"/admin/moderation/report/{filed.report_id}"
     return {
         "home": "/admin/",
         "match": f"/admin/games/match/{active}/change/",
         "finished": f"/admin/games/match/{finished}/change/",
         "user": f"/admin/accounts/user/{alice.user.pk}/change/",
         "tournament": f"/admin/tournaments/tournament/{cup.pk}/change/",
+        "report": f"{report}/change/",
+        "sanction": f"{report}/operate/sanction/",
     }
 
 
