@@ -48,7 +48,7 @@ class TokenInput(StrictSerializer):
         max_value=366 * 86400,
         help_text="Seconds until the token stops working; never if omitted.",
     )
-    replace = serializers.BooleanField(
+    replace = StrictBooleanField(
         required=False,
         default=False,
         help_text="Revoke the account's tokens of this name first: logging in again replaces "

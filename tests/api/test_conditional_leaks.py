@@ -34,7 +34,8 @@ def _no_runner(settings: Any) -> None:
 
 def _console(match_id: str) -> dict[str, str]:
     """The operator console's pages of the match, less what changes per request (CSRF tokens,
-    and each clock's time left as of the wall clock)."""
+    each clock's time left and the home page's oldest queued task's age, both as of the wall
+    clock)."""
     operator = User.objects.filter(username="cond-operator").first()
     if operator is None:
         operator = User.objects.create_superuser("cond-operator", "o@example.com", "x" * 12)
@@ -45,7 +46,7 @@ def _console(match_id: str) -> dict[str, str]:
         page = client.get(url)
         assert page.status_code == 200, url
         html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", page.content.decode())
-        pages[url] = re.sub(r'<td class="left-now">[^<]*</td>', "", html)
+        pages[url] = re.sub(r'<td class="(?:left-now|age)">[^<]*</td>', "", html)
     return pages
 
 
