@@ -430,7 +430,12 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {"facedown.access": {"level": "INFO" if FACEDOWN_ACCESS_LOG else "WARNING"}},
+    "loggers": {
+        "facedown.access": {"level": "INFO" if FACEDOWN_ACCESS_LOG else "WARNING"},
+        # A client's 4xx is its own mistake, in the access log with its status; Django would
+        # add a WARNING line for each ("Bad Request: /api/..."). Its 5xx ERRORs stay.
+        "django.request": {"level": "ERROR"},
+    },
 }
 # Error reports: off unless SENTRY_DSN is set (observability/sentry.py says what is sent).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
