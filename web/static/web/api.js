@@ -329,7 +329,8 @@ const Facedown = (() => {
       move" while the tab is hidden (only when the player granted the permission), and calls
       ``onChange(type, data)`` on every notification. */
   function followMe(onChange = () => {}) {
-    const kinds = ["your_move", "step_resolved", "match_started", "match_finished", "invited", "deadline_soon", "seat_offered"];
+    const kinds = ["your_move", "step_resolved", "match_started", "match_finished", "invited", "deadline_soon", "seat_offered",
+      "challenge", "challenge_declined", "challenge_canceled"];
     follow("me", "/accounts/me/stream", kinds, (type, data) => {
       if (type === "snapshot") {
         waitingCount = data.awaiting_me.length;
@@ -338,12 +339,12 @@ const Facedown = (() => {
       }
       waitingRefresh();
       onChange(type, data);
-      const notable = type === "your_move" || type === "deadline_soon" || type === "invited" || type === "seat_offered";
+      const notable = ["your_move", "deadline_soon", "invited", "seat_offered", "challenge"].includes(type);
       if (notable && document.hidden && typeof Notification !== "undefined" &&
           Notification.permission === "granted") {
         const text = { your_move: _("Your move"), deadline_soon: _("Your move is due soon"), invited: _("You are invited"),
-          seat_offered: _("A seat is offered to you") }[type];
-        new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match}` });
+          seat_offered: _("A seat is offered to you"), challenge: _("You are challenged") }[type];
+        new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match || data.id}` });
       }
     }, () => {});
   }
