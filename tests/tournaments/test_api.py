@@ -73,6 +73,7 @@ def test_a_whole_tournament_over_http():
         "may_join": True,
         "why_not": None,
         "is_organiser": True,
+        "rating": 1500,  # a newcomer's, as players read it
     }
     for player in players:
         joined = player.post(f"/tournaments/{tid}/join")

@@ -16,12 +16,13 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.csv_cells import csv_text
 from core.errors import NotFound, NotSupported
+from games.services.rating_scale import from_ordinal
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
 from tournaments.pairing.export import TrfOverflow, trf_text
 from tournaments.pairing.scoring import table_points
 from tournaments.pairing.standings import crosstable, standings
 from tournaments.pairing.types import Played
-from tournaments.services.entries import why_not
+from tournaments.services.entries import rating_of, why_not
 from tournaments.services.results import Results, results_of
 
 SETTINGS = (
@@ -140,6 +141,7 @@ def tournament_detail(
         "may_join": False,
         "why_not": "not_authenticated",
         "is_organiser": False,
+        "rating": None,
     }
     if viewer is not None and viewer.is_authenticated:
         entry = tournament.entries.filter(user=viewer).first()
@@ -151,6 +153,7 @@ def tournament_detail(
             "may_join": reason is None,
             "why_not": reason,
             "is_organiser": viewer.pk == tournament.organiser_id,
+            "rating": from_ordinal(rating_of(viewer, tournament.game)[0]),
         }
     return {**_summary(tournament, players), "you": you}
 

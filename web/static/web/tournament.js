@@ -98,7 +98,7 @@
     $("join-button").hidden = !you.may_join;
     $("decline-button").hidden = !you.invited;
     $("withdraw-button").hidden = !(you.registered && you.status === "active" && open);
-    const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not) : "";
+    const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not, t) : "";
     $("why-not").textContent = you.registered && you.status === "active" ? _("You are registered.") : reason;
     $("why-not").hidden = !$("why-not").textContent;
     $("organiser-panel").hidden = !you.is_organiser;
