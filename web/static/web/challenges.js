@@ -38,14 +38,17 @@
     const who = incoming ? challenge.challenger : challenge.to;
     const id = `challenge-reason-${challenge.id}`;
     const actions = incoming
-      ? el("div", { class: "row challenge-actions" },
-        el("button", { type: "button", class: "primary", "aria-label": _("Accept the challenge of %(player)s", { player: who }),
-          onclick: () => answer(challenge, "accept") }, _("Accept")),
-        el("label", { for: id, class: "visually-hidden" }, _("Reason to decline")),
-        el("select", { id, class: "challenge-reason" },
-          Object.entries(REASONS).map(([value, text]) => el("option", { value }, text))),
-        el("button", { type: "button", "aria-label": _("Decline the challenge of %(player)s", { player: who }),
-          onclick: () => answer(challenge, "decline", { reason: $(id).value }) }, _("Decline")))
+      ? el("div", { class: "challenge-actions" },
+        el("div", { class: "row" },
+          el("button", { type: "button", class: "primary", "aria-label": _("Accept the challenge of %(player)s", { player: who }),
+            onclick: () => answer(challenge, "accept") }, _("Accept"))),
+        el("div", { class: "field challenge-decline" },
+          el("label", { for: id }, _("Reason to decline")),
+          el("div", { class: "row" },
+            el("select", { id, class: "challenge-reason" },
+              Object.entries(REASONS).map(([value, text]) => el("option", { value }, text))),
+            el("button", { type: "button", "aria-label": _("Decline the challenge of %(player)s", { player: who }),
+              onclick: () => answer(challenge, "decline", { reason: $(id).value }) }, _("Decline")))))
       : el("div", { class: "row" },
         el("button", { type: "button", "aria-label": _("Cancel your challenge to %(player)s", { player: who }),
           onclick: () => answer(challenge, "cancel") }, _("Cancel")));
