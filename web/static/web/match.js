@@ -237,6 +237,8 @@
     proposals.render(match, nameOf);
     conditional.render(match);
     substitutes.render(match, nameOf);
+    // The screen-reader mode (reader.js) follows every render.
+    document.dispatchEvent(new CustomEvent("facedown:match", { detail: { match, resolved: resolvedEvents() } }));
   }
 
   function renderHead() {
@@ -925,6 +927,8 @@
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
   document.addEventListener("facedown:prefs", () => { armed = null; if (match) renderHand(); });
+  // A move typed or chosen in the screen-reader mode: the typing was its confirmation.
+  document.addEventListener("facedown:move", (event) => { armed = null; submitMove(event.detail); });
   poll().then(() => {
     if (!match || match.status === "finished" || match.status === "aborted") return;
     goLive();
