@@ -16,6 +16,7 @@ from django.test import Client
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from games.models import Move
 from games.services.matches import SeatSpec, match_create
 from tests.web.conftest import PASSWORD, SCREENSHOTS
 from tests.web.test_newcomer_browser import assert_accessible
@@ -80,8 +81,10 @@ def _play_by_keyboard(page: Page, *, pick: bool, limit: int = 80) -> list[str]:
             page.keyboard.press("Tab")  # "Play the chosen move"
             page.keyboard.press("Enter")
         else:
-            first = page.eval_on_selector("#reader-moves", "s => s.options[0].text")
-            page.keyboard.type(first.split(" ")[-1])
+            options = page.eval_on_selector_all("#reader-moves option", "os => os.map(o => o.text)")
+            # A list of plain values is a choose-k move (Xato's two life cards): typed at once.
+            typed = options[0].split(" ")[-1] if " " in options[0] else " ".join(options[:2])
+            page.keyboard.type(typed)
             page.keyboard.press("Enter")
     raise AssertionError(f"the match did not end within {limit} moves: {heard[-5:]}")
 
@@ -132,7 +135,7 @@ GAMES: list[tuple[str, int, dict[str, Any], bool, str, dict[str, str]]] = [
     (
         "xato",
         3,
-        {"life_cards": 1, "max_calls": 1, "strict_memory": False},
+        {"life_cards": 2, "max_calls": 1, "strict_memory": False},
         False,
         "en",
         {"p": "Face-up pool:", "h": "Your hand:", "t": "Cards held:"},
@@ -204,6 +207,19 @@ def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
     expect(page.locator("#reader-log")).to_contain_text("Your move:")
     me.refresh_from_db()
     assert me.screen_reader
+    # A card not in the hand is refused by the mode itself, and nothing is sent; a letter and
+    # Enter in the move field asks its question.
+    page.keyboard.press("m")
+    expect(page.locator("#reader-move")).to_be_focused()
+    page.keyboard.type("99")
+    page.keyboard.press("Enter")
+    expect(page.locator(LOG).last).to_have_text(
+        "99 is not a legal move now. Legal: card 1, card 2, card 3."
+    )
+    assert not Move.objects.filter(match_id=match_id, seat=0).exists()
+    page.keyboard.type("h")
+    page.keyboard.press("Enter")
+    expect(page.locator(LOG).last).to_have_text("Your hand: 1, 2, 3.")
     page.goto(f"/players/{me.username}")
     expect(page.locator("#reader-pref")).to_be_checked()
     page.locator("#reader-pref").focus()

@@ -299,7 +299,9 @@
       if (!chosen.some((x) => F.canonical(x) === F.canonical(value))) chosen.push(value);
     }
     if (chosen.length >= shape.choose) { send({ [shape.key]: chosen.slice(0, shape.choose) }); return; }
-    say(_("%(n)s of %(count)s chosen: %(chosen)s.", { n: chosen.length, count: shape.choose, chosen: list(chosen.map(F.valueLabel)) }));
+    // Counted, not named: the log outlives the choice, and Xato's life cards are never shown
+    // back once sealed (the help text names them only until the move is sent).
+    say(_("%(n)s of %(count)s chosen.", { n: chosen.length, count: shape.choose }));
     renderMoves();
   }
 
