@@ -7,6 +7,7 @@ the mode and stores it on the account. Screenshots: artifacts/screenshots/reader
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +29,7 @@ NewPage = Callable[..., Page]
 TURN = """(seen) => { const p = document.getElementById('reader');
     return p.dataset.status === 'finished' || (p.dataset.turn && p.dataset.turn !== seen); }"""
 LOG = "#reader-log p"
+FISCHER = {"kind": "fischer", "initial_seconds": 600, "increment_seconds": 60, "max_seconds": 900}
 
 
 def _reader(name: str, language: str = "en", *, on: bool = True) -> User:
@@ -89,9 +91,9 @@ def _play_by_keyboard(page: Page, *, pick: bool, limit: int = 80) -> list[str]:
     raise AssertionError(f"the match did not end within {limit} moves: {heard[-5:]}")
 
 
-def _match(me: User, game: str, bots: int, options: dict[str, Any], bot: str = "greedy") -> str:
-    seats = [SeatSpec("me"), *(SeatSpec("bot", bot=bot) for _ in range(bots))]
-    return str(match_create(creator=me, game=game, seats=seats, options=options).id)
+def _match(me: User, game: str, bots: int, options: dict[str, Any], **extra: Any) -> str:
+    seats = [SeatSpec("me"), *(SeatSpec("bot", bot="greedy") for _ in range(bots))]
+    return str(match_create(creator=me, game=game, seats=seats, options=options, **extra).id)
 
 
 def _queries(page: Page, answers: dict[str, str]) -> None:
@@ -174,6 +176,8 @@ def test_a_whole_match_by_keyboard_with_the_reader(
     page.wait_for_function(TURN, arg="")
     queries = {k: v for k, v in expected.items() if len(k) == 1}
     _queries(page, queries)
+    if game == "gops":  # the mode's page, mid-match: the log, the field and the list filled
+        assert_accessible(page, "the screen-reader mode")
     heard = _play_by_keyboard(page, pick=pick)
     _heard(page, heard)
     assert any(line.startswith(expected["your move"]) for line in heard), heard
@@ -184,16 +188,14 @@ def test_a_whole_match_by_keyboard_with_the_reader(
     assert _ask(page, "l") in heard  # the last reveal, said again
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.locator("#reader").screenshot(path=str(SCREENSHOTS / f"reader-{game}.png"))
-    if game == "gops":
-        assert_accessible(page, "the screen-reader mode")
 
 
 def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
     new_page: NewPage, live_server: Any, embedded_worker: None
 ) -> None:
     me = _reader("switcher", on=False)
-    match_id = _match(me, "gops", 1, {"num_cards": 3})
-    page = new_page()
+    match_id = _match(me, "gops", 1, {"num_cards": 3}, time_control=FISCHER)
+    page = new_page(width=390, height=844)  # a phone: the switch is in its top bar too
     _sign_in(page, live_server.url, me)
     page.goto(f"/matches/{match_id}")
     expect(page.locator("#match-title")).to_have_text("GOPS")
@@ -205,6 +207,7 @@ def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
     expect(toggle).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#reader")).to_be_focused()
     expect(page.locator("#reader-log")).to_contain_text("Your move:")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     me.refresh_from_db()
     assert me.screen_reader
     # A card not in the hand is refused by the mode itself, and nothing is sent; a letter and
@@ -220,6 +223,10 @@ def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
     page.keyboard.type("h")
     page.keyboard.press("Enter")
     expect(page.locator(LOG).last).to_have_text("Your hand: 1, 2, 3.")
+    page.keyboard.type("c")
+    page.keyboard.press("Enter")
+    running = r"Clocks: switcher \(you\): 0:(09|10):\d\d \(running\); bot \(greedy\): "
+    expect(page.locator(LOG).last).to_have_text(re.compile(running))
     page.goto(f"/players/{me.username}")
     expect(page.locator("#reader-pref")).to_be_checked()
     page.locator("#reader-pref").focus()
