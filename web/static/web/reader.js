@@ -28,7 +28,10 @@
   const name = (i) => {
     const seat = match.seats[i];
     if (!seat) return _("seat %(number)s", { number: i + 1 });
-    return i === match.you ? _("%(name)s (you)", { name: seatName(seat) }) : seatName(seat);
+    if (i === match.you) return _("%(name)s (you)", { name: seatName(seat) });
+    // Two bots of one kind read alike: the seat tells them apart.
+    const alike = match.seats.filter((s) => seatName(s) === seatName(seat)).length > 1;
+    return alike ? _("%(name)s, seat %(number)s", { name: seatName(seat), number: i + 1 }) : seatName(seat);
   };
   const perSeat = (values, show = String) => match.seats.map((s, i) => name(i) + ": " + show(values[i])).join("; ");
 
@@ -39,6 +42,7 @@
     if (!text) return;
     log.append(el("p", {}, text));
     while (log.children.length > LOG_LINES) log.firstElementChild.remove();
+    log.scrollTop = log.scrollHeight; // the newest line in view for a sighted helper
   }
 
   // ---- the table in words, one function per query ------------------------------------------
@@ -226,8 +230,9 @@
   }
 
   function yourMoveText() {
-    const keys = [...new Set(legal().map((m) => F.words(Object.keys(m)[0])))];
-    const what = _("Your move: %(what)s.", { what: keys.join(", ") || _("move") });
+    const keys = [...new Set(legal().map((m) => Object.keys(m)[0]))];
+    const what = keys.length === 1 && keys[0] === "card" ? _("Your move: pick a card.") :
+      _("Your move: %(what)s.", { what: keys.map(F.words).join(", ") || _("move") });
     return Array.isArray(v().pot) ? what + " " + potText() : what;
   }
 
@@ -288,7 +293,7 @@
 
   function send(move) {
     chosen = [];
-    say(_("You play %(move)s.", { move: F.shownMove(move) }));
+    say(_("Sent: %(move)s.", { move: F.shownMove(move) }));
     document.dispatchEvent(new CustomEvent("facedown:move", { detail: move }));
   }
 
