@@ -230,6 +230,7 @@
   }
 
   function yourMoveText() {
+    if ((match.phase || {}).kind === "reveal") return _("Your move: revealing your committed card…");
     const keys = [...new Set(legal().map((m) => Object.keys(m)[0]))];
     const what = keys.length === 1 && keys[0] === "card" ? _("Your move: pick a card.") :
       _("Your move: %(what)s.", { what: keys.map(F.words).join(", ") || _("move") });
@@ -253,6 +254,12 @@
 
   function label(move) {
     const [key, value] = Object.entries(move)[0];
+    const grid = v().grid;
+    if (key === "flip" && Array.isArray(grid)) {
+      const cell = grid[value];
+      const state = cell === null || cell === undefined ? _("face down") : _("showing %(card)s", { card: cell });
+      return _("Flip position %(position)s (%(state)s)", { position: value, state });
+    }
     if (value && typeof value === "object" && value.orangutan) {
       const o = (v().layout || []).find((x) => x.id === value.orangutan);
       return F.words(key) + " " + (o ? orangutan(o) : value.orangutan);
