@@ -201,6 +201,7 @@ def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
     expect(page.locator("#match-title")).to_have_text("GOPS")
     expect(page.locator("#reader")).to_be_hidden()
     page.keyboard.press("p")  # nothing answers while the mode is off
+    expect(page.locator(LOG)).to_have_count(0)
     toggle = page.locator("#reader-toggle")
     toggle.focus()
     page.keyboard.press("Enter")
@@ -220,7 +221,9 @@ def test_the_top_bar_switches_the_mode_and_the_account_keeps_it(
         "99 is not a legal move now. Legal: card 1, card 2, card 3."
     )
     assert not Move.objects.filter(match_id=match_id, seat=0).exists()
-    page.keyboard.type("h")
+    lines = page.locator(LOG).count()
+    page.keyboard.type("h")  # typed in the field: no key fires
+    assert page.locator(LOG).count() == lines
     page.keyboard.press("Enter")
     expect(page.locator(LOG).last).to_have_text("Your hand: 1, 2, 3.")
     page.keyboard.type("c")
