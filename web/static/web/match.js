@@ -22,6 +22,9 @@
   let events = [];
   let lastSeq = 0;
   let gameName = null;
+  // The game's options as the catalogue words them (GET /games/{slug}): a view field that
+  // repeats an option ("history_mode") is shown in those words, never as a raw value.
+  let optionProps = {};
   let shownStep = null; // match.step of the last render: a rise means a step resolved
   let pending = false; // a move or commitment in flight
   let revealingStep = null; // the step whose reveal is in flight or done
@@ -57,6 +60,7 @@
         if (!gameName) {
           const game = await api("GET", `/games/${match.game}`);
           gameName = game.ok ? game.data.name : match.game;
+          optionProps = (game.ok && game.data.options && game.data.options.properties) || {};
         }
         await loadEvents();
         render(previous);
@@ -704,8 +708,10 @@
     if (Array.isArray(v.grid)) sections.push(el("section", { class: "view-field wide", dataset: { field: "grid" } }, el("h3", {}, F.words("grid")), gridBoard(v.grid)));
     for (const [key, value] of Object.entries(v)) {
       if (key === "grid" && Array.isArray(value)) continue;
+      const option = [key, key.replace(/_mode$/, "")].find((name) => name in optionProps);
+      const said = option && F.optionForm.optionWords(optionProps, option, value);
       sections.push(el("section", { class: "view-field", dataset: { field: key } },
-        el("h3", {}, F.words(key)), genericValue(value, key)));
+        el("h3", { class: said ? "said" : null }, said ? said.title : F.words(key)), said ? el("span", {}, said.description) : genericValue(value, key)));
     }
     return el("div", { class: "view-fields" }, sections);
   }
@@ -754,7 +760,9 @@
       }
       const answer = await api("POST", `/matches/${matchId}/moves`, body);
       if (answer.ok) {
-        toast(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
+        // The page shows the played card at once: the confirmation is for screen readers only,
+        // a box over the table would cover the history and the replay.
+        F.announce(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
       } else {
         if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
           localStorage.removeItem(STORE_PREFIX + step);
@@ -780,7 +788,7 @@
     const answer = await api("POST", `/matches/${matchId}/reveals`,
       { step: match.step, move: saved.move, salt: saved.salt });
     if (answer.ok) {
-      toast(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
+      F.announce(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
       // a secret choice is not kept a moment longer than the reveal needs it
       if (F.shownMove(saved.move) !== F.moveLabel(saved.move)) {
         localStorage.removeItem(STORE_PREFIX + match.step);
