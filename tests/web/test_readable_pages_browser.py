@@ -59,9 +59,10 @@ CUT = """(selector) => [...document.querySelectorAll(selector)]
     .filter((n) => n.getClientRects().length && n.scrollWidth > n.clientWidth + 1)
     .map((n) => n.id || n.className)"""
 
-WORDS = {
+WORDS: dict[str, dict[str, Any]] = {
     "en": {
         "streak": "Won the last 2 matches.",
+        "day": "Chosen: Thu, Dec 24, 2026",
         "no_tournaments": "No tournaments yet.",
         "nobody": "Nobody has joined yet.",
         # Each generic game's view field that repeats an option: its title and value in words.
@@ -75,6 +76,7 @@ WORDS = {
     },
     "de": {
         "streak": "Die letzten 2 Spiele gewonnen.",
+        "day": "Gewählt: Do., 24. Dez. 2026",
         "no_tournaments": "Noch keine Turniere in diesem Spiel.",
         "nobody": "Noch niemand ist beigetreten.",
         "settings": {
@@ -193,6 +195,12 @@ def test_pages_read_well_in_english_and_german(
         _each_width(page, "profile", lang)
         if lang == "en":
             assert_accessible(page, "profile")
+
+        # A date field shows the browser's format (en-US here): the choice is repeated under it
+        # in the page's language.
+        page.goto(f"/players/{player.name}")
+        page.locator("#vacation-until").fill("2026-12-24")
+        expect(page.locator("#vacation-until-said")).to_have_text(words["day"])
 
         page.goto("/leaderboard?game=gops")
         expect(page.locator("#board-rows tr")).to_have_count(2)
