@@ -19,9 +19,12 @@
       el("span", { class: "muted" }, " ", words.summary(t, gameName), when ? " · " + when : ""));
   }
 
+  let asked = 0;
   async function refresh() {
     const game = $("filter-game").value;
+    const mine = ++asked;
     const answer = await api("GET", "/tournaments" + (game ? `?game=${encodeURIComponent(game)}` : ""));
+    if (mine !== asked) return;  // a later choice of game has its own answer coming
     if (!answer.ok) {
       $("tournaments-status").textContent = problemText(answer);
       return;
