@@ -124,7 +124,7 @@ def test_a_series_from_the_lobby(new_page: NewPage, tmp_path: Path) -> None:
     assert box["x"] + box["width"] <= form["x"] + form["width"]
     page.get_by_role("button", name="Create match").click()
     page.wait_for_url(re.compile(r"/series/[0-9a-f-]{36}$"))
-    expect(page.locator("#series-title")).to_have_text("Series of 3 (gops)")
+    expect(page.locator("#series-title")).to_have_text("Series of 3 (GOPS)")
     expect(page.locator("#series-matches li")).to_have_count(1)
     match = cat.match(
         page.locator("#series-matches a").first.get_attribute("href").rsplit("/", 1)[1]

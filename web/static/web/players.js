@@ -11,9 +11,11 @@
   /** The shown rating (the API's ``rating``, docs/api.md "Ratings"), "1540?" while provisional. */
   const rating = (r) => (r.rating === null || r.rating === undefined ? "—" : `${r.rating}${r.provisional ? "?" : ""}`);
   /** The catalogue's game names by slug (GET /games), so no page shows "gops". */
-  async function gameNames() {
-    const games = await api("GET", "/games");
-    return games.ok ? Object.fromEntries(games.data.map((g) => [g.slug, g.name])) : {};
+  let namesAsked = null;
+  function gameNames() {
+    namesAsked = namesAsked || api("GET", "/games").then((games) =>
+      (games.ok ? Object.fromEntries(games.data.map((g) => [g.slug, g.name])) : {}));
+    return namesAsked;
   }
 
   /** "Won the last 3 matches." in plain words: the profile's current streak. */
@@ -75,10 +77,10 @@
   }
 
   async function series(root) {
-    const answer = await api("GET", `/series/${root.dataset.seriesId}`);
+    const [answer, names] = await Promise.all([api("GET", `/series/${root.dataset.seriesId}`), gameNames()]);
     if (!answer.ok) { $("series-status").textContent = problemText(answer); return; }
     const s = answer.data;
-    $("series-title").textContent = _("Series of %(length)s (%(game)s)", s);
+    $("series-title").textContent = _("Series of %(length)s (%(game)s)", { ...s, game: names[s.game] || s.game });
     const finished = s.matches.filter((m) => m.status === "finished").length;
     const state = { running: _("running"), finished: _("finished"), aborted: _("aborted") }[s.status] || s.status;
     $("series-status").textContent = _("%(state)s: %(finished)s of %(length)s matches finished.", { state, finished, length: s.length });
