@@ -155,6 +155,11 @@ def test_pages_read_well_in_english_and_german(
         )
     }
     cup = None
+    fails = str(
+        match_create(
+            creator=ann.user, game="gops", seats=[SeatSpec("me"), SeatSpec("bot", bot="greedy")]
+        ).id
+    )
     for lang, player in (("en", ann), ("de", ben)):
         words = WORDS[lang]
         page = new_page(width=1280, height=900)
@@ -258,5 +263,13 @@ def test_pages_read_well_in_english_and_german(
             expect(page.locator("#status-line")).not_to_have_class(re.compile("your-move"))
 
             _each_width(page, "match-played", lang, _table_uncovered)
+            # A failed move says why under the choices, in the page's flow: the network fails.
+            page.route("**/api/v1/matches/*/moves", lambda route: route.abort())
+            page.goto(f"/matches/{fails}")
+            page.locator("#hand button.playable:not([disabled])").first.click()
+            expect(page.locator("#move-error")).to_contain_text("Network error")
+            expect(page.locator("#toast")).to_be_hidden()
+            page.unroute("**/api/v1/matches/*/moves")
+            _each_width(page, "match-failed", lang, _table_uncovered)
             assert_accessible(page, "match")
         page.context.close()

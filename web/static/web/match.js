@@ -133,6 +133,13 @@
     pollTimer = setTimeout(poll, 150);
   }
 
+  /** Why the player's own move or reveal failed, under their choices (no box over the table);
+      "" clears it. */
+  function moveError(text) {
+    $("move-error").textContent = text;
+    $("move-error").hidden = !text;
+  }
+
   function showError(text) {
     $("error").textContent = text;
     $("error").hidden = false;
@@ -227,6 +234,7 @@
     cleanStore();
     const resolvedNow = previous && shownStep !== null && match.step > shownStep;
     shownStep = match.step;
+    if (resolvedNow) moveError("");  // an old step's failure says nothing about the new one
     if (resolvedNow) chosen = new Set();
     renderHead();
     renderJoin();
@@ -762,15 +770,16 @@
       if (answer.ok) {
         // The page shows the played card at once: the confirmation is for screen readers only,
         // a box over the table would cover the history and the replay.
+        moveError("");
         F.announce(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
       } else {
         if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
           localStorage.removeItem(STORE_PREFIX + step);
         }
-        toast(problemText(answer));
+        moveError(problemText(answer));
       }
     } catch (err) {
-      toast(_("Network error: %(message)s", err));
+      moveError(_("Network error: %(message)s", err));
     } finally {
       pending = false;
       etag = null; // our own submission changes only our ETag; read it again now
@@ -788,6 +797,7 @@
     const answer = await api("POST", `/matches/${matchId}/reveals`,
       { step: match.step, move: saved.move, salt: saved.salt });
     if (answer.ok) {
+      moveError("");
       F.announce(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
       // a secret choice is not kept a moment longer than the reveal needs it
       if (F.shownMove(saved.move) !== F.moveLabel(saved.move)) {
@@ -795,7 +805,7 @@
       }
     }
     else {
-      toast(problemText(answer));
+      moveError(problemText(answer));
       if (answer.data && answer.data.code === "commitment_mismatch") revealingStep = null;
     }
     etag = null;
