@@ -300,7 +300,7 @@
 
   function send(move) {
     chosen = [];
-    say(_("Sent: %(move)s.", { move: F.shownMove(move) }));
+    // match.js says "Played …" once the server took it, or why not under the choices.
     document.dispatchEvent(new CustomEvent("facedown:move", { detail: move }));
   }
 
