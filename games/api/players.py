@@ -46,9 +46,9 @@ class LeaderboardApi(APIView):
         tags=["players"],
         description=(
             "The game's ranked players (enough rated matches against enough different "
-            "opponents: docs/api.md, Ratings), best rating first (openskill ordinal, "
-            "mu - 3 sigma; ties by account age). Public. 404 for an unknown game or an invalid "
-            "cursor."
+            "opponents: docs/api.md, Ratings), best rating first (the shown `rating` is "
+            "1500 + 50 x openskill's ordinal, mu - 3 sigma, which is kept beside it; ties by "
+            "account age). Public. 404 for an unknown game or an invalid cursor."
         ),
     )
     def get(self, request: Request, slug: str) -> Response:

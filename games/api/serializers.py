@@ -22,7 +22,7 @@ from core.serializers import (
 )
 from games.api.shapes import shape_field
 from games.models import DeclineReason, Match
-from games.services import shapes
+from games.services import rating_scale, shapes
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
 
@@ -216,11 +216,23 @@ class SeriesOutput(serializers.Serializer):
     standings = StandingOutput(many=True, help_text="Most wins first, then most points.")
 
 
+RATING_HELP = (
+    f"The rating a person reads: {rating_scale.BASE} + {rating_scale.STEP} x the ordinal, "
+    "rounded (docs/api.md, Ratings)."
+)
+PROVISIONAL_HELP = (
+    f"Sigma above {rating_scale.PROVISIONAL_SIGMA:g}: the rating is still uncertain "
+    "(pages show it with a '?')."
+)
+
+
 class LeaderboardEntryOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.CharField()
     bot = serializers.BooleanField(help_text="A bot account.")
-    rating = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
+    rating = serializers.IntegerField(help_text=RATING_HELP)
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
+    ordinal = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rated_matches = serializers.IntegerField()
@@ -235,7 +247,13 @@ class LeaderboardPageOutput(serializers.Serializer):
 
 class PlayerRatingOutput(serializers.Serializer):
     game = serializers.CharField()
-    rating = serializers.FloatField(allow_null=True, help_text="Null before a rated match.")
+    rating = serializers.IntegerField(
+        allow_null=True, help_text=RATING_HELP + " Null before a rated match."
+    )
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
+    ordinal = serializers.FloatField(
+        allow_null=True, help_text="openskill's ordinal: mu - 3 sigma. Null before a rated match."
+    )
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rated_matches = serializers.IntegerField()
