@@ -163,7 +163,10 @@ class StandingRowOutput(serializers.Serializer):
     buchholz = serializers.FloatField()
     sonneborn_berger = serializers.FloatField()
     direct = serializers.FloatField()
-    rating = serializers.FloatField()
+    rating = serializers.IntegerField(
+        help_text="The rating players read (1500 for a newcomer) at entry: seeding and the last "
+        "tie-break."
+    )
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Entry.Status.values)

@@ -6,6 +6,7 @@ organiser reads exactly what a spectator reads."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -177,7 +178,7 @@ def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
                 "buchholz": row.buchholz,
                 "sonneborn_berger": row.sonneborn_berger,
                 "direct": row.direct,
-                "rating": row.rating,
+                "rating": from_ordinal(row.rating),
                 "played": row.played,
                 "byes": row.byes,
                 "status": _status(results, row.player),
@@ -310,7 +311,8 @@ def _trf(
 ) -> str:
     return trf_text(
         name=tournament.name,
-        entrants=results.entrants,
+        # The report file carries the rating players read, as the standings do.
+        entrants=[replace(e, rating=from_ordinal(e.rating)) for e in results.entrants],
         played=results.played,
         byes=byes,
         names=names,
