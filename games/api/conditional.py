@@ -14,8 +14,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from games.api import serializers as s
-from games.api.matches import PROBLEM, SIGNED_IN_THROTTLES, _input, match_id_or_404, requester
+from games.api.params import match_id_or_404
 from games.api.shapes import shape
 from games.services import shapes
 from games.services.conditional import conditional_moves_read, conditional_moves_replace
@@ -51,7 +55,7 @@ class MatchConditionalMovesApi(APIView):
         "match_not_active (not active, or your seat has forfeited); 403 not_seated.",
     )
     def put(self, request: Request, match_id: str) -> Response:
-        data: dict[str, Any] = _input(s.ConditionalMovesInput, request)
+        data: dict[str, Any] = validated(s.ConditionalMovesInput, request)
         body = conditional_moves_replace(
             match_id=match_id_or_404(match_id),
             user=requester(request),

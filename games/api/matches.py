@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import uuid
 from base64 import b64decode
 from contextlib import nullcontext
 from typing import Any, cast
@@ -14,7 +13,6 @@ from urllib.parse import parse_qs
 
 from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -22,18 +20,17 @@ from rest_framework.exceptions import NotFound as PageNotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import scopes
-from accounts.models import User
-from core.errors import NotFound
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, IF_NONE_MATCH, PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from core.openapi import operation_id
-from core.throttling import AnonRateThrottle
 from games.api import serializers as s
-from games.api.idempotent import IDEMPOTENCY_KEY_PATTERN, idempotent
-from games.api.params import game_slugs, param_choice, param_flag, param_int
+from games.api.idempotent import idempotent
+from games.api.params import game_slugs, match_id_or_404, param_choice, param_flag, param_int
 from games.api.shapes import shape
 from games.catalog import engines
 from games.models import Match
@@ -43,52 +40,16 @@ from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit, reveal_submit
 
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Replays the stored answer of an earlier request with this key (24 h): 1 to "
-    "255 printable ASCII characters (space to tilde); another key is a 400 "
-    "`validation_error`, the same key with another body a 422 `idempotency_key_reused`.",
-)
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="An ETag of an earlier answer: 304 if nothing you may see has changed.",
-)
 #: The largest ``after`` the events list accepts (``seq`` is a PostgreSQL ``integer``).
 MAX_SEQ = 2**31 - 1
 #: The longest long-poll ``wait`` (seconds).
 MAX_WAIT = 30
-PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
-
-
-def requester(request: Request) -> User:
-    """The authenticated user (every match endpoint requires authentication)."""
-    return cast(User, request.user)
 
 
 _ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
-_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
 
 
-def match_id_or_404(raw: str) -> uuid.UUID:
-    """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
-    if not _MATCH_ID.fullmatch(raw):
-        raise NotFound(gettext_noop("No match with this id."))
-    return uuid.UUID(raw)
-
-
-def _input(serializer_class: type, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
+def match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
     snapshot = reads.match_snapshot(match_id=match_id, user=requester(request))
     response = Response(reads.match_resource(snapshot), status=code)
     response["ETag"] = snapshot.etag
@@ -257,21 +218,11 @@ class MatchListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.MatchCreateInput, request)
+        data = validated(s.MatchCreateInput, request)
         match = match_create(creator=requester(request), **data)
-        response = _match_response(request, match.id, status.HTTP_201_CREATED)
+        response = match_response(request, match.id, status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{match.id}")
         return response
-
-
-#: The default throttles but the anonymous one, for a view only a signed-in user may call:
-#: DRF checks the permissions before the throttles, so such a view refuses an anonymous
-#: request before any throttle counts it, and the anonymous throttle would only be asked.
-SIGNED_IN_THROTTLES: list[type[BaseThrottle]] = [
-    throttle
-    for throttle in cast(list[type[BaseThrottle]], api_settings.DEFAULT_THROTTLE_CLASSES)
-    if not issubclass(throttle, AnonRateThrottle)
-]
 
 
 class MatchDetailApi(APIView):
@@ -357,9 +308,9 @@ class MatchJoinApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.JoinInput, request)
+        data = validated(s.JoinInput, request)
         match = match_join(match_id=match_id_or_404(match_id), user=requester(request), **data)
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchDeclineApi(APIView):
@@ -376,9 +327,9 @@ class MatchDeclineApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.MatchDeclineInput, request)
+        data = validated(s.MatchDeclineInput, request)
         match = match_decline(match_id=match_id_or_404(match_id), user=requester(request), **data)
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchResignApi(APIView):
@@ -394,7 +345,7 @@ class MatchResignApi(APIView):
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
         match = match_resign(match_id=match_id_or_404(match_id), user=requester(request))
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchMovesApi(APIView):
@@ -419,7 +370,7 @@ class MatchMovesApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = s.move_input_fast(request.data) or _input(s.MoveInput, request)
+        data = s.MoveInput.fast(request.data) or validated(s.MoveInput, request)
         accepted = move_submit(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -453,7 +404,7 @@ class MatchRevealsApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.RevealInput, request)
+        data = validated(s.RevealInput, request)
         accepted = reveal_submit(
             match_id=match_id_or_404(match_id),
             user=requester(request),

@@ -9,14 +9,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from games.api.idempotent import idempotent
-from games.api.matches import (
-    IDEMPOTENCY_HEADER,
-    PROBLEM,
-    _match_response,
-    match_id_or_404,
-    requester,
-)
+from games.api.matches import match_response
+from games.api.params import match_id_or_404
 from games.api.shapes import shape
 from games.services import shapes
 from games.services.rematch import match_rematch
@@ -50,6 +47,6 @@ class MatchRematchApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         rematch = match_rematch(match_id=match_id_or_404(match_id), user=requester(request))
         code = status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK
-        response = _match_response(request, rematch.match.id, code)
+        response = match_response(request, rematch.match.id, code)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{rematch.match.id}")
         return response

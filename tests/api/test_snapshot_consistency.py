@@ -1,7 +1,7 @@
 """A match resource's body and its ETag come from one snapshot, even while moves commit.
 
 ``GET /matches/{id}`` reads the match, its seats and the engine state in one query. The
-resource returned after a create, join or resign (``games.api.matches._match_response``) takes
+resource returned after a create, join or resign (``games.api.matches.match_response``) takes
 two (the snapshot, then ``reads.match_state``), and a change may commit between them.
 
 Real threads on the real PostgreSQL: one plays a match to its end through the API while readers
