@@ -19,8 +19,8 @@ from games.models import Match, MatchEvent
 from games.services import substitutes
 from games.services.archive import archived_events
 from games.services.clock_views import clocks_shown, deadline_shown
+from games.services.presenters import spectator_reader
 from games.services.proposals import proposals_read
-from games.services.reads import spectator_reader
 from social.models import ChatMessage
 
 EVENTS_SHOWN = 500

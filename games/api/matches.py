@@ -1,5 +1,5 @@
 """Match endpoints. Each view validates its input, calls one service, and renders the match
-through ``games.services.reads`` (the engine's per-viewer view)."""
+through ``games.services.presenters`` (the engine's per-viewer view)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from games.api.shapes import shape
 from games.catalog import engines
 from games.models import Match
 from games.routers import replica_reads
-from games.services import reads, shapes
+from games.services import presenters, reads, shapes
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit, reveal_submit
@@ -51,7 +51,7 @@ _ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
 
 def match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
     snapshot = reads.match_snapshot(match_id=match_id, user=requester(request))
-    response = Response(reads.match_resource(snapshot), status=code)
+    response = Response(presenters.match_resource(snapshot), status=code)
     response["ETag"] = snapshot.etag
     patch_vary_headers(response, ("Authorization", "Cookie"))
     return response
@@ -196,7 +196,7 @@ class MatchListApi(APIView):
             page: list[reads.ListedMatch] = (
                 paginator.paginate_queryset(query, request, view=self) or []
             )
-            results = reads.listed_resources(page, user.pk)
+            results = presenters.listed_resources(page, user.pk)
         response = paginator.get_paginated_response(results)
         return _conditional(request, response, _list_etag(request, response.data))
 
@@ -248,7 +248,7 @@ class MatchDetailApi(APIView):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             snapshot = read.snapshot()
-            response = Response(reads.match_resource(snapshot))
+            response = Response(presenters.match_resource(snapshot))
             etag = snapshot.etag  # after the body: a raced read renews it
         response["ETag"] = etag
         patch_vary_headers(response, ("Authorization", "Cookie"))
@@ -448,7 +448,7 @@ class MatchEventsApi(APIView):
         # Validated here for both servers; the ASGI server's live.longpoll does the waiting.
         param_int(request.query_params, "wait", default=0, low=0, high=MAX_WAIT)
         snapshot = reads.match_snapshot(match_id=match_id_or_404(match_id), user=requester(request))
-        events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
+        events, more = presenters.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None
         if more:
             next_url = request.build_absolute_uri(f"{request.path}?after={events[-1]['seq']}")

@@ -1,7 +1,7 @@
 """The bodies of the match routes (a match, a page of matches, a move's answer, a page of
 events), each declared once, here.
 
-``reads.py`` and the move service return these types, and the OpenAPI schema's components are
+``presenters.py`` and the move service return these types, and the OpenAPI schema's components are
 generated from the same declarations (games/api/shapes.py), so a body and its schema cannot
 drift apart: tests/api/test_shapes.py checks that each body carries exactly the declared keys,
 and the schema guard checks every response the tests receive against the schema. A

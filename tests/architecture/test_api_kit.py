@@ -1,5 +1,6 @@
 """Every API module takes the adapters' kit (``core.api``, ``accounts.requester``) instead of
-declaring its own copy or borrowing another view module's private helpers."""
+declaring its own copy or borrowing another view module's private helpers; the match
+presenters shape what the selectors read without a query of their own."""
 
 from __future__ import annotations
 
@@ -62,3 +63,14 @@ def test_the_serializer_is_run_in_one_place() -> None:
     ]
     assert runs == []
     assert all((ROOT / path).exists() for path in KIT)
+
+
+def test_presenters_write_no_query() -> None:
+    """``games/services/presenters.py`` shapes what ``reads.py`` selected: no ORM, no SQL."""
+    source = (ROOT / "games/services/presenters.py").read_text()
+    tree = ast.parse(source)
+    imported = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert not any(module.startswith("django.db") for module in imported)
+    assert ".objects" not in source and "cursor" not in source and "match_store" not in source
