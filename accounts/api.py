@@ -13,7 +13,7 @@ from rest_framework.views import APIView
 from accounts import scopes
 from accounts import serializers as s
 from accounts.authentication import forget_cached_tokens
-from accounts.bots import bot_account_make
+from accounts.bot_accounts import bot_account_make
 from accounts.models import User
 from accounts.requester import requester
 from accounts.services import (

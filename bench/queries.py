@@ -266,7 +266,7 @@ def _cases() -> list[Case]:
     from games.models import Match, MatchEvent, Move
     from games.services import presenters, reads
     from games.services.audit import audit_transcript
-    from games.services.bots import stalled_bot_steps
+    from games.services.bot_seats import stalled_bot_steps
 
     heavy = User.objects.get(username="bench-heavy-1")
     typical = User.objects.get(username=f"bench-user-{User.objects.count() // 2}")

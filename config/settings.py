@@ -271,7 +271,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.problem_schema",
-        "games.api.shapes.shape_components",
+        "games.api.body_schemas.shape_components",
         "games.api.schema.nullable_refs",
         "games.api.event_schema.event_catalogue",
     ],

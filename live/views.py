@@ -45,7 +45,7 @@ from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from games.api.params import param_int
-from games.services import presenters, reads, shapes
+from games.services import bodies, presenters, reads
 from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream_credential
 from live.bus import (
     BROKEN,
@@ -173,8 +173,8 @@ def _seat_read(
     return credential, seat, frozenset(mutes_of(credential.user))
 
 
-def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[shapes.Event]:
-    shown: list[shapes.Event] = []
+def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[bodies.Event]:
+    shown: list[bodies.Event] = []
     more = True
     while more:
         page, more = presenters.events_for_viewer(snapshot=snapshot, after=after)

@@ -29,13 +29,13 @@ from core.api.schema import IDEMPOTENCY_HEADER, IF_NONE_MATCH, PROBLEM
 from core.api.throttles import SIGNED_IN_THROTTLES
 from core.openapi import operation_id
 from games.api import serializers as s
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
 from games.api.params import game_slugs, match_id_or_404, param_choice, param_flag, param_int
-from games.api.shapes import shape
 from games.catalog import engines
 from games.models import Match
 from games.routers import replica_reads
-from games.services import presenters, reads, shapes
+from games.services import bodies, presenters, reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit, reveal_submit
@@ -167,7 +167,7 @@ class MatchListApi(APIView):
             IF_NONE_MATCH,
         ],
         responses={
-            200: shape(shapes.MatchPage),
+            200: shape(bodies.MatchPage),
             304: None,
             400: OpenApiResponse(description="validation_error: a bad query parameter value."),
             404: OpenApiResponse(description="not_found: an invalid cursor."),
@@ -204,7 +204,7 @@ class MatchListApi(APIView):
         request=s.MatchCreateInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: shape(shapes.Match),
+            201: shape(bodies.Match),
             400: PROBLEM,
             403: PROBLEM,
             409: PROBLEM,
@@ -231,7 +231,7 @@ class MatchDetailApi(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
-        responses={200: shape(shapes.Match), 304: None, 404: PROBLEM},
+        responses={200: shape(bodies.Match), 304: None, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -303,7 +303,7 @@ class MatchJoinApi(APIView):
     @extend_schema(
         request=s.JoinInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 409: PROBLEM},
+        responses={200: shape(bodies.Match), 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -320,7 +320,7 @@ class MatchDeclineApi(APIView):
     @extend_schema(
         request=s.MatchDeclineInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(bodies.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
         description="Refuse the invitation, with an optional `reason` (the challenges' list, "
         "docs/programs.md): the match is aborted, its `match_aborted` event says why.",
@@ -339,7 +339,7 @@ class MatchResignApi(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(bodies.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
@@ -357,9 +357,9 @@ class MatchMovesApi(APIView):
         request=s.MoveInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: shape(shapes.MoveAnswer),
+            202: shape(bodies.MoveAnswer),
             200: OpenApiResponse(
-                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
+                shape(bodies.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             400: PROBLEM,
             403: PROBLEM,
@@ -393,9 +393,9 @@ class MatchRevealsApi(APIView):
         request=s.RevealInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: shape(shapes.MoveAnswer),
+            202: shape(bodies.MoveAnswer),
             200: OpenApiResponse(
-                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
+                shape(bodies.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             409: PROBLEM,
         },
@@ -440,7 +440,7 @@ class MatchEventsApi(APIView):
                 ),
             ),
         ],
-        responses={200: shape(shapes.EventPage), 304: None, 400: PROBLEM, 404: PROBLEM},
+        responses={200: shape(bodies.EventPage), 304: None, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:

@@ -20,11 +20,11 @@ from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from core.api.throttles import SIGNED_IN_THROTTLES
 from core.errors import NotFound
 from games.api import serializers as s
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
 from games.api.params import match_id_or_404
-from games.api.shapes import shape
 from games.models import Match, Proposal
-from games.services import shapes
+from games.services import bodies
 from games.services.proposals import (
     Answer,
     proposal_answer,
@@ -52,7 +52,7 @@ class MatchProposalsApi(APIView):
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
-        responses={200: shape(shapes.ProposalPage), 404: PROBLEM},
+        responses={200: shape(bodies.ProposalPage), 404: PROBLEM},
         tags=["matches"],
         description="The match's open proposal and its latest closed ones, newest first. "
         "Public: anyone who may read the match.",
@@ -66,7 +66,7 @@ class MatchProposalsApi(APIView):
     @extend_schema(
         request=s.ProposalInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.Proposal), **_ERRORS, 429: PROBLEM},
+        responses={201: shape(bodies.Proposal), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "A seated player proposes a pause until `until` (correspondence matches whose "
@@ -112,7 +112,7 @@ PROPOSALS = AnswerFamily(
     parameters=[IDEMPOTENCY_HEADER],
 )
 _ANSWER_RESPONSES = {
-    200: OpenApiResponse(shape(shapes.Proposal), description="The proposal after the answer."),
+    200: OpenApiResponse(shape(bodies.Proposal), description="The proposal after the answer."),
     403: PROBLEM,
     404: PROBLEM,
     409: PROBLEM,

@@ -11,11 +11,11 @@ from rest_framework.views import APIView
 from accounts import scopes
 from accounts.requester import requester
 from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
 from games.api.matches import match_response
 from games.api.params import match_id_or_404
-from games.api.shapes import shape
-from games.services import shapes
+from games.services import bodies
 from games.services.rematch import match_rematch
 
 
@@ -27,8 +27,8 @@ class MatchRematchApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: OpenApiResponse(shape(shapes.Match), description="The rematch, created now."),
-            200: OpenApiResponse(shape(shapes.Match), description="The rematch asked for earlier."),
+            201: OpenApiResponse(shape(bodies.Match), description="The rematch, created now."),
+            200: OpenApiResponse(shape(bodies.Match), description="The rematch asked for earlier."),
             403: PROBLEM,
             404: PROBLEM,
             409: PROBLEM,

@@ -1,6 +1,6 @@
 """Input envelopes (validated here) and the output shapes of the routes off the match routes
 (for the OpenAPI schema: their bodies are built by the services). The match routes' bodies
-are declared once, in ``games.services.shapes``."""
+are declared once, in ``games.services.bodies``."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from core.serializers import (
     StrictRegexField,
     StrictSerializer,
 )
-from games.api.shapes import shape_field
+from games.api.body_schemas import shape_field
 from games.models import DeclineReason, Match
-from games.services import shapes
+from games.services import bodies
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
 
@@ -196,7 +196,7 @@ class SeriesMatchOutput(serializers.Serializer):
     seats = serializers.ListField(
         child=serializers.CharField(allow_null=True), help_text="Player or bot name per seat."
     )
-    result = shape_field(shapes.Result, nullable=True)
+    result = shape_field(bodies.Result, nullable=True)
 
 
 class StandingOutput(serializers.Serializer):
@@ -257,7 +257,7 @@ class RecentMatchOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     won = serializers.BooleanField()
     players = serializers.ListField(child=serializers.CharField(allow_null=True))
-    result = shape_field(shapes.Result)
+    result = shape_field(bodies.Result)
 
 
 class PlayerOutput(serializers.Serializer):

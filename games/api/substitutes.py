@@ -22,11 +22,11 @@ from core.api.throttles import SIGNED_IN_THROTTLES
 from core.errors import NotFound
 from core.openapi import operation_id
 from games.api import serializers as s
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
 from games.api.params import match_id_or_404
-from games.api.shapes import shape
 from games.models import Match, SeatOffer
-from games.services import shapes
+from games.services import bodies
 from games.services.substitutes import (
     Answer,
     offer_answer,
@@ -57,7 +57,7 @@ class MatchSubstitutesApi(APIView):
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
-        responses={200: shape(shapes.SubstitutePage), 404: PROBLEM},
+        responses={200: shape(bodies.SubstitutePage), 404: PROBLEM},
         tags=["matches"],
         description="The match's seat offers (open ones and the latest closed ones, newest "
         "first) and who played which steps of each seat that changed hands. Public: anyone "
@@ -73,7 +73,7 @@ class MatchSubstitutesApi(APIView):
     @extend_schema(
         request=s.SeatOfferInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.SeatOffer), **_ERRORS, 429: PROBLEM},
+        responses={201: shape(bodies.SeatOffer), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "Offer a seat whose player resigned, forfeited or timed out (forfeit policy) of an "
@@ -119,7 +119,7 @@ SEAT_OFFERS = AnswerFamily(
     parameters=[IDEMPOTENCY_HEADER],
 )
 _ANSWER_RESPONSES = {
-    200: OpenApiResponse(shape(shapes.SeatOffer), description="The offer after the answer."),
+    200: OpenApiResponse(shape(bodies.SeatOffer), description="The offer after the answer."),
     403: PROBLEM,
     404: PROBLEM,
     409: PROBLEM,
@@ -159,7 +159,7 @@ class OpenSeatsApi(APIView):
 
     @extend_schema(
         operation_id=operation_id("/api/v1/substitutes", "list"),
-        responses={200: shape(shapes.SeatOfferPage), 401: PROBLEM},
+        responses={200: shape(bodies.SeatOfferPage), 401: PROBLEM},
         tags=["matches"],
         description="The lobby's seats to take over, newest first: open to anyone, and (signed "
         "in) the ones offered to you. Active matches only.",

@@ -10,8 +10,8 @@ from typing import Any, cast
 
 from games.events import Reader, event_for, timestamp
 from games.models import Match, MatchEvent, Seat
-from games.services import shapes
-from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
+from games.services import bodies
+from games.services.clocks_shown import clocks_shown, deadline_shown, paused_until_shown
 from games.services.conditional_rules import conditional_offered
 from games.services.reads import (
     EVENTS_PAGE,
@@ -26,7 +26,7 @@ from games.services.reads import (
 from games.services.steps import phase_public
 
 
-def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[shapes.MatchSummary]:
+def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[bodies.MatchSummary]:
     """The page's matches as ``match_resource(snapshot_of(match, viewer), detail=False)``
     shows them, built from rows: one query for every seat of the page, no model instances."""
     return [
@@ -37,7 +37,7 @@ def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[shapes
 
 def _listed_resource(
     match: ListedMatch, seats: list[tuple[Any, ...]], viewer: int | None
-) -> shapes.MatchSummary:
+) -> bodies.MatchSummary:
     """``match_resource(..., detail=False)`` for a listed match: the same keys in the same
     order (tests/api/test_match_list.py compares the two)."""
     scores = match.scores
@@ -52,7 +52,7 @@ def _listed_resource(
                 "accepted": bool(accepted),
                 "score": scores[index] if index < len(scores) else 0,
                 "forfeited": bool(forfeited),
-                "controlled_by": cast(shapes.ControlledBy, controlled_by),
+                "controlled_by": cast(bodies.ControlledBy, controlled_by),
             }
             for _, index, _, username, bot, accepted, forfeited, controlled_by, _ in seats
         ],
@@ -62,7 +62,7 @@ def _listed_resource(
         "started_at": timestamp(match.started_at),
         "finished_at": timestamp(match.finished_at),
         "phase": {
-            "kind": cast(shapes.PhaseKind, match.phase_kind),
+            "kind": cast(bodies.PhaseKind, match.phase_kind),
             "to_act": Match.seats_of(match.acting_mask),
             "deadline": timestamp(deadline_shown(match, [bool(seat[6]) for seat in seats])),
             "submitted": _submitted_shown(match, you),
@@ -74,7 +74,7 @@ def _listed_resource(
     }
 
 
-def _match_head(match: Match | ListedMatch) -> shapes.MatchHead:
+def _match_head(match: Match | ListedMatch) -> bodies.MatchHead:
     """The first keys of a match resource, the same for the detail and the list."""
     return {
         "id": str(match.id),
@@ -83,7 +83,7 @@ def _match_head(match: Match | ListedMatch) -> shapes.MatchHead:
         "protocol": match.protocol,
         "disclose_submitted": match.disclose_submitted,
         "chat": match.chat,
-        "status": cast(shapes.Status, match.status),
+        "status": cast(bodies.Status, match.status),
         "version": match.version,
         "step": match.step,
     }
@@ -98,7 +98,7 @@ def _aware(value: datetime | str | None) -> datetime | None:
 
 def _match_clocks(
     match: Match | ListedMatch, you: int | None, held_until: list[datetime | None]
-) -> shapes.MatchClocks:
+) -> bodies.MatchClocks:
     return {
         "time_control": match.time_control,
         "clocks": clocks_shown(match, you, held_until),
@@ -107,8 +107,8 @@ def _match_clocks(
     }
 
 
-def _match_outcome(match: Match | ListedMatch) -> shapes.MatchOutcome:
-    series: shapes.SeriesRef | None = None
+def _match_outcome(match: Match | ListedMatch) -> bodies.MatchOutcome:
+    series: bodies.SeriesRef | None = None
     if match.series_id:
         series = {"id": str(match.series_id), "index": cast(int, match.series_index)}
     return {
@@ -131,7 +131,7 @@ def _submitted_shown(match: Match | ListedMatch, you: int | None) -> list[int]:
     return []
 
 
-def _seat_resource(seat: Seat, scores: list[int]) -> shapes.Seat:
+def _seat_resource(seat: Seat, scores: list[int]) -> bodies.Seat:
     return {
         "index": seat.index,
         "player": seat.user.username if seat.user is not None else None,
@@ -139,15 +139,15 @@ def _seat_resource(seat: Seat, scores: list[int]) -> shapes.Seat:
         "accepted": seat.accepted,
         "score": scores[seat.index] if seat.index < len(scores) else 0,
         "forfeited": seat.forfeited,
-        "controlled_by": cast(shapes.ControlledBy, seat.controlled_by),
+        "controlled_by": cast(bodies.ControlledBy, seat.controlled_by),
     }
 
 
-def _phase(snapshot: MatchSnapshot, your_move: Any) -> shapes.Phase:
+def _phase(snapshot: MatchSnapshot, your_move: Any) -> bodies.Phase:
     match = snapshot.match
     public = phase_public(match, snapshot.seats)
     return {
-        "kind": cast(shapes.PhaseKind, public["kind"]),
+        "kind": cast(bodies.PhaseKind, public["kind"]),
         "to_act": public["to_act"],
         "deadline": public["deadline"],
         "submitted": _submitted_shown(match, snapshot.you),
@@ -165,16 +165,16 @@ def _your_move(snapshot: MatchSnapshot, state: Any) -> Any:
     return None
 
 
-def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.MatchSummary:
+def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> bodies.MatchSummary:
     """The match as docs/api.md ("Read") describes it, for the snapshot's viewer: a
-    ``shapes.Match`` with ``detail``, else a ``shapes.MatchSummary``.
+    ``bodies.Match`` with ``detail``, else a ``bodies.MatchSummary``.
 
     With ``detail`` the engine state is read too (``match_state``), which may renew
     ``snapshot`` when a change raced the read: take the ETag from the snapshot afterwards.
     """
     state = match_state(snapshot) if detail else None
     match = snapshot.match
-    summary: shapes.MatchSummary = {
+    summary: bodies.MatchSummary = {
         **_match_head(match),
         "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
         "you": snapshot.you,
@@ -192,7 +192,7 @@ def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.Ma
     }
     if not detail:
         return summary
-    body: shapes.Match = {
+    body: bodies.Match = {
         **summary,
         "legal_moves": _legal_moves(snapshot, state),
         "view": _view(snapshot, state),
@@ -230,7 +230,7 @@ def _legal_moves(snapshot: MatchSnapshot, state: Any) -> list[dict[str, Any]]:
 
 def events_for_viewer(
     *, snapshot: MatchSnapshot, after: int, limit: int = EVENTS_PAGE
-) -> tuple[list[shapes.Event], bool]:
+) -> tuple[list[bodies.Event], bool]:
     """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
     match = snapshot.match
     rows = event_rows(snapshot, after, limit + 1)
@@ -240,7 +240,7 @@ def events_for_viewer(
     return events_shown(rows, reader, over=match.is_over), more
 
 
-def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[shapes.Event]:
+def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[bodies.Event]:
     """The rows as ``reader`` reads them in the event feed (and in the streams)."""
     shown = [event_for(row, reader) for row in rows]
     if over:
@@ -249,7 +249,7 @@ def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[
         for row, event in zip(rows, shown, strict=True):
             if event["at"] is None:
                 event["at"] = timestamp(row.at)
-    return cast(list[shapes.Event], shown)
+    return cast(list[bodies.Event], shown)
 
 
 def seat_reader_at_commit(match: Match, seat: int, moved_steps: list[int]) -> Reader:
