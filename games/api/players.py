@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.schema import PROBLEM
 from core.errors import NotFound
 from games.api import serializers as s
-from games.api.matches import PROBLEM
 from games.api.params import lookup_text, param_flag, param_int
 from games.services.profiles import leaderboard, player_profile
 

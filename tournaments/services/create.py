@@ -14,9 +14,9 @@ from accounts.sanctions import play_allowed_check
 from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
 from games.catalog import bots_of, get_engine
-from games.clock import TimeControl
 from games.engine.protocol import InvalidOptions
 from games.services.deadlines import time_control_validate
+from games.time_controls import TimeControl
 from tournaments.models import Tournament
 from tournaments.services.log import event_add
 

@@ -32,7 +32,7 @@ from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament
 from tournaments.services.announce import Announcements
 from tournaments.services.log import event_add
-from tournaments.services.stand_ins import absent_handed_over
+from tournaments.services.seat_handover import absent_handed_over
 
 #: Every ``why_not`` a player may be told (docs/api.md, "Tournaments").
 WHY_NOT = (

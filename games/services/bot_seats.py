@@ -15,9 +15,9 @@ from django.utils import timezone
 from core.errors import NotFound, ValidationFailed
 from games.catalog import bots_of, get_bot
 from games.models import Match, Move, Seat
+from games.services.bot_decisions import bot_decide
 from games.services.follow_ups import bots_waiting
 from games.services.moves import move_record
-from games.services.standins import bot_decide
 from games.services.unit_of_work import match_change
 
 log = logging.getLogger(__name__)
