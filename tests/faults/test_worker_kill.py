@@ -59,6 +59,7 @@ class Worker(CeleryWorker):
                 f"/{db['NAME']}"
             ),
             REDIS_URL=redis.url,
+            CELERY_BROKER_URL=redis.url,  # not the broker this run was given
             FACEDOWN_TASK_RUNNER="celery",
             PYTHONPATH=str(ROOT),
         )
