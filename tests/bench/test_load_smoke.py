@@ -2,7 +2,7 @@
 
 It runs the real stack (gunicorn + a Celery worker) on databases of its own (the test
 settings' database name + ``_load_smoke``, so parallel runs with their own ``DATABASE_URL`` do
-not clash; Redis db 12), never the test database, and checks that every request
+not clash; this run's Redis database), never the test database, and checks that every request
 succeeded and that the audit found every accepted move exactly once and every match replayable.
 """
 
@@ -79,7 +79,7 @@ def test_the_generator_backlog_is_counted_for_sends_scheduled_in_the_window() ->
 
 
 @pytest.mark.slow
-def test_load_benchmark_smoke(tmp_path: Path) -> None:
+def test_load_benchmark_smoke(tmp_path: Path, redis_db: str) -> None:
     """One run through every path of the harness: registered players, GOPS pairs and a Hols
     table with polling, the reads, pgbench and the query sample, first as the closed loop that
     measures the capacity, then as an open loop at a share of it, traced (one run where two
@@ -95,7 +95,7 @@ def test_load_benchmark_smoke(tmp_path: Path) -> None:
             *("--rate-share", "0.5", "--trace"),
             "--db",
             f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_load_smoke",
-            *("--redis-db", "12", "--json", str(out)),
+            *("--redis-db", redis_db, "--json", str(out)),
         ],
         cwd=ROOT,
         capture_output=True,
