@@ -5,7 +5,8 @@ byo-yomi clocks), a few of them overdue.
                                      [--forms fischer,byoyomi] [--db facedown_bench_clocks]
                                      [--drop]
 
-Drops and recreates its own database (``--db``) on the local PostgreSQL and migrates it. Two
+Drops and recreates its own database (``--db``) on the local PostgreSQL, migrated (a copy of
+bench/database.py's template). Two
 template matches per form are started through the services (2-player GOPS, nobody has moved),
 then copied in SQL (``generate_series``) with their clocks rewritten: every seat's clock
 running, started a little while ago, so the sweep's deadline (the earliest expiry) is ahead;
@@ -33,6 +34,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.database import fresh_database  # noqa: E402
+
 SERVER = "postgres://postgres@127.0.0.1:5432"
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
 os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
@@ -54,14 +57,6 @@ FORMS: dict[str, dict[str, Any]] = {
     "byoyomi": {"kind": "byoyomi", "main_seconds": 3600, "periods": 5, "period_seconds": 300},
     "per_step": {"kind": "per_step", "per_step_seconds": 3600},
 }
-
-
-def _database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _drop(name: str) -> None:
@@ -209,15 +204,13 @@ def main() -> None:
     args = parser.parse_args()
     forms = args.forms.split(",")
     assert all(form in FORMS for form in forms), forms
-    _database(args.db)
+    fresh_database(args.db, SERVER)  # migrated (bench/database.py)
     os.environ["DATABASE_URL"] = f"{SERVER}/{args.db}"
     import django
 
     django.setup()
-    from django.core.management import call_command
     from django.utils import timezone
 
-    call_command("migrate", verbosity=0)
     now = timezone.now()
     start = time.perf_counter()
     _fill(args.matches, args.overdue, forms, now)

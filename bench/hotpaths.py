@@ -29,8 +29,8 @@ load (the same run twice agrees within about 0.3%), so a change of 1% is seen in
 It counts the web process's own instructions in user space, not its system calls' time nor
 PostgreSQL's work, and about 50 times slower than a plain run (a few minutes).
 
-Its own database ``facedown_hotpaths`` (dropped and re-created, ``--db``) and Redis db 11
-(flushed, ``--redis-db``).
+Its own database ``facedown_hotpaths`` (dropped and re-created migrated, a copy of
+bench/database.py's template, ``--db``) and Redis db 11 (flushed, ``--redis-db``).
 """
 
 from __future__ import annotations
@@ -50,22 +50,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.database import fresh_database  # noqa: E402
+
 API = "/api/v1"
-PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"
 
 
 def _environment(db: str, redis_db: int) -> None:
     from bench.load import production_env
 
     os.environ.update(production_env(db, redis_db))
-
-
-def _fresh_database(db: str) -> None:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{db}" WITH (FORCE)')
-        c.execute(f'CREATE DATABASE "{db}"')
 
 
 #: The paths measured, in order (``--only`` picks some).
@@ -283,9 +276,6 @@ def measure(args: argparse.Namespace) -> dict[str, list[float]]:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
     import redis
 
     redis.Redis.from_url(os.environ["REDIS_URL"]).flushdb()
@@ -476,10 +466,12 @@ def main(argv: list[str] | None = None) -> int:
         help="keep callgrind's output file here (for callgrind_annotate)",
     )
     args = parser.parse_args(argv)
-    if args.callgrind and not os.environ.get(_UNDER_CALLGRIND):
+    under_callgrind = bool(os.environ.get(_UNDER_CALLGRIND))
+    if not under_callgrind:  # the database is made outside valgrind, where it is fast
+        fresh_database(args.db)  # migrated: a copy of the template (bench/database.py)
+    if args.callgrind and not under_callgrind:
         return _callgrind_run(argv if argv is not None else sys.argv[1:], args)
     _environment(args.db, args.redis_db)
-    _fresh_database(args.db)
     results = measure(args)
     print(
         f"CPU per request (µs; median of {args.repeats} rounds, min-max): the web process, "

@@ -8,8 +8,8 @@
 
 What one run does (docs/benchmarks.md keeps the results):
 
-1. Drops and creates the PostgreSQL database ``facedown_load`` (``--db``), migrates it, flushes
-   Redis db 13 (``--redis-db``).
+1. Drops and creates the PostgreSQL database ``facedown_load`` (``--db``), migrated (a copy of
+   bench/database.py's template), and flushes Redis db 13 (``--redis-db``).
 2. Starts the production configuration: the web server of ``config/web.py`` (granian;
    ``--server gunicorn`` for ``config/gunicorn.conf.py`` with ``--worker-class``; ``--workers``,
    ``--threads`` for both) and a Celery worker (``--pool=solo``), with
@@ -42,7 +42,7 @@ What one run does (docs/benchmarks.md keeps the results):
    replayed through the engine from its seed and client seeds and must reach its stored state,
    scores and result.
 8. Baseline: ``pgbench`` with a one-row UPDATE script, as many clients as players, on database
-   ``facedown_pgbench``; prints its TPS and moves/s ÷ TPS.
+   ``facedown_load_pgbench`` (``--db`` + ``_pgbench``); prints its TPS and moves/s ÷ TPS.
 
 Errors: any answer other than the expected one (201 create, 200 join, 202 move, 200/304 read) and
 any transport error; there are no expected exceptions. ``--profile DIR`` records every web worker
@@ -78,6 +78,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.client import Connection  # noqa: E402
+from bench.database import fresh_database  # noqa: E402
 from bench.tail import Sent, access_spans, decompose, percentile  # noqa: E402
 
 API = "/api/v1"
@@ -280,18 +281,11 @@ class Stack:
         self._web_log_file = self.web_log.open("wb") if args.trace else None
 
     def prepare_database(self) -> None:
-        import psycopg
-
-        with psycopg.connect(PG_ADMIN, autocommit=True) as c:
-            c.execute(f'DROP DATABASE IF EXISTS "{self.args.db}" WITH (FORCE)')
-            c.execute(f'CREATE DATABASE "{self.args.db}"')
+        fresh_database(self.args.db)  # migrated: a copy of the template (bench/database.py)
         os.environ.update(self.env)
         import django
 
         django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
         import redis
 
         redis.Redis.from_url(self.env["REDIS_URL"]).flushdb()
@@ -933,7 +927,7 @@ def audit(accepted: list[tuple[str, int, int, str]]) -> tuple[list[str], int, in
 # --- pgbench baseline ----------------------------------------------------------------------------
 
 
-def pgbench(clients: int, seconds: int) -> dict[str, Any]:
+def pgbench(clients: int, seconds: int, database: str) -> dict[str, Any]:
     import psycopg
 
     exe = shutil.which("pgbench") or next(
@@ -942,11 +936,11 @@ def pgbench(clients: int, seconds: int) -> dict[str, Any]:
     if exe is None:
         return {"error": "pgbench not found"}
     with psycopg.connect(PG_ADMIN, autocommit=True) as c:
-        c.execute("DROP DATABASE IF EXISTS facedown_pgbench WITH (FORCE)")
-        c.execute("CREATE DATABASE facedown_pgbench")
+        c.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        c.execute(f'CREATE DATABASE "{database}"')
     conn = ["-h", "127.0.0.1", "-U", "postgres"]
     subprocess.run(
-        [str(exe), "-i", "-q", "-s", "1", *conn, "facedown_pgbench"],
+        [str(exe), "-i", "-q", "-s", "1", *conn, database],
         check=True,
         capture_output=True,
     )
@@ -969,7 +963,7 @@ def pgbench(clients: int, seconds: int) -> dict[str, Any]:
                 "-f",
                 script.name,
                 *conn,
-                "facedown_pgbench",
+                database,
             ],
             check=True,
             capture_output=True,
@@ -1399,7 +1393,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         extra["audit_line"] = f"audit: OK ({n_matches} matches, {n_moves} moves)"
     extra["audit_ok"] = not problems
     if args.pgbench_seconds:
-        extra["pgbench"] = pgbench(play["players"], args.pgbench_seconds)
+        extra["pgbench"] = pgbench(play["players"], args.pgbench_seconds, f"{args.db}_pgbench")
     result = report(args, play, extra)
     _print(result)
     if args.json:

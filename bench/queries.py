@@ -4,8 +4,9 @@
                                       [--db facedown_queries] [--keep] [--json out.json]
 
 Drops and recreates its own database (``--db``, default ``facedown_queries``) on the local
-PostgreSQL, migrates it, fills it in SQL (``generate_series``: users, matches, seats, moves and
-events, a few heavy users with long histories, a few stalled bot seats and overdue deadlines),
+PostgreSQL, migrated (a copy of bench/database.py's template), fills it in SQL
+(``generate_series``: users, matches, seats, moves and events, a few heavy users with long
+histories, a few stalled bot seats and overdue deadlines),
 runs ``ANALYZE``, then runs each hot query the way the application issues it (the services'
 own querysets and the match store's statements) and prints, for each, the median of
 ``--runs`` runs and a summary of ``EXPLAIN (ANALYZE, BUFFERS)`` of its main statement.
@@ -28,19 +29,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.database import fresh_database  # noqa: E402
 
 SERVER = "postgres://postgres@127.0.0.1:5432"
 GAMES = ["gops", "hols-der-geier", "old-men-of-the-forest", "xato", "memory"]
 #: Heavy users: ``bench-heavy-1`` sits in one match in ten, ``-2`` in one in fifty, and so on.
 HEAVY = {1: 10, 2: 50, 3: 200}
-
-
-def _database(name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def _fill_sql(matches: int, events_per_match: int, users: int) -> list[tuple[str, str]]:
@@ -443,15 +437,12 @@ def main() -> None:
 
     fill_took: dict[str, float] = {}
     if not args.reuse:
-        _database(args.db)
+        fresh_database(args.db, SERVER)  # migrated (bench/database.py)
     django.setup()
     from django.core.management import call_command
     from django.db import connection
 
     if not args.reuse:
-        start = time.perf_counter()
-        call_command("migrate", verbosity=0)
-        print(f"  migrate: {time.perf_counter() - start:.1f} s", file=sys.stderr)
         fill_took = fill(args.matches, args.events_per_match)
     else:
         call_command("migrate", verbosity=0)

@@ -7,8 +7,8 @@ event takes to reach all of them.
 What one run does (docs/benchmarks.md, "Live streams", keeps the results):
 
 1. Drops and creates the PostgreSQL database ``--db`` (default ``facedown_streams_bench``),
-   migrates it, and makes three users and a 13-card GOPS match between two of them
-   (``disclose_submitted``: every move is an event).
+   migrated (a copy of bench/database.py's template), and makes three users and a 13-card
+   GOPS match between two of them (``disclose_submitted``: every move is an event).
 2. Starts ONE uvicorn process (``config.asgi``, httptools, uvloop) with ``DB_CONN_MAX_AGE=0``
    and the Redis bus (``--redis-db``); the open-file limit of both processes is raised to
    the hard limit.
@@ -44,6 +44,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.database import fresh_database  # noqa: E402
+
 PG_ADMIN = os.environ.get("FACEDOWN_BENCH_PG", "postgres://postgres@127.0.0.1:5432/postgres")
 WARMUP = 20
 
@@ -68,23 +70,17 @@ def _free_port() -> int:
 
 
 def prepare(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    import psycopg
-
-    with psycopg.connect(PG_ADMIN, autocommit=True) as c:
-        c.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
-        c.execute(f'CREATE DATABASE "{args.db}"')
+    fresh_database(args.db, PG_ADMIN.rpartition("/")[0])  # migrated (bench/database.py)
     os.environ.update(env)
     import django
 
     django.setup()
     import redis
-    from django.core.management import call_command
 
     from accounts.models import User
     from accounts.tokens import token_issue
     from games.services.matches import SeatSpec, match_create, match_join
 
-    call_command("migrate", verbosity=0)
     redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     users = [User.objects.create_user(username=name) for name in ("north", "south", "watcher")]
     match = match_create(

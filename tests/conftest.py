@@ -11,11 +11,16 @@ from django.test.client import Client
 from tests.players import Player, make_player
 from tests.schema_guard import session_guard
 
-# Tests that need the whole machine: fault injection with clusters of their own, the benchmark
-# smokes (callgrind among them) and the production install. They are marked ``serial`` here and
-# run in scripts/test's serial phase, after the two workers' phase (tests/test_serial_phase.py).
+# Tests that need the whole machine: the benchmark smokes (callgrind among them, each starting
+# a stack of several processes), the production install, and the fault tests that kill a worker
+# process in a window of a few seconds (a lock timeout, a Redis restart). They are marked
+# ``serial`` here and run in scripts/test's serial phase, after the two workers' phase
+# (tests/test_serial_phase.py). The other fault tests run beside the rest: their clusters, Redis
+# servers and worker processes are their own, on free ports, and nothing they wait for is timed.
 SERIAL_PATHS = (
-    "tests/faults/",
+    "tests/faults/test_worker_kill.py",
+    "tests/faults/test_worker_reconnects.py",
+    "tests/faults/test_bank_sweep_kill.py",
     "tests/bench/",
     "tests/deployment/test_production_install.py",
 )

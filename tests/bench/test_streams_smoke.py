@@ -1,7 +1,7 @@
 """Smoke test of the streams benchmark (bench/streams.py): 20 connections, a few commits.
 
 It runs its own uvicorn process on a database of its own (the test settings' database name +
-``_streams_smoke``; Redis db 10), never the test database, and checks that every event
+``_streams_smoke``; this run's Redis database), never the test database, and checks that every event
 reached every connection and that the figures are there."""
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow
-def test_streams_benchmark_smoke(tmp_path: Path) -> None:
+def test_streams_benchmark_smoke(tmp_path: Path, redis_db: str) -> None:
     out = tmp_path / "streams.json"
     db = f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_streams_smoke"
     run = subprocess.run(
         [
             sys.executable, str(ROOT / "bench" / "streams.py"), "-n", "20", "--commits", "4",
-            "--gap", "0.05", "--db", db, "--redis-db", "10", "--json", str(out),
+            "--gap", "0.05", "--db", db, "--redis-db", redis_db, "--json", str(out),
         ],
         cwd=ROOT,
         capture_output=True,

@@ -3,9 +3,9 @@ Dockerfile copies, then ``pip install .`` (no extras, not editable), so nothing 
 extras bring can hide a missing dependency.
 
 The virtualenv lives outside the repository (``FACEDOWN_PRODUCTION_VENV``, by default under the
-user's cache directory) and is kept while pyproject.toml and the Python version stay the same (a
-stamp with their hash, as scripts/_env.sh does): only the project itself is installed again on
-each run, without its dependencies, so the services run today's code.
+user's cache directory, one per stamp) and is kept while pyproject.toml and the Python version
+stay the same (a stamp with their hash, as scripts/_env.sh does): only the project itself is
+installed again on each run, without its dependencies, so the services run today's code.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ def venv_home() -> Path:
     if chosen:
         return Path(chosen)
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "facedown" / "production-venv"
+    # One per stamp: checkouts with other dependencies, tested at once, never rebuild each
+    # other's (a rebuild is a whole pip install, a minute or two).
+    return Path(cache) / "facedown" / f"production-venv-{stamp_value()[:16]}"
 
 
 def dockerfile_copies() -> list[tuple[str, str]]:

@@ -115,13 +115,19 @@ def broker_at(url: str) -> Iterator[None]:
     """Publish this process's Celery jobs to ``url`` for the block."""
     key = "CELERY_BROKER_URL"  # the namespaced key Celery looks up first
     old = app.conf.broker_url
+    # Celery reads the variable of that name before its configuration: set, it would win.
+    variable = os.environ.get(key)
     _producers_reset()
     app.conf[key] = url
+    if variable is not None:
+        os.environ[key] = url
     try:
         yield
     finally:
         _producers_reset()
         app.conf[key] = old
+        if variable is not None:
+            os.environ[key] = variable
 
 
 @pytest.fixture
@@ -157,6 +163,7 @@ def start_worker_process(tmp_path: Path) -> Iterator[Callable[[OwnRedis], Worker
             "DJANGO_SETTINGS_MODULE": "config.test_settings",
             "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
             "REDIS_URL": redis.url,
+            "CELERY_BROKER_URL": redis.url,  # not the broker this run was given
             "FACEDOWN_SWEEP_SECONDS": "1",
             "DB_CONN_MAX_AGE": "0",
         }

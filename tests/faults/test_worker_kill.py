@@ -59,6 +59,7 @@ class Worker(CeleryWorker):
                 f"/{db['NAME']}"
             ),
             REDIS_URL=redis.url,
+            CELERY_BROKER_URL=redis.url,  # not the broker this run was given
             FACEDOWN_TASK_RUNNER="celery",
             PYTHONPATH=str(ROOT),
         )
@@ -92,9 +93,13 @@ def workers(redis: RedisServer, tmp_path: Path) -> Iterator[Callable[[str], Work
 
 
 @pytest.fixture
-def producer(redis: RedisServer, settings: Any) -> Iterator[Celery]:
+def producer(
+    redis: RedisServer, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Celery]:
     """Sends tasks to the test's Redis; the test process itself enqueues nothing."""
     settings.FACEDOWN_TASK_RUNNER = "off"
+    if os.environ.get("CELERY_BROKER_URL"):  # Celery reads it before the app's broker
+        monkeypatch.setenv("CELERY_BROKER_URL", redis.url)
     # Not the current app: shared tasks elsewhere in this process must keep publishing through
     # the project's app, not through this one (closed at the end).
     app = Celery("facedown-fault-test", broker=redis.url, set_as_current=False)
