@@ -11,10 +11,7 @@ publishes nothing.
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
-
-from django.db import transaction
 
 from core import json_codec
 from games.events import Reader
@@ -52,11 +49,11 @@ def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
     return messages
 
 
-def change_publish(tx: MatchChange) -> None:
-    """The unit of work's follow-up: publish the change's events once it has committed."""
-    messages = change_messages(tx)
+def change_publish(change: MatchChange, **_: Any) -> None:
+    """``change_committed``'s receiver: publish the change's events (it has committed)."""
+    messages = change_messages(change)
     if messages:
-        transaction.on_commit(partial(bus().publish_many, messages), robust=True)
+        bus().publish_many(messages)
 
 
 def chat_publish(match_id: Any, message: dict[str, Any]) -> None:

@@ -21,8 +21,10 @@ mutates, and an in-place change would not be seen as a change.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from operator import attrgetter
@@ -32,25 +34,28 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
-from core.postgresql.commit import write_alone, write_with_commit
-from core.postgresql.prepared import prepare_statement
+from core.postgresql.own import OwnTransaction, own_transaction
 from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
 from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
-from games.services.follow_ups import bots_and_deadline_schedule
+from games.services.follow_ups import bots_and_deadline_schedule, change_committed
 
-FollowUp = Callable[["MatchChange"], None]
+logger = logging.getLogger(__name__)
 
-_follow_ups: list[FollowUp] = []
+InTransaction = Callable[["MatchChange"], None]
+
+_in_transaction: list[InTransaction] = []
 
 
-def follow_up_register(follow_up: FollowUp) -> None:
-    """Run ``follow_up(tx)`` after every change that wrote something, inside its transaction;
-    it hands its work to ``transaction.on_commit`` so nothing runs for a rolled-back change."""
-    _follow_ups.append(follow_up)
+def in_transaction_register(step: InTransaction) -> None:
+    """Run ``step(tx)`` at the end of every change that wrote something, inside its
+    transaction and before its write: for the services' own work that must commit with the
+    change (the next match of a series, void conditional rules). Whatever only reacts to a
+    change connects to ``follow_ups.change_committed`` instead, sent after the commit."""
+    _in_transaction.append(step)
 
 
 class _Fields:
@@ -112,6 +117,7 @@ class MatchChange:
         # the rest of the change, as they are then (``match_new``).
         self._insert = insert
         self.wrote = False
+        self._after: list[Callable[[], None]] = []
 
     # --- what services read ---------------------------------------------------------------
 
@@ -246,14 +252,31 @@ class MatchChange:
         self._insert = False
         self.wrote = True
         bots_and_deadline_schedule(
+            self.after_commit,
             match=self.match,
             seats=self.seats,
             now=self.now,
             deadline_changed="deadline" in match_fields or (inserted and bool(self.match.deadline)),
         )
-        for follow_up in _follow_ups:
-            follow_up(self)
+        for step in _in_transaction:
+            step(self)
         return statement
+
+    def after_commit(self, work: Callable[[], None]) -> None:
+        """Run ``work()`` once this change has committed, outside its lock; never after a
+        rollback. (``transaction.on_commit`` may not be called inside a change.)"""
+        self._after.append(work)
+
+    def committed(self) -> None:
+        """The change has committed: its after-commit work, then ``change_committed``."""
+        for work in self._after:
+            try:
+                work()
+            except Exception:
+                logger.exception("after-commit work %r of match %s failed", work, self.match.pk)
+        for receiver, answer in change_committed.send_robust(sender=MatchChange, change=self):
+            if isinstance(answer, Exception):
+                logger.error("change_committed receiver %r failed", receiver, exc_info=answer)
 
 
 @dataclass
@@ -333,18 +356,7 @@ def _statement(writes: Writes, default: Any) -> Statement:
     statement = f"WITH {with_sql} {last[0]}" if parts else last[0]
     values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
-    return Statement(prepare_statement(statement), values)
-
-
-def _write_with_commit(statement: Statement | None) -> None:
-    """Send the change's write with the transaction's ``COMMIT``, one round trip for both
-    (core/postgresql/commit.py); inside another ``atomic`` block, the write alone (that block
-    commits). Django's ``atomic`` then finds the transaction committed and runs the hooks."""
-    if statement is None:
-        return
-    default = connections[DEFAULT_DB_ALIAS]
-    if not write_with_commit(default, statement.sql, statement.params):
-        write_alone(default, statement.sql, statement.params)
+    return Statement(statement, values)
 
 
 # The match update is the last clause (write_N): anything but one row updated fails the cast,
@@ -376,27 +388,82 @@ def _write_in_steps(writes: Writes) -> None:
         writes.match.save(update_fields=sorted(writes.match_fields))
 
 
+class _Scope:
+    """Where a change runs: its own transaction (``core/postgresql/own.py``), one already
+    open that it joins, or Django's ``atomic`` (SQLite, or inside another ``atomic`` block)."""
+
+    def __init__(self, own: OwnTransaction | None, joined: bool) -> None:
+        self.own, self.joined = own, joined
+
+    def lock_rows(self) -> Callable[[str, list[Any]], list[tuple[Any, ...]]] | None:
+        return self.own.rows if self.own is not None else None
+
+    def finish(self, tx: MatchChange, statement: Statement | None) -> None:
+        """Write the change and hand its after-commit work over; in an own transaction of
+        its own, with the ``COMMIT`` (one round trip)."""
+        own = self.own
+        if own is None:
+            if statement is not None:
+                with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+                    cursor.execute(statement.sql, statement.params)
+            if tx.wrote:
+                transaction.on_commit(tx.committed, robust=True)
+            return
+        if tx.wrote:
+            own.after_commit(tx.committed)
+        if self.joined:
+            if statement is not None:
+                own.rows(statement.sql, statement.params)
+            return
+        own.commit_with(*(statement or (None, ())))
+
+
+#: The own transaction open in this thread (or task), which a nested change joins.
+_open: ContextVar[OwnTransaction | None] = ContextVar("unit_of_work_open", default=None)
+
+
+@contextmanager
+def _scope(*, locking: bool) -> Iterator[_Scope]:
+    """``locking``: the block's first statement is the match lock (sent with the ``BEGIN``);
+    else the ``BEGIN`` goes first, alone."""
+    open_own = _open.get()
+    if open_own is not None:
+        yield _Scope(open_own, joined=True)
+        return
+    default = connections[DEFAULT_DB_ALIAS]
+    if default.vendor != "postgresql" or not transaction.get_autocommit():
+        with transaction.atomic():
+            yield _Scope(None, joined=False)
+        return
+    with own_transaction(DEFAULT_DB_ALIAS) as own:
+        token = _open.set(own)
+        try:
+            if not locking:
+                own.begin()
+            yield _Scope(own, joined=False)
+        finally:
+            _open.reset(token)
+
+
 @contextmanager
 def match_change(match_id: Any, *, now: datetime | None = None) -> Iterator[MatchChange]:
     """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
     ``now``: the change's time (default: the wall clock). Raises ``NotFound`` for an unknown
     id."""
-    with transaction.atomic():
-        # BEGIN travels with the lock (core/postgresql/begin.py) …
-        match, seats, step_moves = match_lock_for_change(match_id)
+    with _scope(locking=True) as scope:
+        match, seats, step_moves = match_lock_for_change(match_id, rows=scope.lock_rows())
         tx = MatchChange(match, seats, step_moves=step_moves, now=now)
         yield tx
-        # … and the write with the COMMIT.
-        _write_with_commit(tx.save())
+        scope.finish(tx, tx.save())
 
 
 @contextmanager
 def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
     """Collect the change that opens a new match; its write inserts the match and its seats
     with the change's events, as the change leaves them: on PostgreSQL one statement, sent with
-    the ``COMMIT`` (``_write_with_commit``). The seats' ids are not read back (nothing
-    after a creation uses them; a change to the match later locks and reads its seats)."""
-    with transaction.atomic():
+    the ``COMMIT``. The seats' ids are not read back (nothing after a creation uses them; a
+    change to the match later locks and reads its seats)."""
+    with _scope(locking=False) as scope:
         tx = MatchChange(match, seats, created=True, insert=True)
         yield tx
-        _write_with_commit(tx.save())
+        scope.finish(tx, tx.save())
