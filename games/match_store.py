@@ -149,7 +149,8 @@ def lock_match_with_seats(
     transaction; ``rows``: run the statement with it (the unit of work's own transaction on
     PostgreSQL), else with a Django cursor. Every seat's ``match`` is the one match instance
     returned."""
-    using = router.db_for_write(Match)
+    # The unit of work's own transaction is on the default database: no router to ask.
+    using = DEFAULT_DB_ALIAS if rows is not None else router.db_for_write(Match)
     if not _postgresql(using):
         seats = list(lock_queryset(match_id).using(using))
         if not seats:

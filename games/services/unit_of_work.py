@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -121,8 +122,9 @@ class MatchChange:
 
     # --- what services read ---------------------------------------------------------------
 
-    @property
+    @cached_property
     def engine(self) -> Engine:
+        # Looked up once per change (the services ask for it several times a move).
         engine = get_engine(self.match.game)
         assert engine is not None, f"unknown game {self.match.game!r}"
         return engine
