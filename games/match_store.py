@@ -170,18 +170,18 @@ def lock_match_with_seats(
             seat.match = match
         return match, locked
     if rows is not None:
-        found = rows(_LOCK_SQL, [match_id])
+        fetched = rows(_LOCK_SQL, [match_id])
     else:
         with connections[using].cursor() as cursor:
             cursor.execute(_LOCK_SQL, [match_id])
-            found = cursor.fetchall()
-    if not found:
+            fetched = cursor.fetchall()
+    if not fetched:
         return None, []
     match_at = len(_LOCK_SEAT.names)
     extra = match_at + len(_LOCK_MATCH.names)
-    match = _LOCK_MATCH.build(using, found[0], match_at)
+    match = _LOCK_MATCH.build(using, fetched[0], match_at)
     locked = []
-    for row in found:
+    for row in fetched:
         seat = _LOCK_SEAT.build(using, row, 0)
         seat.match = match
         payload = row[extra + 2]

@@ -1,8 +1,8 @@
 """Notifications computed from a committed change to a match.
 
-Registered as a unit-of-work follow-up: ``notifications_of(tx)`` reads only what the change
-holds in memory (the events it emitted, the match and seat rows it locked), so it adds no query
-inside the locked transaction; the batch goes to the channels once the change has committed.
+Connected to ``change_committed`` (games/services/follow_ups.py) in ``NotifyConfig.ready``: it
+runs after the change committed, outside the match's lock; ``notifications_of(tx)`` reads only
+what the change holds in memory (the events it emitted, the match and seat rows it locked).
 
 - ``invited``: the match was created with a seat for another user (not the creator).
 - ``match_started``: every seated user, when the match started in this change.

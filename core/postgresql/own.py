@@ -66,7 +66,7 @@ class OwnTransaction:
     def __init__(self, using: str) -> None:
         self.using = using
         self.begun = self.committed = False
-        self._after: list[Callable[[], None]] = []
+        self._after: list[Callable[[], object]] = []
 
     def _raw(self) -> Any:
         # psycopg's connection under Django's: open, as set_autocommit connected it.
@@ -85,7 +85,8 @@ class OwnTransaction:
                         raw.execute("BEGIN")
                         cursor.execute(sql, params, prepare=True)
                     self.begun = True
-                return cursor.fetchall()
+                found: list[tuple[Any, ...]] = cursor.fetchall()
+                return found
         except psycopg.Error as error:
             raise django_error(error) from error
 
@@ -113,7 +114,7 @@ class OwnTransaction:
             raise django_error(error) from error
         self.committed = True
 
-    def after_commit(self, work: Callable[[], None]) -> None:
+    def after_commit(self, work: Callable[[], object]) -> None:
         """Run ``work()`` once this transaction has committed (never after a rollback)."""
         self._after.append(work)
 

@@ -39,8 +39,9 @@ from games import dispatch, events
 from games.models import ConditionalMoves, Match, Move, Seat, SeatTenure
 from games.services import shapes
 from games.services.conditional_rules import Rule, conditional_offered, rule_pick, rules_validate
+from games.services.in_transaction import in_transaction_register
 from games.services.moves import move_record
-from games.services.unit_of_work import MatchChange, in_transaction_register, match_change
+from games.services.unit_of_work import MatchChange, match_change
 
 log = logging.getLogger(__name__)
 

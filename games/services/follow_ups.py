@@ -45,7 +45,7 @@ def bots_waiting(match: Match, seats: list[Seat]) -> bool:
 
 
 def bots_and_deadline_schedule(
-    after_commit: Callable[[Callable[[], None]], None],
+    after_commit: Callable[[Callable[[], object]], None],
     *,
     match: Match,
     seats: list[Seat],

@@ -3,17 +3,22 @@
     with match_change(match_id) as tx:
         ...check, then change tx.match, tx.seats, tx.add_move(…), tx.emit(…)
 
-Entering opens the transaction and locks the match row with its seat rows
-(``locks.match_lock_for_change``: the documented lock order; ``BEGIN`` travels with the lock).
+On PostgreSQL the change runs in a transaction of its own (core/postgresql/own.py): ``BEGIN``
+travels with the lock of the match row and its seat rows (``locks.match_lock_for_change``: the
+documented lock order), and the change's one write with the ``COMMIT``: two round trips however
+many steps it resolves. Inside another ``atomic`` block, or on SQLite (the embedded default),
+it runs in Django's ``atomic`` instead; a change inside another change joins it.
+
 The body checks and changes things in memory only: match and seat fields are assigned directly
 (the unit of work compares them with what it read), new moves are added, recorded moves
-updated, events emitted. On a clean exit the follow-ups registered with ``follow_ups`` (bot
-moves, the deadline watch) and ``follow_up_register`` schedule their work on commit (one, the
-next match of a series, may query and write: it runs before the change's write, under the same
-lock), and then everything is written in one statement on PostgreSQL (data-modifying ``WITH``
-clauses: new moves, new events, move and seat updates, and the match update; for a new match,
-its row and its seats' rows too), sent with the ``COMMIT``: a change costs one round trip
-however many steps it resolves. An exception rolls everything back and schedules nothing.
+updated, events emitted. On a clean exit the services' own work that must commit with the
+change runs (``in_transaction``: the next match of a series, void conditional rules), and
+everything is written in one statement on PostgreSQL (data-modifying ``WITH`` clauses: new
+moves, new events, move and seat updates, and the match update; for a new match, its row and
+its seats' rows too). Once committed, and outside the lock, the change's after-commit work runs
+(``tx.after_commit``: bot moves, the deadline watch, jobs) and then ``change_committed`` is sent
+(games/services/follow_ups.py: notifications, live publication, metrics, tournaments). An
+exception rolls everything back and runs nothing.
 
 JSON values (state, scores, memories) are replaced, never mutated in place: the engine never
 mutates, and an in-place change would not be seen as a change.
@@ -43,20 +48,9 @@ from games.locks import StepMoves, match_lock_for_change
 from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule, change_committed
+from games.services.in_transaction import in_transaction_steps
 
 logger = logging.getLogger(__name__)
-
-InTransaction = Callable[["MatchChange"], None]
-
-_in_transaction: list[InTransaction] = []
-
-
-def in_transaction_register(step: InTransaction) -> None:
-    """Run ``step(tx)`` at the end of every change that wrote something, inside its
-    transaction and before its write: for the services' own work that must commit with the
-    change (the next match of a series, void conditional rules). Whatever only reacts to a
-    change connects to ``follow_ups.change_committed`` instead, sent after the commit."""
-    _in_transaction.append(step)
 
 
 class _Fields:
@@ -118,7 +112,7 @@ class MatchChange:
         # the rest of the change, as they are then (``match_new``).
         self._insert = insert
         self.wrote = False
-        self._after: list[Callable[[], None]] = []
+        self._after: list[Callable[[], object]] = []
 
     # --- what services read ---------------------------------------------------------------
 
@@ -213,10 +207,10 @@ class MatchChange:
     # --- the write ------------------------------------------------------------------------
 
     def save(self) -> Statement | None:
-        """Collect everything into one write and schedule the follow-ups on commit. On
+        """Collect everything into one write and hand the after-commit work over. On
         PostgreSQL the write is returned, not sent: the caller, the last to touch the
-        transaction, sends it with the ``COMMIT`` (``match_change``); elsewhere it is written
-        here. None when there is nothing to write."""
+        transaction, sends it (``_Scope.finish``); elsewhere it is written here. None when
+        there is nothing to write."""
         if self.events and not self._created:
             self.match.version += 1
         for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
@@ -260,11 +254,11 @@ class MatchChange:
             now=self.now,
             deadline_changed="deadline" in match_fields or (inserted and bool(self.match.deadline)),
         )
-        for step in _in_transaction:
+        for step in in_transaction_steps():
             step(self)
         return statement
 
-    def after_commit(self, work: Callable[[], None]) -> None:
+    def after_commit(self, work: Callable[[], object]) -> None:
         """Run ``work()`` once this change has committed, outside its lock; never after a
         rollback. (``transaction.on_commit`` may not be called inside a change.)"""
         self._after.append(work)
@@ -348,7 +342,7 @@ def _statement(writes: Writes, default: Any) -> Statement:
     if match_fields:
         # As save(update_fields=…) refuses to update no row, the statement fails unless the
         # match row was updated: checked by the server, so it holds for a write sent with its
-        # COMMIT too (core/postgresql/commit.py), which no check afterwards could undo.
+        # COMMIT too (core/postgresql/own.py), which no check afterwards could undo.
         sql, values = update_sql(Match, match.pk, match_fields, connection=default)
         parts.append((f"{sql} RETURNING 1", values))
         last = (_MATCH_UPDATED.format(len(parts) - 1), [])
