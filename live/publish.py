@@ -1,11 +1,11 @@
 """Publication of every committed match event, already redacted, on the bus.
 
-Runs as a follow-up of the unit of work (``follow_up_register``): inside the transaction it
-redacts the change's new events once per seat and once for spectators, exactly as
-``GET /events`` would show them to that reader right after the commit
-(``reads.events_shown``); on commit it publishes them, one message per reader, in one Redis
-pipeline. No listener ever touches the database to redact, and a rolled-back change
-publishes nothing.
+Connected to ``change_committed`` (games/services/follow_ups.py) in ``LiveConfig.ready``:
+once a change has committed, outside the match's lock, it redacts the change's new events once
+per seat and once for spectators, exactly as ``GET /events`` shows them to that reader
+(``reads.events_shown``), and publishes them, one message per reader, in the change's one Redis
+write (core/commit_hooks.py). No listener ever touches the database to redact, and a
+rolled-back change publishes nothing.
 """
 
 from __future__ import annotations
