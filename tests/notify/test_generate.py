@@ -108,7 +108,9 @@ def test_a_failing_channel_breaks_neither_the_move_nor_the_others(
     assert "notification channel broken failed (RuntimeError)" in caplog.text
 
 
-def test_computing_them_adds_no_query(alice: Player, bob: Player) -> None:
+def test_computing_them_adds_no_query(
+    alice: Player, bob: Player, django_capture_on_commit_callbacks: Any
+) -> None:
     """They are computed after the commit (``change_committed``), from what the change holds."""
     counted: list[tuple[int, int]] = []
 
@@ -119,9 +121,10 @@ def test_computing_them_adds_no_query(alice: Player, bob: Player) -> None:
 
     change_committed.connect(counting, dispatch_uid="test.counting")
     try:
-        match_id = start_match("gops", [alice, bob], **GOPS3)
-        alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0])
-        bob.move(match_id, 1, bob.match(match_id)["legal_moves"][0])
+        with django_capture_on_commit_callbacks(execute=True):
+            match_id = start_match("gops", [alice, bob], **GOPS3)
+            alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0])
+            bob.move(match_id, 1, bob.match(match_id)["legal_moves"][0])
     finally:
         change_committed.disconnect(dispatch_uid="test.counting")
     assert sum(found for found, _ in counted) >= 9
