@@ -3,11 +3,11 @@
 A move locks its match with the seats and the open step's recorded moves; a poll reads the
 match with its seats for the ETag (and the engine state for a body); the event feed reads a
 page of events. On PostgreSQL each is one statement written here (the lock and the change's
-write prepared once per connection: core/postgresql/own.py), and its rows become model instances through Django's documented
-``Model.from_db`` — or stay plain values where no instance is needed (a 304 reads the ETag's
-columns from the row and builds nothing). Everywhere else (SQLite, the embedded default) the
-same reads are ordinary querysets: the ORM is the reference, and the statements here say the
-same thing in the SQL PostgreSQL runs.
+write prepared once per connection: core/postgresql/own.py), and its rows become model
+instances through Django's documented ``Model.from_db`` — or stay plain values where no
+instance is needed (a 304 reads the ETag's columns from the row and builds nothing).
+Everywhere else (SQLite, the embedded default) the same reads are ordinary querysets: the ORM
+is the reference, and the statements here say the same thing in the SQL PostgreSQL runs.
 
 A change's write is assembled here too, from INSERT and UPDATE statements built without
 Django's query compilers: building and compiling an ``InsertQuery`` cost more CPU than the rest

@@ -5,7 +5,8 @@ connection: one round trip on every request, for a failure that is rare. How a k
 connection dies in practice (a server restart or shutdown, ``pg_terminate_backend``, a pooler
 or proxy closing it, a failover): the server sends a FATAL notice and closes the socket, so an
 idle connection's socket becomes readable. Nothing else arrives on an idle connection unasked
-in this project (no LISTEN). So, at Django's documented ``request_started`` signal: a
+in this project (no LISTEN). So, at Django's documented ``request_started`` signal (and
+Celery's ``task_prerun``): a
 connection whose socket has something to read (or an error), or that psycopg reports broken,
 is closed (``connection.close()``), and Django opens a new one for the request's first query.
 
@@ -47,6 +48,10 @@ def kept_connections_check(**_: Any) -> None:
 
 
 def connect() -> None:
-    """Check before every request (``FACEDOWN_DB_SOCKET_CHECKS``, docs/deployment.md)."""
+    """Check before every request and every Celery task (``FACEDOWN_DB_SOCKET_CHECKS``,
+    docs/deployment.md)."""
     if settings.FACEDOWN_DB_SOCKET_CHECKS:
+        from celery.signals import task_prerun
+
         request_started.connect(kept_connections_check, dispatch_uid="core.postgresql.health")
+        task_prerun.connect(kept_connections_check, dispatch_uid="core.postgresql.health")

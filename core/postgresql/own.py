@@ -90,6 +90,14 @@ class OwnTransaction:
         except psycopg.Error as error:
             raise django_error(error) from error
 
+    def execute(self, sql: str, params: Sequence[Any]) -> None:
+        """Run ``sql`` inside the open transaction (a write of a change that joined it)."""
+        try:
+            with self._raw().cursor() as cursor:
+                cursor.execute(sql, params, prepare=True)
+        except psycopg.Error as error:
+            raise django_error(error) from error
+
     def begin(self) -> None:
         """Send ``BEGIN`` alone now (one round trip), for a block whose first statement is
         not its own (``rows`` sends the first with the ``BEGIN``)."""

@@ -263,13 +263,20 @@ class MatchChange:
         rollback. (``transaction.on_commit`` may not be called inside a change.)"""
         self._after.append(work)
 
+    @property
+    def has_after_commit(self) -> bool:
+        return bool(self._after)
+
     def committed(self) -> None:
-        """The change has committed: its after-commit work, then ``change_committed``."""
+        """The change has committed: its after-commit work, then ``change_committed`` (when it
+        wrote something)."""
         for work in self._after:
             try:
                 work()
             except Exception:
                 logger.exception("after-commit work %r of match %s failed", work, self.match.pk)
+        if not self.wrote:
+            return
         for receiver, answer in change_committed.send_robust(sender=MatchChange, change=self):
             if isinstance(answer, Exception):
                 logger.error("change_committed receiver %r failed", receiver, exc_info=answer)
@@ -402,14 +409,14 @@ class _Scope:
             if statement is not None:
                 with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
                     cursor.execute(statement.sql, statement.params)
-            if tx.wrote:
+            if tx.wrote or tx.has_after_commit:
                 transaction.on_commit(tx.committed, robust=True)
             return
-        if tx.wrote:
+        if tx.wrote or tx.has_after_commit:
             own.after_commit(tx.committed)
         if self.joined:
             if statement is not None:
-                own.rows(statement.sql, statement.params)
+                own.execute(statement.sql, statement.params)
             return
         own.commit_with(*(statement or (None, ())))
 
