@@ -133,24 +133,33 @@ DATABASES = {
         conn_health_checks=_env_bool("DB_CONN_HEALTH_CHECKS", True),
     )
 }
+FACEDOWN_DB_SOCKET_CHECKS = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _server_side_binding = _env_bool("DB_SERVER_SIDE_BINDING", True)
     DATABASES["default"]["OPTIONS"] = {
         # Parameters bound by the server, not quoted into the SQL text in Python: cheaper on
         # every query.
         "server_side_binding": _server_side_binding,
-        # The hot point queries (the match lock, the snapshot, the unit of work's write) are
-        # prepared statements: PostgreSQL stops parsing and planning them on every move
-        # (core/postgresql/prepared.py; only those: generic plans hurt skewed lists). Needs
-        # server-side binding; off behind a transaction-mode pooler (docs/deployment.md).
-        "prepared_statements": _server_side_binding and _env_bool("DB_PREPARED_STATEMENTS", True),
+        # The unit of work's two statements (the match lock, the change's write) are prepared
+        # statements (core/postgresql/own.py asks psycopg with ``prepare=True``): PostgreSQL
+        # stops parsing and planning them on every move. Nothing is prepared by itself (the
+        # threshold is never reached: generic plans hurt skewed lists); None turns preparing
+        # off, as behind a transaction-mode pooler (docs/deployment.md).
+        "prepare_threshold": (
+            2**31 - 1
+            if _server_side_binding and _env_bool("DB_PREPARED_STATEMENTS", True)
+            else None
+        ),
         # A database that does not answer a connection attempt fails it (503, Retry-After)
         # after this many seconds instead of holding the request.
         "connect_timeout": int(os.environ.get("DB_CONNECT_TIMEOUT", "5")),
     }
-    # Django's backend whose health check asks the socket before it asks the server: no
-    # `SELECT 1` round trip per request on a healthy connection (core/postgresql/base.py).
+    # Django's backend with orjson for jsonb (core/postgresql/base.py).
     DATABASES["default"]["ENGINE"] = "core.postgresql"
+    # Kept connections are checked by asking their socket at each request's start, not the
+    # server (`SELECT 1`, one round trip per request): core/postgresql/health.py.
+    FACEDOWN_DB_SOCKET_CHECKS = DATABASES["default"]["CONN_HEALTH_CHECKS"]
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock at BEGIN so
     # two writers queue on the busy timeout instead of failing with "database is locked".

@@ -8,3 +8,6 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         # The production settings checks register themselves (tag "facedown").
         from core import checks  # noqa: F401
+        from core.postgresql import health
+
+        health.connect()

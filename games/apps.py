@@ -10,7 +10,11 @@ class GamesConfig(AppConfig):
         # Closing or exporting an account withdraws from and exports its matches.
         from accounts.hooks import AccountHooks, account_hook_register
         from games import checks, embedded, tasks  # noqa: F401
-        from games.services import conditional, series  # noqa: F401  (their follow-ups)
+        from games.api.idempotent import commit_note
+
+        # Their work inside a change's transaction (in_transaction_register).
+        from games.services import conditional, series  # noqa: F401
+        from games.services.follow_ups import change_committed
         from games.services.players import (
             player_export,
             player_has_played,
@@ -18,6 +22,8 @@ class GamesConfig(AppConfig):
             player_withdraw,
         )
 
+        # The idempotency layer notes which matches a keyed request changed, once committed.
+        change_committed.connect(commit_note, dispatch_uid="games.api.idempotent")
         account_hook_register(
             AccountHooks(
                 close=player_withdraw,

@@ -66,16 +66,19 @@ def match_lock_with_seats(match_id: uuid.UUID | str) -> tuple[Match, list[Seat]]
     return match, seats
 
 
-def match_lock_for_change(match_id: uuid.UUID | str) -> tuple[Match, list[Seat], StepMoves]:
+def match_lock_for_change(
+    match_id: uuid.UUID | str, *, rows: match_store.RowsOf | None = None
+) -> tuple[Match, list[Seat], StepMoves]:
     """Lock the match row and its seat rows, and read them with the open step's recorded
     moves (``StepMoves``), in one round trip.
 
     The seat rows are locked too, not only read: under READ COMMITTED a statement that waited
     for a lock returns the latest version of the rows it locked, but rows it merely joined are
     read from its snapshot, so a waiter would see the seats as they were before the holder
-    committed. Call inside ``transaction.atomic``.
+    committed. Call inside a transaction; ``rows``: how the unit of work's own transaction
+    runs a statement (``match_store.lock_match_with_seats``).
     """
-    match, locked = match_store.lock_match_with_seats(_uuid(match_id))
+    match, locked = match_store.lock_match_with_seats(_uuid(match_id), rows=rows)
     if match is None:
         raise NotFound(gettext_noop("No match with this id."))
     payloads: dict[int, Any] = {}

@@ -2,12 +2,12 @@
 
 A move locks its match with the seats and the open step's recorded moves; a poll reads the
 match with its seats for the ETag (and the engine state for a body); the event feed reads a
-page of events. On PostgreSQL each is one statement written here, prepared once per connection
-(core/postgresql/prepared.py), and its rows become model instances through Django's documented
-``Model.from_db`` — or stay plain values where no instance is needed (a 304 reads the ETag's
-columns from the row and builds nothing). Everywhere else (SQLite, the embedded default) the
-same reads are ordinary querysets: the ORM is the reference, and the statements here say the
-same thing in the SQL PostgreSQL runs.
+page of events. On PostgreSQL each is one statement written here (the lock and the change's
+write prepared once per connection: core/postgresql/own.py), and its rows become model
+instances through Django's documented ``Model.from_db`` — or stay plain values where no
+instance is needed (a 304 reads the ETag's columns from the row and builds nothing).
+Everywhere else (SQLite, the embedded default) the same reads are ordinary querysets: the ORM
+is the reference, and the statements here say the same thing in the SQL PostgreSQL runs.
 
 A change's write is assembled here too, from INSERT and UPDATE statements built without
 Django's query compilers: building and compiling an ``InsertQuery`` cost more CPU than the rest
@@ -23,6 +23,7 @@ finishing match (``ratings_upsert``) is the last of the hot paths' statements.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -33,8 +34,6 @@ from django.db.models import F, Field, JSONField, Model, OuterRef, QuerySet, Sub
 
 from accounts.models import User
 from core import json_codec
-from core.postgresql.begin import rows_beginning
-from core.postgresql.prepared import prepare_statement
 from games.models import Match, MatchEvent, Move, Rating, Seat
 
 
@@ -99,7 +98,7 @@ def _postgresql(using: str) -> bool:
 
 _LOCK_SEAT = Columns.of(Seat, "s")
 _LOCK_MATCH = Columns.of(Match, "m")
-_LOCK_SQL = prepare_statement(
+_LOCK_SQL = (
     f'SELECT {_LOCK_SEAT.sql}, {_LOCK_MATCH.sql}, u."offsite_channels", u."username",'
     f' (SELECT mv."payload" FROM {_table(Move)} mv WHERE mv."match_id" = s."match_id"'
     ' AND mv."step" = m."step" AND mv."seat" = s."index" AND mv."payload" IS NOT NULL LIMIT 1)'
@@ -138,11 +137,20 @@ class LockedSeat:
     step_payload: Any
 
 
-def lock_match_with_seats(match_id: uuid.UUID) -> tuple[Match | None, list[LockedSeat]]:
-    """Lock the match row and its seat rows and read them: one statement, sent with the
-    transaction's ``BEGIN`` when it is the first (core/postgresql/begin.py). Call inside
-    ``transaction.atomic``. Every seat's ``match`` is the one match instance returned."""
-    using = router.db_for_write(Match)
+#: How a caller's own transaction runs a statement and returns its rows
+#: (``core.postgresql.own.OwnTransaction.rows``: prepared, on psycopg's cursor).
+RowsOf = Callable[[str, list[Any]], list[tuple[Any, ...]]]
+
+
+def lock_match_with_seats(
+    match_id: uuid.UUID, *, rows: RowsOf | None = None
+) -> tuple[Match | None, list[LockedSeat]]:
+    """Lock the match row and its seat rows and read them: one statement. Call inside a
+    transaction; ``rows``: run the statement with it (the unit of work's own transaction on
+    PostgreSQL), else with a Django cursor. Every seat's ``match`` is the one match instance
+    returned."""
+    # The unit of work's own transaction is on the default database: no router to ask.
+    using = DEFAULT_DB_ALIAS if rows is not None else router.db_for_write(Match)
     if not _postgresql(using):
         seats = list(lock_queryset(match_id).using(using))
         if not seats:
@@ -161,19 +169,19 @@ def lock_match_with_seats(match_id: uuid.UUID) -> tuple[Match | None, list[Locke
             )
             seat.match = match
         return match, locked
-    connection = connections[using]
-    rows = rows_beginning(connection, _LOCK_SQL, [match_id])
-    if rows is None:
-        with connection.cursor() as cursor:
+    if rows is not None:
+        fetched = rows(_LOCK_SQL, [match_id])
+    else:
+        with connections[using].cursor() as cursor:
             cursor.execute(_LOCK_SQL, [match_id])
-            rows = cursor.fetchall()
-    if not rows:
+            fetched = cursor.fetchall()
+    if not fetched:
         return None, []
     match_at = len(_LOCK_SEAT.names)
     extra = match_at + len(_LOCK_MATCH.names)
-    match = _LOCK_MATCH.build(using, rows[0], match_at)
+    match = _LOCK_MATCH.build(using, fetched[0], match_at)
     locked = []
-    for row in rows:
+    for row in fetched:
         seat = _LOCK_SEAT.build(using, row, 0)
         seat.match = match
         payload = row[extra + 2]
@@ -194,7 +202,7 @@ def _snapshot_match(with_state: bool) -> Columns:
 
 @cache
 def _snapshot_sql(with_state: bool) -> str:
-    return prepare_statement(
+    return (
         f"SELECT {_SNAPSHOT_SEAT.sql}, {_snapshot_match(with_state).sql},"
         ' c."username", u."username"'
         f' FROM {_table(Seat)} s INNER JOIN {_table(Match)} m ON s."match_id" = m."id"'
@@ -291,9 +299,7 @@ def snapshot_rows(match_id: uuid.UUID, *, with_state: bool) -> SnapshotRows:
         return SnapshotRows(using, with_state, cursor.fetchall())
 
 
-_STATE_SQL = prepare_statement(
-    f'SELECT "state", "version", "submitted_mask" FROM {_table(Match)} WHERE "id" = %s'
-)
+_STATE_SQL = f'SELECT "state", "version", "submitted_mask" FROM {_table(Match)} WHERE "id" = %s'
 
 
 def state_read(match_id: uuid.UUID) -> tuple[Any, int, int] | None:
@@ -323,7 +329,7 @@ class EventRow:
     table_only: bool
 
 
-_EVENTS_SQL = prepare_statement(
+_EVENTS_SQL = (
     'SELECT "seq", "type", "step", "at", "show_at", "data", "private" -> %s::text, "table_only"'
     f' FROM {_table(MatchEvent)} WHERE "match_id" = %s AND "seq" > %s ORDER BY "seq" LIMIT %s'
 )

@@ -11,7 +11,7 @@ class LiveConfig(AppConfig):
         from accounts.revocation import revocation_listener_register
         from core.account_feed import feed_deliverer_register
         from core.commit_hooks import commit_hooks_around
-        from games.services.unit_of_work import follow_up_register
+        from games.services.follow_ups import change_committed
         from live.bus import publications_batched
         from live.notifications import feed_deliver, stream_deliver
         from live.publish import change_publish, chat_publish
@@ -21,7 +21,7 @@ class LiveConfig(AppConfig):
         from social.chat import chat_listener_register
         from tournaments.services.announce import announcement_listener_register
 
-        follow_up_register(change_publish)
+        change_committed.connect(change_publish, dispatch_uid="live.change_publish")
         commit_hooks_around(publications_batched)
         register_channel("stream", stream_deliver)
         feed_deliverer_register(feed_deliver)

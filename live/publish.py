@@ -1,20 +1,17 @@
 """Publication of every committed match event, already redacted, on the bus.
 
-Runs as a follow-up of the unit of work (``follow_up_register``): inside the transaction it
-redacts the change's new events once per seat and once for spectators, exactly as
-``GET /events`` would show them to that reader right after the commit
-(``presenters.events_shown``); on commit it publishes them, one message per reader, in one Redis
-pipeline. No listener ever touches the database to redact, and a rolled-back change
-publishes nothing.
+Connected to ``change_committed`` (games/services/follow_ups.py) in ``LiveConfig.ready``:
+once a change has committed, outside the match's lock, it redacts the change's new events once
+per seat and once for spectators, exactly as ``GET /events`` shows them to that reader
+(``presenters.events_shown``), and publishes them, one message per reader, in the change's one Redis
+write (core/commit_hooks.py). No listener ever touches the database to redact, and a
+rolled-back change publishes nothing.
 """
 
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
-
-from django.db import transaction
 
 from core import json_codec
 from games.events import Reader
@@ -57,11 +54,11 @@ def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
     return messages
 
 
-def change_publish(tx: MatchChange) -> None:
-    """The unit of work's follow-up: publish the change's events once it has committed."""
-    messages = change_messages(tx)
+def change_publish(change: MatchChange, **_: Any) -> None:
+    """``change_committed``'s receiver: publish the change's events (it has committed)."""
+    messages = change_messages(change)
     if messages:
-        transaction.on_commit(partial(bus().publish_many, messages), robust=True)
+        bus().publish_many(messages)
 
 
 def chat_publish(match_id: Any, message: dict[str, Any]) -> None:

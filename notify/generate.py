@@ -1,8 +1,8 @@
 """Notifications computed from a committed change to a match.
 
-Registered as a unit-of-work follow-up: ``notifications_of(tx)`` reads only what the change
-holds in memory (the events it emitted, the match and seat rows it locked), so it adds no query
-inside the locked transaction; the batch goes to the channels once the change has committed.
+Connected to ``change_committed`` (games/services/follow_ups.py) in ``NotifyConfig.ready``: it
+runs after the change committed, outside the match's lock; ``notifications_of(tx)`` reads only
+what the change holds in memory (the events it emitted, the match and seat rows it locked).
 
 - ``invited``: the match was created with a seat for another user (not the creator).
 - ``match_started``: every seated user, when the match started in this change.
@@ -19,15 +19,12 @@ inside the locked transaction; the batch goes to the channels once the change ha
 from __future__ import annotations
 
 from datetime import datetime
-from functools import partial
 from typing import Any
-
-from django.db import transaction
 
 from games import events
 from games.models import Match, MatchEvent, Seat, SeatOffer
 from games.services.clocks_shown import seat_deadline
-from games.services.unit_of_work import MatchChange, follow_up_register
+from games.services.unit_of_work import MatchChange
 from notify.dispatch import notifications_send
 from notify.kinds import Kind, Notification
 
@@ -139,11 +136,13 @@ def notifications_of(tx: MatchChange) -> list[Notification]:
     return found
 
 
-def notifications_follow_up(tx: MatchChange) -> None:
-    """The unit-of-work follow-up: compute now (in memory), send once committed."""
+def notifications_follow_up(change: MatchChange, **_: Any) -> None:
+    """``change_committed``'s receiver (connected in ``NotifyConfig.ready``): the change has
+    committed; send what it tells its players."""
+    tx = change
     found = notifications_of(tx)
     if found:
-        transaction.on_commit(partial(notifications_send, found), robust=True)
+        notifications_send(found)
     offered = [
         dict(event.data or {})
         for event in tx.events
@@ -152,8 +151,7 @@ def notifications_follow_up(tx: MatchChange) -> None:
     if offered:
         match = tx.match
         at, version = tx.now, match.version
-        send = partial(seat_offers_send, str(match.pk), match.game, version, at, offered)
-        transaction.on_commit(send, robust=True)
+        seat_offers_send(str(match.pk), match.game, version, at, offered)
 
 
 def seat_offers_send(
@@ -182,6 +180,3 @@ def seat_offers_send(
         if offer.invitee is not None and offer.invitee_id is not None
     ]
     notifications_send(found)
-
-
-follow_up_register(notifications_follow_up)

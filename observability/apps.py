@@ -8,12 +8,12 @@ class ObservabilityConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
 
-        from games.services.unit_of_work import follow_up_register
+        from games.services.follow_ups import change_committed
         from observability import request_id, task_context, worker_metrics
         from observability.metrics import change_count
 
         # Moves and steps are counted once a change committed, outside its lock.
-        follow_up_register(change_count)
+        change_committed.connect(change_count, dispatch_uid="observability.change_count")
         request_id.record_factory_install()
         task_context.connect()
         worker_metrics.connect()

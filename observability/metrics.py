@@ -15,9 +15,8 @@ from __future__ import annotations
 
 import os
 from collections import Counter as Tally
-from functools import partial
+from typing import Any
 
-from django.db import transaction
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -80,15 +79,16 @@ def _changes_count(moves: Tally[tuple[str, str]], steps: int, game: str) -> None
         STEPS_RESOLVED.labels(game).inc(steps)
 
 
-def change_count(tx: MatchChange) -> None:
-    """A unit-of-work follow-up: count the change's new moves and resolved steps once its
-    transaction commits (never inside it: a rolled-back change counts nothing, and the match
-    lock is not held while the counters' files are written)."""
+def change_count(change: MatchChange, **_: Any) -> None:
+    """``change_committed``'s receiver: count the change's new moves and resolved steps once
+    its transaction committed (a rolled-back change counts nothing, and the match lock is not
+    held while the counters' files are written)."""
+    tx = change
     game = tx.match.game
     moves = Tally((game, str(move.source)) for move in tx.moves)
     steps = sum(1 for event in tx.events if event.type == events.STEP_RESOLVED.name)
     if moves or steps:
-        transaction.on_commit(partial(_changes_count, moves, steps, game), robust=True)
+        _changes_count(moves, steps, game)
 
 
 def multiprocess_mode() -> bool:

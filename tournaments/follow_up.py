@@ -1,23 +1,18 @@
-"""After a match finishes (or is aborted), its tournament's round may be over: a unit-of-work
-follow-up hands the check to the task runner once the change has committed. It reads nothing
-inside the match's lock; the job itself looks up whether the match belongs to a tournament."""
+"""After a match finishes (or is aborted), its tournament's round may be over: once the change
+has committed (``change_committed``, connected in ``TournamentsConfig.ready``) the check is
+handed to the task runner. It reads nothing inside the match's lock; the job itself looks up
+whether the match belongs to a tournament."""
 
 from __future__ import annotations
 
-from functools import partial
-
-from django.db import transaction
+from typing import Any
 
 from games import dispatch, events
-from games.services.unit_of_work import MatchChange, follow_up_register
+from games.services.unit_of_work import MatchChange
 
 _OVER = {events.MATCH_FINISHED.name, events.MATCH_ABORTED.name}
 
 
-def _match_over(tx: MatchChange) -> None:
-    if any(event.type in _OVER for event in tx.events):
-        job = partial(dispatch.enqueue, "tournament_match_finished", str(tx.match.pk))
-        transaction.on_commit(job, robust=True)
-
-
-follow_up_register(_match_over)
+def match_over(change: MatchChange, **_: Any) -> None:
+    if any(event.type in _OVER for event in change.events):
+        dispatch.enqueue("tournament_match_finished", str(change.match.pk))

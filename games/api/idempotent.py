@@ -13,7 +13,6 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, cast
 
-from django.db import transaction
 from django.utils.translation import gettext_noop
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -28,7 +27,7 @@ from games.services.idempotency import (
     idempotency_complete,
     idempotency_release,
 )
-from games.services.unit_of_work import MatchChange, follow_up_register
+from games.services.unit_of_work import MatchChange
 
 Handler = Callable[..., Response]
 _KEPT_HEADERS = ("Location",)
@@ -38,14 +37,12 @@ LOST_ANSWER = "The change was saved, but its answer was lost; read the match to 
 _commits: ContextVar[list[str] | None] = ContextVar("idempotent_commits", default=None)
 
 
-def _commit_note(tx: MatchChange) -> None:
+def commit_note(change: MatchChange, **_: Any) -> None:
+    """``change_committed``'s receiver (connected in ``GamesConfig.ready``): note the match
+    whose change committed during the current keyed request."""
     commits = _commits.get()
     if commits is not None:
-        match_id = str(tx.match.id)
-        transaction.on_commit(lambda: commits.append(match_id))
-
-
-follow_up_register(_commit_note)
+        commits.append(str(change.match.id))
 
 
 def idempotent(handler: Handler) -> Handler:

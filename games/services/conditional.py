@@ -29,7 +29,6 @@ from functools import partial
 from typing import Any, cast
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -40,8 +39,9 @@ from games import dispatch, events
 from games.models import ConditionalMoves, Match, Move, Seat, SeatTenure
 from games.services import bodies
 from games.services.conditional_rules import Rule, conditional_offered, rule_pick, rules_validate
+from games.services.in_transaction import in_transaction_register
 from games.services.moves import move_record
-from games.services.unit_of_work import MatchChange, follow_up_register, match_change
+from games.services.unit_of_work import MatchChange, match_change
 
 log = logging.getLogger(__name__)
 
@@ -241,8 +241,7 @@ def _waiting(match: Match, seat: Seat) -> bool:
 
 
 def _job_on_commit(tx: MatchChange) -> None:
-    enqueue = partial(dispatch.enqueue, JOB, str(tx.match.pk), tx.match.step)
-    transaction.on_commit(enqueue, robust=True)
+    tx.after_commit(partial(dispatch.enqueue, JOB, str(tx.match.pk), tx.match.step))
 
 
 _ENDED = frozenset({events.MATCH_FINISHED.name, events.MATCH_ABORTED.name})
@@ -277,4 +276,4 @@ def conditional_follow_up(tx: MatchChange) -> None:
         _job_on_commit(tx)
 
 
-follow_up_register(conditional_follow_up)
+in_transaction_register(conditional_follow_up)

@@ -16,7 +16,6 @@ from functools import partial
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -175,9 +174,7 @@ def step_time_out(tx: MatchChange, *, forced: bool = False) -> bool:
         away = [seat for seat in late if auto_vacation_take(tx, seat)]
         for seat in away:
             assert seat.user_id is not None
-            transaction.on_commit(
-                partial(dispatch.enqueue, "vacation_apply", seat.user_id), robust=True
-            )
+            tx.after_commit(partial(dispatch.enqueue, "vacation_apply", seat.user_id))
         late = [seat for seat in late if seat not in away]
         if away and not late:
             return True

@@ -20,9 +20,10 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
 from games.models import Match, Seat, Series
+from games.services.in_transaction import in_transaction_register
 from games.services.matches import SeatSpec, match_create
 from games.services.rematch import match_following
-from games.services.unit_of_work import MatchChange, follow_up_register
+from games.services.unit_of_work import MatchChange
 
 MAX_MATCHES = 20
 
@@ -59,7 +60,7 @@ def series_next(tx: MatchChange) -> None:
     )
 
 
-follow_up_register(series_next)
+in_transaction_register(series_next)
 
 
 def series_read(series_id: uuid.UUID | str) -> dict[str, Any]:

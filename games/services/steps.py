@@ -12,7 +12,6 @@ from typing import Any
 
 from django.db import connection
 
-from core.postgresql.prepared import prepare_statement
 from games import events
 from games.bots.observe import observation_for
 from games.catalog import get_bot
@@ -199,7 +198,7 @@ def step_moves(tx: MatchChange) -> dict[int, EngineMove]:
     return submitted_moves(tx.match) | mine
 
 
-_SUBMITTED_SQL = prepare_statement(
+_SUBMITTED_SQL = (
     f"SELECT seat, payload FROM {Move._meta.db_table}"
     " WHERE match_id = %s AND step = %s AND payload IS NOT NULL"
 )

@@ -3,17 +3,22 @@
     with match_change(match_id) as tx:
         ...check, then change tx.match, tx.seats, tx.add_move(…), tx.emit(…)
 
-Entering opens the transaction and locks the match row with its seat rows
-(``locks.match_lock_for_change``: the documented lock order; ``BEGIN`` travels with the lock).
+On PostgreSQL the change runs in a transaction of its own (core/postgresql/own.py): ``BEGIN``
+travels with the lock of the match row and its seat rows (``locks.match_lock_for_change``: the
+documented lock order), and the change's one write with the ``COMMIT``: two round trips however
+many steps it resolves. Inside another ``atomic`` block, or on SQLite (the embedded default),
+it runs in Django's ``atomic`` instead; a change inside another change joins it.
+
 The body checks and changes things in memory only: match and seat fields are assigned directly
 (the unit of work compares them with what it read), new moves are added, recorded moves
-updated, events emitted. On a clean exit the follow-ups registered with ``follow_ups`` (bot
-moves, the deadline watch) and ``follow_up_register`` schedule their work on commit (one, the
-next match of a series, may query and write: it runs before the change's write, under the same
-lock), and then everything is written in one statement on PostgreSQL (data-modifying ``WITH``
-clauses: new moves, new events, move and seat updates, and the match update; for a new match,
-its row and its seats' rows too), sent with the ``COMMIT``: a change costs one round trip
-however many steps it resolves. An exception rolls everything back and schedules nothing.
+updated, events emitted. On a clean exit the services' own work that must commit with the
+change runs (``in_transaction``: the next match of a series, void conditional rules), and
+everything is written in one statement on PostgreSQL (data-modifying ``WITH`` clauses: new
+moves, new events, move and seat updates, and the match update; for a new match, its row and
+its seats' rows too). Once committed, and outside the lock, the change's after-commit work runs
+(``tx.after_commit``: bot moves, the deadline watch, jobs) and then ``change_committed`` is sent
+(games/services/follow_ups.py: notifications, live publication, metrics, tournaments). An
+exception rolls everything back and runs nothing.
 
 JSON values (state, scores, memories) are replaced, never mutated in place: the engine never
 mutates, and an in-place change would not be seen as a change.
@@ -21,10 +26,13 @@ mutates, and an in-place change would not be seen as a change.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -32,25 +40,17 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
-from core.postgresql.commit import write_alone, write_with_commit
-from core.postgresql.prepared import prepare_statement
+from core.postgresql.own import OwnTransaction, own_transaction
 from games.catalog import get_engine
 from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
 from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
-from games.services.follow_ups import bots_and_deadline_schedule
+from games.services.follow_ups import bots_and_deadline_schedule, change_committed
+from games.services.in_transaction import in_transaction_steps
 
-FollowUp = Callable[["MatchChange"], None]
-
-_follow_ups: list[FollowUp] = []
-
-
-def follow_up_register(follow_up: FollowUp) -> None:
-    """Run ``follow_up(tx)`` after every change that wrote something, inside its transaction;
-    it hands its work to ``transaction.on_commit`` so nothing runs for a rolled-back change."""
-    _follow_ups.append(follow_up)
+logger = logging.getLogger(__name__)
 
 
 class _Fields:
@@ -112,11 +112,13 @@ class MatchChange:
         # the rest of the change, as they are then (``match_new``).
         self._insert = insert
         self.wrote = False
+        self._after: list[Callable[[], object]] = []
 
     # --- what services read ---------------------------------------------------------------
 
-    @property
+    @cached_property
     def engine(self) -> Engine:
+        # Looked up once per change (the services ask for it several times a move).
         engine = get_engine(self.match.game)
         assert engine is not None, f"unknown game {self.match.game!r}"
         return engine
@@ -205,10 +207,10 @@ class MatchChange:
     # --- the write ------------------------------------------------------------------------
 
     def save(self) -> Statement | None:
-        """Collect everything into one write and schedule the follow-ups on commit. On
+        """Collect everything into one write and hand the after-commit work over. On
         PostgreSQL the write is returned, not sent: the caller, the last to touch the
-        transaction, sends it with the ``COMMIT`` (``match_change``); elsewhere it is written
-        here. None when there is nothing to write."""
+        transaction, sends it (``_Scope.finish``); elsewhere it is written here. None when
+        there is nothing to write."""
         if self.events and not self._created:
             self.match.version += 1
         for seat in self.seats:  # the denormalised flag ``awaiting_me`` reads
@@ -246,14 +248,38 @@ class MatchChange:
         self._insert = False
         self.wrote = True
         bots_and_deadline_schedule(
+            self.after_commit,
             match=self.match,
             seats=self.seats,
             now=self.now,
             deadline_changed="deadline" in match_fields or (inserted and bool(self.match.deadline)),
         )
-        for follow_up in _follow_ups:
-            follow_up(self)
+        for step in in_transaction_steps():
+            step(self)
         return statement
+
+    def after_commit(self, work: Callable[[], object]) -> None:
+        """Run ``work()`` once this change has committed, outside its lock; never after a
+        rollback. (``transaction.on_commit`` may not be called inside a change.)"""
+        self._after.append(work)
+
+    @property
+    def has_after_commit(self) -> bool:
+        return bool(self._after)
+
+    def committed(self) -> None:
+        """The change has committed: its after-commit work, then ``change_committed`` (when it
+        wrote something)."""
+        for work in self._after:
+            try:
+                work()
+            except Exception:
+                logger.exception("after-commit work %r of match %s failed", work, self.match.pk)
+        if not self.wrote:
+            return
+        for receiver, answer in change_committed.send_robust(sender=MatchChange, change=self):
+            if isinstance(answer, Exception):
+                logger.error("change_committed receiver %r failed", receiver, exc_info=answer)
 
 
 @dataclass
@@ -323,7 +349,7 @@ def _statement(writes: Writes, default: Any) -> Statement:
     if match_fields:
         # As save(update_fields=…) refuses to update no row, the statement fails unless the
         # match row was updated: checked by the server, so it holds for a write sent with its
-        # COMMIT too (core/postgresql/commit.py), which no check afterwards could undo.
+        # COMMIT too (core/postgresql/own.py), which no check afterwards could undo.
         sql, values = update_sql(Match, match.pk, match_fields, connection=default)
         parts.append((f"{sql} RETURNING 1", values))
         last = (_MATCH_UPDATED.format(len(parts) - 1), [])
@@ -333,18 +359,7 @@ def _statement(writes: Writes, default: Any) -> Statement:
     statement = f"WITH {with_sql} {last[0]}" if parts else last[0]
     values = [value for _, part in parts for value in part] + last[1]
     # By primary key and into append-only tables: a plan that never depends on the values.
-    return Statement(prepare_statement(statement), values)
-
-
-def _write_with_commit(statement: Statement | None) -> None:
-    """Send the change's write with the transaction's ``COMMIT``, one round trip for both
-    (core/postgresql/commit.py); inside another ``atomic`` block, the write alone (that block
-    commits). Django's ``atomic`` then finds the transaction committed and runs the hooks."""
-    if statement is None:
-        return
-    default = connections[DEFAULT_DB_ALIAS]
-    if not write_with_commit(default, statement.sql, statement.params):
-        write_alone(default, statement.sql, statement.params)
+    return Statement(statement, values)
 
 
 # The match update is the last clause (write_N): anything but one row updated fails the cast,
@@ -376,27 +391,82 @@ def _write_in_steps(writes: Writes) -> None:
         writes.match.save(update_fields=sorted(writes.match_fields))
 
 
+class _Scope:
+    """Where a change runs: its own transaction (``core/postgresql/own.py``), one already
+    open that it joins, or Django's ``atomic`` (SQLite, or inside another ``atomic`` block)."""
+
+    def __init__(self, own: OwnTransaction | None, joined: bool) -> None:
+        self.own, self.joined = own, joined
+
+    def lock_rows(self) -> Callable[[str, list[Any]], list[tuple[Any, ...]]] | None:
+        return self.own.rows if self.own is not None else None
+
+    def finish(self, tx: MatchChange, statement: Statement | None) -> None:
+        """Write the change and hand its after-commit work over; in an own transaction of
+        its own, with the ``COMMIT`` (one round trip)."""
+        own = self.own
+        if own is None:
+            if statement is not None:
+                with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+                    cursor.execute(statement.sql, statement.params)
+            if tx.wrote or tx.has_after_commit:
+                transaction.on_commit(tx.committed, robust=True)
+            return
+        if tx.wrote or tx.has_after_commit:
+            own.after_commit(tx.committed)
+        if self.joined:
+            if statement is not None:
+                own.execute(statement.sql, statement.params)
+            return
+        own.commit_with(*(statement or (None, ())))
+
+
+#: The own transaction open in this thread (or task), which a nested change joins.
+_open: ContextVar[OwnTransaction | None] = ContextVar("unit_of_work_open", default=None)
+
+
+@contextmanager
+def _scope(*, locking: bool) -> Iterator[_Scope]:
+    """``locking``: the block's first statement is the match lock (sent with the ``BEGIN``);
+    else the ``BEGIN`` goes first, alone."""
+    open_own = _open.get()
+    if open_own is not None:
+        yield _Scope(open_own, joined=True)
+        return
+    default = connections[DEFAULT_DB_ALIAS]
+    if default.vendor != "postgresql" or not transaction.get_autocommit():
+        with transaction.atomic():
+            yield _Scope(None, joined=False)
+        return
+    with own_transaction(DEFAULT_DB_ALIAS) as own:
+        token = _open.set(own)
+        try:
+            if not locking:
+                own.begin()
+            yield _Scope(own, joined=False)
+        finally:
+            _open.reset(token)
+
+
 @contextmanager
 def match_change(match_id: Any, *, now: datetime | None = None) -> Iterator[MatchChange]:
     """Lock match ``match_id`` with its seats and collect one change to it (module docstring).
     ``now``: the change's time (default: the wall clock). Raises ``NotFound`` for an unknown
     id."""
-    with transaction.atomic():
-        # BEGIN travels with the lock (core/postgresql/begin.py) …
-        match, seats, step_moves = match_lock_for_change(match_id)
+    with _scope(locking=True) as scope:
+        match, seats, step_moves = match_lock_for_change(match_id, rows=scope.lock_rows())
         tx = MatchChange(match, seats, step_moves=step_moves, now=now)
         yield tx
-        # … and the write with the COMMIT.
-        _write_with_commit(tx.save())
+        scope.finish(tx, tx.save())
 
 
 @contextmanager
 def match_new(match: Match, seats: list[Seat]) -> Iterator[MatchChange]:
     """Collect the change that opens a new match; its write inserts the match and its seats
     with the change's events, as the change leaves them: on PostgreSQL one statement, sent with
-    the ``COMMIT`` (``_write_with_commit``). The seats' ids are not read back (nothing
-    after a creation uses them; a change to the match later locks and reads its seats)."""
-    with transaction.atomic():
+    the ``COMMIT``. The seats' ids are not read back (nothing after a creation uses them; a
+    change to the match later locks and reads its seats)."""
+    with _scope(locking=False) as scope:
         tx = MatchChange(match, seats, created=True, insert=True)
         yield tx
-        _write_with_commit(tx.save())
+        scope.finish(tx, tx.save())

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.db import close_old_connections, connection, connections, transaction
+from django.core.signals import request_started
+from django.db import connection, connections, transaction
 
 from accounts.authentication import forget_cached_tokens
 from games.models import Match
@@ -19,11 +20,11 @@ from tests.players import Player, make_player, start_match
 from tests.roundtrips import RoundTrips, count_round_trips
 
 # The performance targets (the foundation's budgets were 8 and 4): a move takes BEGIN with the
-# match-and-seats lock, which reads the open step's recorded moves too (one message,
-# core/postgresql/begin.py; the other seats' sealed moves are read again only when one committed
+# match-and-seats lock, which reads the open step's recorded moves too (one psycopg pipeline,
+# core/postgresql/own.py; the other seats' sealed moves are read again only when one committed
 # while this move waited for the lock, games/locks.py), and one statement writing moves, events
-# and the match sent with COMMIT (one pipeline, core/postgresql/commit.py); a read takes the
-# match with its seats, and (200 only) its engine state.
+# and the match sent with COMMIT (another pipeline); a read takes the match with its seats,
+# and (200 only) its engine state.
 MOVE_BUDGET = 4
 READ_BUDGET = 3
 
@@ -40,13 +41,13 @@ def _fresh_token_cache() -> Iterator[None]:
 def _measure(action: Any, *, production: bool = False) -> tuple[Any, RoundTrips]:
     """Run ``action`` and count its round trips.
 
-    ``production`` also does what the real WSGI handler does at ``request_started`` (and the
-    test client skips): ``close_old_connections``, which makes the connection's health check
-    (``SELECT 1``, as ``CONN_HEALTH_CHECKS`` is on) run again before the request's first query.
+    ``production`` also sends ``request_started`` as the real WSGI handler does (and the test
+    client skips): ``close_old_connections`` and the kept connection's socket check
+    (core/postgresql/health.py) run before the request's first query.
     """
     with count_round_trips() as trips:
         if production:
-            close_old_connections()
+            request_started.send(sender=None)
         answer = action()
     return answer, trips
 
@@ -122,9 +123,10 @@ def test_round_trips_with_the_token_cache_on(settings: Any) -> None:
     # 304 1
     assert [trips.count for trips in counts.values()] == [2, 2, 1, 1], counts
     for name in ("move (step stays open)", "move (resolves the step)"):
-        assert counts[name].messages[0].startswith('"BEGIN; EXECUTE facedown_'), counts[name]
-        assert counts[name].messages[-1] == "COMMIT", counts[name]  # the write went with it
-        assert "WITH write_0" not in str(counts[name]), counts[name]
+        # BEGIN went with the lock, the write with the COMMIT, both prepared statements
+        assert counts[name].messages == ["BEGIN", "COMMIT"], counts[name]
+        first, second = counts[name].trace.split("ReadyForQuery")[:2]
+        assert '"_pg3_' in first and '"_pg3_' in second, counts[name]  # psycopg's names
     # No token lookup: no query touches the token table once the cache is warm.
     for trips in counts.values():
         assert not any("accounts_accesstoken" in m for m in trips.messages), trips
@@ -162,10 +164,11 @@ def test_round_trips_as_in_production(settings: Any) -> None:
     """Through the real handler's ``request_started``: persistent connections are kept and,
     with health checks on (the default: a connection PostgreSQL dropped is replaced before it
     fails a request, docs/reliability.md), checked without a round trip: the check asks the
-    socket (core/postgresql/base.py), so no ``SELECT 1`` precedes a request."""
+    socket (core/postgresql/health.py), so no ``SELECT 1`` precedes a request."""
     settings.FACEDOWN_TOKEN_CACHE_SECONDS = 30
     settings.FACEDOWN_TOKEN_REVOCATION_POLL_SECONDS = 600
-    assert connection.settings_dict["CONN_HEALTH_CHECKS"]
+    assert settings.FACEDOWN_DB_SOCKET_CHECKS
+    assert not connection.settings_dict["CONN_HEALTH_CHECKS"]
     assert connection.settings_dict["ENGINE"] == "core.postgresql"
     alice, bob, match_id = _two_players()
     raw = connection.connection
@@ -194,7 +197,7 @@ def test_a_connection_the_server_ended_is_replaced_before_the_request(settings: 
     finally:
         other.close()
     time.sleep(0.2)  # the FATAL notice and the close reach the socket
-    close_old_connections()  # request_started
+    request_started.send(sender=None)
     answer = alice.get(f"/matches/{match_id}")
     assert answer.status_code == 200, answer.content
     with connection.cursor() as cursor:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
+from games.services.follow_ups import change_committed
 from live import bus as live_bus
 from live.bus import (
     LOG_NOTICE,
@@ -22,19 +23,34 @@ from live.bus import (
     seats_channel,
     user_channel,
 )
+from live.publish import change_messages
 from tests.leaks import alternatives
 from tests.players import Player, start_match
 
 
+def _handed(capture: Any, action: Callable[[], Any], status: int) -> list[tuple[str, str]]:
+    """What ``live.publish`` hands to the bus for the changes ``action`` commits (it receives
+    ``change_committed``, sent once each change committed)."""
+    messages: list[tuple[str, str]] = []
+
+    def record(change: Any, **_: Any) -> None:
+        messages.extend(change_messages(change))
+
+    assert change_committed.has_listeners()
+    change_committed.connect(record, dispatch_uid="test.handed")
+    try:
+        with capture(execute=True):
+            assert action().status_code == status
+    finally:
+        change_committed.disconnect(dispatch_uid="test.handed")
+    return messages
+
+
 def _published(capture: Any, action: Callable[[], Any]) -> dict[str, list[dict[str, Any]]]:
     """The messages the change made by ``action`` hands to the bus on commit, by channel."""
-    with capture() as callbacks:
-        assert action().status_code == 202
     out: dict[str, list[dict[str, Any]]] = {}
-    for callback in callbacks:
-        if getattr(callback, "func", None).__qualname__ == "RedisBus.publish_many":
-            for channel, text in callback.args[0]:
-                out.setdefault(channel, []).extend(json.loads(text))
+    for channel, text in _handed(capture, action, 202):
+        out.setdefault(channel, []).extend(json.loads(text))
     return out
 
 
@@ -212,13 +228,10 @@ def test_only_a_change_of_hands_publishes_the_occupancy_notice(
     notice = seats_channel(match_id)
 
     def change(path: str, who: Player, status: int = 200) -> dict[str, list[Any]]:
-        with django_capture_on_commit_callbacks() as callbacks:
-            assert who.post(path).status_code == status
         out: dict[str, list[Any]] = {}
-        for callback in callbacks:
-            if getattr(callback, "func", None).__qualname__ == "RedisBus.publish_many":
-                for channel, text in callback.args[0]:
-                    out.setdefault(channel, []).append(json.loads(text))
+        handed = _handed(django_capture_on_commit_callbacks, lambda: who.post(path), status)
+        for channel, text in handed:
+            out.setdefault(channel, []).append(json.loads(text))
         return out
 
     left = change(f"/matches/{match_id}/resign", bob)

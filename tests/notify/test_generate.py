@@ -12,6 +12,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.services import unit_of_work
+from games.services.follow_ups import change_committed
 from notify.dispatch import register_channel, unregister_channel
 from notify.generate import notifications_of
 from tests.leaks import alternatives
@@ -107,20 +108,25 @@ def test_a_failing_channel_breaks_neither_the_move_nor_the_others(
     assert "notification channel broken failed (RuntimeError)" in caplog.text
 
 
-def test_computing_them_adds_no_query_inside_the_lock(
-    alice: Player, bob: Player, monkeypatch: pytest.MonkeyPatch
+def test_computing_them_adds_no_query(
+    alice: Player, bob: Player, django_capture_on_commit_callbacks: Any
 ) -> None:
+    """They are computed after the commit (``change_committed``), from what the change holds."""
     counted: list[tuple[int, int]] = []
 
-    def counting(tx: unit_of_work.MatchChange) -> None:
+    def counting(change: unit_of_work.MatchChange, **_: Any) -> None:
         with CaptureQueriesContext(connection) as queries:
-            found = notifications_of(tx)
+            found = notifications_of(change)
         counted.append((len(found), len(queries)))
 
-    monkeypatch.setattr(unit_of_work, "_follow_ups", [*unit_of_work._follow_ups, counting])
-    match_id = start_match("gops", [alice, bob], **GOPS3)
-    alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0])
-    bob.move(match_id, 1, bob.match(match_id)["legal_moves"][0])
+    change_committed.connect(counting, dispatch_uid="test.counting")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            match_id = start_match("gops", [alice, bob], **GOPS3)
+            alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0])
+            bob.move(match_id, 1, bob.match(match_id)["legal_moves"][0])
+    finally:
+        change_committed.disconnect(dispatch_uid="test.counting")
     assert sum(found for found, _ in counted) >= 9
     assert [queries for _, queries in counted] == [0] * len(counted)
 
