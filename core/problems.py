@@ -25,12 +25,13 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
 from core.errors import FacedownError, PayloadTooLarge, ServiceUnavailable
 from core.languages import request_language
+from core.text import said
 
 logger = logging.getLogger(__name__)
 
@@ -65,13 +66,6 @@ _DRF_CODES: list[tuple[type[Exception], str, str]] = [
     (drf.UnsupportedMediaType, "unsupported_media_type", gettext_noop("Unsupported media type")),
     (drf.Throttled, "throttled", gettext_noop("Too many requests")),
 ]
-
-
-def said(text: object) -> str:
-    """``text`` in the active language: a message of a catalogue (ours, Django's, DRF's) is
-    looked up, anything else is kept as it is."""
-    plain = str(text)
-    return gettext(plain) if plain else plain
 
 
 def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:

@@ -43,6 +43,7 @@ from django.views import View
 
 from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
+from core.languages import request_language
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from games.api.params import param_int
 from games.services import reads, shapes
@@ -112,12 +113,19 @@ def _frames(request: HttpRequest) -> Frames:
     return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
 
 
-def _problem(exc: FacedownError, request: HttpRequest) -> JsonResponse:
-    # The browser's language (a stream's reader has no profile at hand without a query).
-    with translation.override(translation.get_language_from_request(request)):
+def _problem(exc: FacedownError, request: HttpRequest, reader: User | None) -> JsonResponse:
+    """The problem in the language of the API's problems: the profile of the stream's reader
+    once their credential is read (its user, already loaded: no query here), else the
+    browser's."""
+    if reader is not None:
+        language = request_language(request, reader)
+    else:
+        language = translation.get_language_from_request(request)
+    with translation.override(language):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
-    problem_vary(response, profile=False)
+    response["Content-Language"] = language
+    problem_vary(response)
     if isinstance(exc, NotAuthenticated):
         response["WWW-Authenticate"] = "Token"
     return response
@@ -300,6 +308,7 @@ class MatchStreamReader(StreamReader):
 
 
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
+    user: User | None = None
     try:
         frames = _frames(request)
         key = _match_key(match_id)
@@ -320,7 +329,7 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         else:
             raise NotFound(gettext_noop("No match with this id."))
     except FacedownError as exc:
-        return _problem(exc, request)
+        return _problem(exc, request, user)
     return _stream_response(
         frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
@@ -439,6 +448,7 @@ def _user_opening(user: User, resume: str | None) -> tuple[str | None, list[str]
 
 
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
+    user: User | None = None
     try:
         frames = _frames(request)
         resume = _resume_from(request)
@@ -453,7 +463,7 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request)
+        return _problem(exc, request, user)
     return _stream_response(
         frames, _user_items(frames, listener, after, snapshot, StreamReader(credential))
     )
@@ -518,10 +528,12 @@ def _tournament_key(raw: str) -> str:
 
 
 async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpResponseBase:
+    reader: User | None = None
     try:
         frames = _frames(request)
         key = _tournament_key(tournament_id)
         credential = await bounded(stream_credential)(request, f"tournament:{key}")
+        reader = credential.user
         # Invitation-only: a stranger's stream is not_found, as a missing tournament's.
         await bounded(tournament_readable)(key, viewer=credential.user)
         # Subscribed before the read: a change committed after it still reaches the stream.
@@ -534,7 +546,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpRes
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request)
+        return _problem(exc, request, reader)
     return _stream_response(
         frames, _tournament_items(frames, listener, standings, StreamReader(credential))
     )

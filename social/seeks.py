@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
 from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
+from core.text import Text, seat_range, status_word
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
@@ -90,7 +91,7 @@ def seek_post(
         raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
     if not engine.min_players <= players <= engine.max_players:
         raise ValidationFailed(
-            {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]}
+            {"players": [seat_range(engine.name, engine.min_players, engine.max_players)]}
         )
     try:
         filled = engine.validate_options(options or {}, players)
@@ -163,7 +164,9 @@ def seek_cancel(*, seek_id: uuid.UUID, user: User) -> Seek:
         if seek is None:
             raise NotFound(gettext_noop("No seek of yours with this id."))
         if _status(seek) != Seek.Status.OPEN:
-            raise SeekClosed(f"The seek is {_status(seek)}.")
+            raise SeekClosed(
+                Text(gettext_noop("The seek is %(status)s."), status=status_word(_status(seek)))
+            )
         seek.status = Seek.Status.CANCELLED
         seek.save(update_fields=["status"])
     return seek
