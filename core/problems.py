@@ -29,9 +29,10 @@ from django.utils.translation import gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from core.drf_messages import drf_said
 from core.errors import FacedownError, PayloadTooLarge, ServiceUnavailable
 from core.languages import request_language
-from core.text import said
+from core.text import Text, said
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +54,15 @@ def problem_vary(response: HttpResponseBase, *, profile: bool = True) -> None:
     patch_vary_headers(response, LANGUAGE_VARY if profile else BROWSER_LANGUAGE_VARY)
 
 
+class MalformedBody(drf.ParseError):
+    """DRF's ``parse_error`` with a detail that has parameters: DRF keeps only a detail's
+    text, so the ``Text`` is kept here for the problem writer to translate."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 _DRF_CODES: list[tuple[type[Exception], str, str]] = [
     (drf.NotAuthenticated, "not_authenticated", gettext_noop("Not authenticated")),
     (drf.AuthenticationFailed, "not_authenticated", gettext_noop("Not authenticated")),
@@ -68,12 +78,21 @@ _DRF_CODES: list[tuple[type[Exception], str, str]] = [
 ]
 
 
+def _field_said(message: object) -> str:
+    """A field message in the active language: ours and DRF's plain ones from the catalogues,
+    DRF's with parameters from the message they were formatted from."""
+    translated = said(message)
+    if translated == str(message):
+        return drf_said(translated) or translated
+    return translated
+
+
 def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
     """The problem in the active language (``problem_language`` chooses it)."""
     errors = extra.get("errors")
     if isinstance(errors, dict):
         extra["errors"] = {
-            field: [said(m) for m in messages] if isinstance(messages, list) else messages
+            field: [_field_said(m) for m in messages] if isinstance(messages, list) else messages
             for field, messages in errors.items()
         }
     return {
@@ -174,6 +193,8 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
     if isinstance(exc, drf.ValidationError):
         extra["errors"] = flatten_errors(exc.detail)
         detail = gettext_noop("The request has invalid fields.")
+    elif isinstance(exc, MalformedBody):
+        detail = exc.text
     elif isinstance(exc, drf.APIException):
         detail = str(exc.detail)
     else:

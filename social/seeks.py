@@ -46,10 +46,14 @@ def rating_range_validate(raw: Any) -> dict[str, int] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict) or not raw or set(raw) - {"min", "max"}:
-        raise ValidationFailed({"rating_range": ['An object {"min": n, "max": n}, or null.']})
+        raise ValidationFailed(
+            {"rating_range": [gettext_noop('An object {"min": n, "max": n}, or null.')]}
+        )
     for key, value in raw.items():
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-            raise ValidationFailed({f"rating_range.{key}": ["A JSON integer from 0 to 10000."]})
+            raise ValidationFailed(
+                {f"rating_range.{key}": [gettext_noop("A JSON integer from 0 to 10000.")]}
+            )
     if raw.get("min", 0) > raw.get("max", 10_000):
         raise ValidationFailed({"rating_range": [gettext_noop("min is above max.")]})
     return dict(raw)
