@@ -113,12 +113,11 @@ def _frames(request: HttpRequest) -> Frames:
     return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
 
 
-def _problem(exc: FacedownError, request: HttpRequest, reader: User | None) -> JsonResponse:
+async def _problem(exc: FacedownError, request: HttpRequest, reader: User | None) -> JsonResponse:
     """The problem in the language of the API's problems: the profile of the stream's reader
-    once their credential is read (its user, already loaded: no query here), else the
-    browser's."""
+    once their credential is read (the profile may need a query), else the browser's."""
     if reader is not None:
-        language = request_language(request, reader)
+        language = await bounded(request_language)(request, reader)
     else:
         language = translation.get_language_from_request(request)
     with translation.override(language):
@@ -129,6 +128,15 @@ def _problem(exc: FacedownError, request: HttpRequest, reader: User | None) -> J
     if isinstance(exc, NotAuthenticated):
         response["WWW-Authenticate"] = "Token"
     return response
+
+
+class ReaderRefused(Exception):
+    """A refusal once the stream knows its reader, whose profile then chooses its language."""
+
+    def __init__(self, problem: FacedownError, reader: User) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+        self.reader = reader
 
 
 def _stream_response(frames: Frames, body: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -177,7 +185,10 @@ def _seat_read(
     """The viewer's credential, their seat and the players whose chat they muted (as of
     opening)."""
     credential = stream_credential(request, f"match:{match_id}")
-    seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+    try:
+        seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+    except FacedownError as exc:
+        raise ReaderRefused(exc, credential.user) from exc
     return credential, seat, frozenset(mutes_of(credential.user))
 
 
@@ -329,7 +340,9 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         else:
             raise NotFound(gettext_noop("No match with this id."))
     except FacedownError as exc:
-        return _problem(exc, request, user)
+        return await _problem(exc, request, user)
+    except ReaderRefused as refused:
+        return await _problem(refused.problem, request, refused.reader)
     return _stream_response(
         frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
@@ -463,7 +476,7 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request, user)
+        return await _problem(exc, request, user)
     return _stream_response(
         frames, _user_items(frames, listener, after, snapshot, StreamReader(credential))
     )
@@ -546,7 +559,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpRes
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request, reader)
+        return await _problem(exc, request, reader)
     return _stream_response(
         frames, _tournament_items(frames, listener, standings, StreamReader(credential))
     )
