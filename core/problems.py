@@ -17,6 +17,7 @@ the next request's first query), so the process recovers by itself once PostgreS
 from __future__ import annotations
 
 import logging
+import math
 import sys
 from typing import Any
 
@@ -181,6 +182,17 @@ def _log_unavailable(exc: BaseException) -> None:
     )
 
 
+def _throttled(wait: int) -> Text:
+    """DRF's own words, which it formats before it looks them up (so never translated)."""
+    if wait == 1:
+        return Text(
+            gettext_noop("Request was throttled. Expected available in %(wait)s second."), wait=wait
+        )
+    return Text(
+        gettext_noop("Request was throttled. Expected available in %(wait)s seconds."), wait=wait
+    )
+
+
 def _drf_problem(exc: Exception, code: str, title: str) -> Response:
     status = getattr(exc, "status_code", 404)
     headers: dict[str, str] = {}
@@ -195,6 +207,8 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
         detail = gettext_noop("The request has invalid fields.")
     elif isinstance(exc, MalformedBody):
         detail = exc.text
+    elif isinstance(exc, drf.Throttled) and wait is not None:
+        detail = _throttled(math.ceil(wait))
     elif isinstance(exc, drf.APIException):
         detail = str(exc.detail)
     else:

@@ -258,3 +258,12 @@ def test_bad_requests_of_every_route_family_in_german() -> None:
 
     en, de = in_both(broken)
     assert en["code"] == "parse_error" and de["detail"].startswith("JSON-Fehler")
+
+
+def test_a_throttled_request_in_german(db: None, rates: Any) -> None:
+    rates(reads="1/min")
+    a = make_player()
+    assert a.get("/games").status_code == 200
+    en, _ = in_both(_get(a, "/games"))
+    assert en["code"] == "throttled"
+    assert en["detail"].startswith("Request was throttled. Expected available in")
