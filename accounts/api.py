@@ -1,7 +1,6 @@
 """Account endpoints: each view validates its input, calls one service, and answers."""
 
 from datetime import timedelta
-from typing import cast
 
 from django.contrib.auth import logout
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -14,8 +13,9 @@ from rest_framework.views import APIView
 from accounts import scopes
 from accounts import serializers as s
 from accounts.authentication import forget_cached_tokens
-from accounts.bots import bot_account_make
+from accounts.bot_accounts import bot_account_make
 from accounts.models import User
+from accounts.requester import requester
 from accounts.services import (
     account_delete,
     account_export,
@@ -29,22 +29,13 @@ from accounts.services import (
     user_register,
 )
 from accounts.tokens import token_delete, token_issue, token_listed, tokens_of
+from core.api.input import validated
+from core.api.schema import PROBLEM
 
-PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
 RESET_ACCEPTED = (
     "If an active account has this address, a reset link is on its way; "
     "it works once, for a limited time."
 )
-
-
-def _input(serializer_class: type, request: Request) -> dict:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _user(request: Request) -> User:
-    return cast(User, request.user)
 
 
 def _token_id(request: Request) -> int | None:
@@ -56,7 +47,7 @@ def _token_id(request: Request) -> int | None:
 def _current(request: Request) -> User:
     """The request's user with every field as the database has it now: the token cache gives
     an identity whose other fields are deferred (``accounts.authentication``)."""
-    user = _user(request)
+    user = requester(request)
     return User.objects.get(pk=user.pk) if user.get_deferred_fields() else user
 
 
@@ -67,7 +58,7 @@ class RegisterApi(APIView):
 
     @extend_schema(request=s.RegisterInput, responses={201: s.RegisterOutput}, tags=["accounts"])
     def post(self, request: Request) -> Response:
-        user, token = user_register(**_input(s.RegisterInput, request))
+        user, token = user_register(**validated(s.RegisterInput, request))
         return Response({"username": user.username, "token": token}, status=status.HTTP_201_CREATED)
 
 
@@ -85,7 +76,7 @@ class TokenApi(APIView):
         "(429 `throttled` with `Retry-After`), whether or not the account exists.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.TokenInput, request)
+        data = validated(s.TokenInput, request)
         if "expires_in" in data:
             data["expires_in"] = timedelta(seconds=data["expires_in"])
         return Response(token_obtain(**data))
@@ -104,9 +95,9 @@ class TokenRotateApi(APIView):
         "new token.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.TokenRotateInput, request)
+        data = validated(s.TokenRotateInput, request)
         key = token_rotate(
-            user=_user(request),
+            user=requester(request),
             token_id=_token_id(request),
             current_password=data["current_password"],
         )
@@ -134,7 +125,7 @@ class LogoutApi(APIView):
         if token_id is None:
             logout(request)
         else:
-            token_revoke(user=_user(request), token_id=token_id)
+            token_revoke(user=requester(request), token_id=token_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -148,7 +139,7 @@ class TokenListApi(APIView):
         description="Your access tokens, oldest first (never their secrets).",
     )
     def get(self, request: Request) -> Response:
-        return Response(s.AccessTokenOutput(tokens_of(_user(request)), many=True).data)
+        return Response(s.AccessTokenOutput(tokens_of(requester(request)), many=True).data)
 
     @extend_schema(
         request=s.AccessTokenInput,
@@ -158,7 +149,7 @@ class TokenListApi(APIView):
         "account.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.AccessTokenInput, request)
+        data = validated(s.AccessTokenInput, request)
         expires = data.get("expires_in")
         token, secret = token_issue(
             _current(request),
@@ -181,7 +172,7 @@ class TokenDetailApi(APIView):
         "the streams it opened end.",
     )
     def delete(self, request: Request, token_id: int) -> Response:
-        token_delete(_user(request), token_id)
+        token_delete(requester(request), token_id)
         forget_cached_tokens()
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -199,7 +190,7 @@ class BotApi(APIView):
         "`bot:play` scope (docs/programs.md).",
     )
     def post(self, request: Request) -> Response:
-        return Response(s.MeOutput(bot_account_make(_user(request))).data)
+        return Response(s.MeOutput(bot_account_make(requester(request))).data)
 
 
 class PasswordChangeApi(APIView):
@@ -213,9 +204,9 @@ class PasswordChangeApi(APIView):
         description="Needs the current password; every token is revoked and a fresh one returned.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.PasswordChangeInput, request)
+        data = validated(s.PasswordChangeInput, request)
         key = password_change(
-            user=_user(request),
+            user=requester(request),
             current_password=data["current_password"],
             new_password=data["password"],
         )
@@ -236,7 +227,7 @@ class PasswordResetApi(APIView):
         "The answer is the same whether or not one has it.",
     )
     def post(self, request: Request) -> Response:
-        password_reset_request(**_input(s.PasswordResetInput, request))
+        password_reset_request(**validated(s.PasswordResetInput, request))
         return Response({"detail": RESET_ACCEPTED}, status=status.HTTP_202_ACCEPTED)
 
 
@@ -253,7 +244,7 @@ class PasswordResetConfirmApi(APIView):
         "is revoked and a fresh one returned.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.PasswordResetConfirmInput, request)
+        data = validated(s.PasswordResetConfirmInput, request)
         key = password_reset_confirm(
             uid=data["uid"], token=data["token"], new_password=data["password"]
         )
@@ -279,7 +270,7 @@ class MeApi(APIView):
         "that, 429 `throttled` and nothing changes.",
     )
     def patch(self, request: Request) -> Response:
-        user = account_update(user=_user(request), **_input(s.MeUpdateInput, request))
+        user = account_update(user=requester(request), **validated(s.MeUpdateInput, request))
         return Response(s.MeOutput(user).data)
 
     @extend_schema(
@@ -294,7 +285,7 @@ class MeApi(APIView):
         "stops working.",
     )
     def delete(self, request: Request) -> Response:
-        account_delete(user=_user(request), **_input(s.AccountDeleteInput, request))
+        account_delete(user=requester(request), **validated(s.AccountDeleteInput, request))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -309,4 +300,4 @@ class ExportApi(APIView):
         "(a move's content once its match is over).",
     )
     def get(self, request: Request) -> Response:
-        return Response(account_export(user=_user(request)))
+        return Response(account_export(user=requester(request)))

@@ -40,6 +40,9 @@ class User(AbstractUser):
     )
     #: Whether bot accounts' challenges and invitations reach the player.
     invitations_from_bots = models.BooleanField(default=True, db_default=True)
+    #: The match page's screen-reader mode (web/static/web/reader.js): a text table, single-key
+    #: queries and moves typed or chosen from a list. Kept on the account so every device has it.
+    screen_reader = models.BooleanField(default=False, db_default=False)
     #: Sanctions in force (moderation/sanctions.py keeps them; accounts/sanctions.py reads
     #: them from the requester's row, never a table of sanctions): until
     #: then the account may start no match, challenge, seek or tournament entry, resp. write

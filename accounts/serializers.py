@@ -138,6 +138,9 @@ class MeOutput(serializers.Serializer):
     invitations_from_bots = serializers.BooleanField(
         help_text="Whether bot accounts' challenges and invitations reach you."
     )
+    screen_reader = serializers.BooleanField(
+        help_text="The web client's screen-reader mode on match pages (docs/players.md)."
+    )
 
 
 class ExportMoveOutput(serializers.Serializer):
@@ -197,6 +200,10 @@ class MeUpdateInput(StrictSerializer):
     )
     invitations_from_bots = StrictBooleanField(
         required=False, help_text="Whether bot accounts' challenges and invitations reach you."
+    )
+    screen_reader = StrictBooleanField(
+        required=False,
+        help_text="The web client's screen-reader mode on match pages (docs/players.md).",
     )
 
 

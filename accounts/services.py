@@ -113,10 +113,11 @@ def account_update(
     language: str | None = None,
     invitations_from: str | None = None,
     invitations_from_bots: bool | None = None,
+    screen_reader: bool | None = None,
 ) -> User:
     """Change the account's own fields (the language; whose challenges and invitations reach
-    the player; the e-mail address, which needs the current password); a new address goes to
-    every registered hook (which mails it a verification link)."""
+    the player; the screen-reader mode; the e-mail address, which needs the current password);
+    a new address goes to every registered hook (which mails it a verification link)."""
     with transaction.atomic():
         fresh = _fresh(user)
         changes = {
@@ -125,6 +126,7 @@ def account_update(
                 ("language", language),
                 ("invitations_from", invitations_from),
                 ("invitations_from_bots", invitations_from_bots),
+                ("screen_reader", screen_reader),
             )
             if value is not None and value != getattr(fresh, name)
         }

@@ -154,13 +154,17 @@ def _worker() -> subprocess.Popen[bytes]:
 def _live(count: int, rate: float) -> dict[str, float]:
     """Matches with 1-second steps where nobody moves, created at ``rate`` per second (0: as
     fast as possible, a burst): delay from each step-1 deadline to its timeout."""
-    from django.conf import settings
+    from django.test import override_settings
 
+    with override_settings(FACEDOWN_MIN_STEP_SECONDS=1):
+        return _live_delays(count, rate)
+
+
+def _live_delays(count: int, rate: float) -> dict[str, float]:
     from accounts.models import User
     from games.models import Match, MatchEvent
     from games.services.matches import SeatSpec, match_create, match_join
 
-    settings.FACEDOWN_MIN_STEP_SECONDS = 1
     host = User.objects.create_user("live-host", password="x")
     guest = User.objects.create_user("live-guest", password="x")
     worker = _worker()

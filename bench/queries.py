@@ -264,9 +264,9 @@ def _cases() -> list[Case]:
     from games.api.matches import MatchPagination
     from games.locks import match_lock_for_change, overdue_claim_query
     from games.models import Match, MatchEvent, Move
-    from games.services import reads
+    from games.services import presenters, reads
     from games.services.audit import audit_transcript
-    from games.services.bots import stalled_bot_steps
+    from games.services.bot_seats import stalled_bot_steps
 
     heavy = User.objects.get(username="bench-heavy-1")
     typical = User.objects.get(username=f"bench-user-{User.objects.count() // 2}")
@@ -290,11 +290,11 @@ def _cases() -> list[Case]:
 
     def detail() -> Any:
         snapshot = reads.match_snapshot(match_id=active.pk, user=heavy)
-        return reads.match_resource(snapshot)
+        return presenters.match_resource(snapshot)
 
     def events_page() -> Any:
         snapshot = reads.match_snapshot(match_id=finished.pk, user=heavy)
-        return reads.events_for_viewer(snapshot=snapshot, after=0)
+        return presenters.events_for_viewer(snapshot=snapshot, after=0)
 
     def sweep_deadlines() -> Any:
         with transaction.atomic():

@@ -3,7 +3,7 @@
     .venv/bin/python bench/throttle_command.py [--calls 5000] [--redis redis://127.0.0.1:6379/9]
 
 Prints microseconds of this process's CPU per call and which reply parser redis-py uses
-(``_HiredisParser`` when hiredis is installed). Uses three keys of its own, deleted at the end.
+(hiredis when it is installed). Uses three keys of its own, deleted at the end.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import argparse
 import time
 
 import redis
+from redis.utils import HIREDIS_AVAILABLE
 
 from core.cache import _COUNT_LUA
 
@@ -30,7 +31,7 @@ def main() -> None:
     for _ in range(args.calls):
         script(keys=keys, args=[60, 60, 60])
     micros = (time.process_time() - start) / args.calls * 1e6
-    parser_name = type(client.connection_pool.get_connection()._parser).__name__
+    parser_name = "hiredis" if HIREDIS_AVAILABLE else "redis-py's own parser"
     print(f"{micros:.0f} µs per count ({parser_name}, {args.calls} calls)")
     client.delete(*keys)
 

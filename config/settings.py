@@ -77,18 +77,27 @@ INSTALLED_APPS = [
     "web",
 ]
 
+# The whole chain, declared once, outermost first.
 MIDDLEWARE = [
+    # It times the whole stack, sets the request id before anything logs, and answers /healthz,
+    # /readyz and /metrics before host checks, sessions and redirects (docs/observability.md).
+    "observability.middleware.ObservabilityMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # CORS for /api/ from FACEDOWN_CORS_ORIGINS (below).
+    "corsheaders.middleware.CorsMiddleware",
     # Static files (the operator console's CSS) in every mode, DEBUG or not (docs/deployment.md).
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "core.input.BodyLimitMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # Sessions, the session user and messages are Django's, skipped for /api/ requests that
+    # carry "Authorization: Token ..." (core/token_requests.py); cookie requests keep all of
+    # them. Django's CSRF middleware stays for every request.
+    "core.token_requests.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "core.token_requests.AuthenticationMiddleware",
     # The player's language for pages, never for /api/ (core/languages.py says why).
     "core.languages.PageLanguageMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "core.token_requests.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -262,7 +271,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.api.schema.problem_schema",
-        "games.api.shapes.shape_components",
+        "games.api.body_schemas.shape_components",
         "games.api.schema.nullable_refs",
         "games.api.event_schema.event_catalogue",
     ],
@@ -395,9 +404,6 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- Observability: probes, metrics, logs, error reports (docs/observability.md) ---
 INSTALLED_APPS += ["observability"]
-# Outermost: it times the whole stack, sets the request id before anything logs, and answers
-# /healthz, /readyz and /metrics before host checks, sessions and redirects.
-MIDDLEWARE.insert(0, "observability.middleware.ObservabilityMiddleware")
 # /metrics: readable with this bearer token, or from these networks (comma-separated CIDRs;
 # the client's address as FACEDOWN_TRUSTED_PROXY_HOPS finds it). Neither set: 404.
 FACEDOWN_METRICS_TOKEN = os.environ.get("FACEDOWN_METRICS_TOKEN", "")
@@ -430,7 +436,12 @@ LOGGING = {
         }
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
-    "loggers": {"facedown.access": {"level": "INFO" if FACEDOWN_ACCESS_LOG else "WARNING"}},
+    "loggers": {
+        "facedown.access": {"level": "INFO" if FACEDOWN_ACCESS_LOG else "WARNING"},
+        # A client's 4xx is its own mistake, in the access log with its status; Django would
+        # add a WARNING line for each ("Bad Request: /api/..."). Its 5xx ERRORs stay.
+        "django.request": {"level": "ERROR"},
+    },
 }
 # Error reports: off unless SENTRY_DSN is set (observability/sentry.py says what is sent).
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
@@ -583,10 +594,6 @@ _enum_names["SanctionKindEnum"] = "moderation.api.serializers.SANCTION_KINDS"
 # token. FACEDOWN_CORS_ORIGINS is a comma-separated list of origins ("https://cards.example");
 # empty (the default) allows none. Cookies are never sent cross-origin (token auth only).
 INSTALLED_APPS.append("corsheaders")
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "corsheaders.middleware.CorsMiddleware",
-)
 CORS_ALLOWED_ORIGINS = [
     origin.strip()
     for origin in os.environ.get("FACEDOWN_CORS_ORIGINS", "").split(",")
@@ -662,21 +669,6 @@ SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"] = [
 ]
 
 # --- Performance ---
-# Sessions, the session user and messages are skipped for /api/ requests that carry
-# "Authorization: Token ..." (core/token_requests.py); cookie requests keep all of them. The
-# entries are swapped in place, so MIDDLEWARE keeps the order above. Django's CSRF middleware
-# stays for every request.
-MIDDLEWARE = [
-    "core.token_requests." + entry.rsplit(".", 1)[1]
-    if entry
-    in {
-        "django.contrib.sessions.middleware.SessionMiddleware",
-        "django.contrib.auth.middleware.AuthenticationMiddleware",
-        "django.contrib.messages.middleware.MessageMiddleware",
-    }
-    else entry
-    for entry in MIDDLEWARE
-]
 # Content negotiation without parsing the usual Accept headers (core/negotiation.py).
 REST_FRAMEWORK["DEFAULT_CONTENT_NEGOTIATION_CLASS"] = "core.negotiation.ContentNegotiation"
 

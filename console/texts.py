@@ -7,9 +7,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.clock import TimeControl
 from games.events import timestamp
 from games.services.vacations import VacationState
+from games.time_controls import TimeControl
 
 
 def _unit(count: int, unit: str) -> str:

@@ -72,7 +72,7 @@ class Match(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     step_opened_at = models.DateTimeField(null=True, blank=True)
     time_control = models.JSONField(null=True, blank=True)
-    #: Each seat's clock (games/clock.py ``Clock``), by seat index; null for an untimed match.
+    #: Each seat's clock (``Clock`` in games/time_controls.py) by seat index; null when untimed.
     clocks = models.JSONField(null=True, blank=True)
     #: A pause every seated player agreed to (games/services/pauses.py): no clock counts
     #: before it ends.

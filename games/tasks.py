@@ -13,7 +13,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games import dispatch
-from games.services.bots import bot_moves_play, stalled_bots_sweep
+from games.services.bot_seats import bot_moves_play, stalled_bots_sweep
 from games.services.conditional import conditional_moves_play, stalled_conditional_sweep
 from games.services.deadlines import overdue_sweep, step_expire
 from games.services.purge import data_purge

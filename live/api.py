@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts.models import User
+from accounts.requester import requester
 from accounts.scopes import READ, TokenGrant
+from core.api.input import validated
 from core.serializers import StrictRegexField, StrictSerializer
 from live.auth import ticket_issue
 
@@ -57,10 +56,8 @@ class StreamTicketApi(APIView):
         ),
     )
     def post(self, request: Request) -> Response:
-        serializer = StreamTicketInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        user = cast(User, request.user)
+        data = validated(StreamTicketInput, request)
         # The ticket dies with the credential asking for it: this token, or the web session.
         token = request.auth.id if isinstance(request.auth, TokenGrant) else None
-        ticket = ticket_issue(user, serializer.validated_data["streams"], token=token)
+        ticket = ticket_issue(requester(request), data["streams"], token=token)
         return Response(StreamTicketOutput(ticket).data)

@@ -3,7 +3,7 @@
 Runs as a follow-up of the unit of work (``follow_up_register``): inside the transaction it
 redacts the change's new events once per seat and once for spectators, exactly as
 ``GET /events`` would show them to that reader right after the commit
-(``reads.events_shown``); on commit it publishes them, one message per reader, in one Redis
+(``presenters.events_shown``); on commit it publishes them, one message per reader, in one Redis
 pipeline. No listener ever touches the database to redact, and a rolled-back change
 publishes nothing.
 """
@@ -18,7 +18,7 @@ from django.db import transaction
 
 from core import json_codec
 from games.events import Reader
-from games.services import reads
+from games.services import presenters
 from games.services.unit_of_work import MatchChange
 from live.bus import bus, chat_channel, match_channel, seats_channel
 
@@ -32,15 +32,20 @@ def change_messages(tx: MatchChange) -> list[tuple[str, str]]:
     match, over = tx.match, tx.match.is_over
     messages: list[tuple[str, str]] = []
     if tx.events:
-        readers: dict[str, Reader] = {match_channel(match.pk, None): reads.spectator_reader(match)}
+        readers: dict[str, Reader] = {
+            match_channel(match.pk, None): presenters.spectator_reader(match)
+        }
         for seat in tx.seats:
             if seat.user_id is None:  # open, or a bot without an account: no reader
                 continue
             moved = [move.step for move in tx.moves if move.seat == seat.index]
             channel = match_channel(match.pk, seat.index, seat.user_id)
-            readers[channel] = reads.seat_reader_at_commit(match, seat.index, moved)
+            readers[channel] = presenters.seat_reader_at_commit(match, seat.index, moved)
         messages = [
-            (channel, json_codec.dumps(reads.events_shown(tx.events, reader, over=over)).decode())
+            (
+                channel,
+                json_codec.dumps(presenters.events_shown(tx.events, reader, over=over)).decode(),
+            )
             for channel, reader in readers.items()
         ]
     if tx.holders_changed():

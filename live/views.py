@@ -46,7 +46,7 @@ from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
 from core.languages import request_language
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from games.api.params import param_int
-from games.services import reads, shapes
+from games.services import bodies, presenters, reads
 from live.auth import ME, Credential, NotAuthenticated, credential_valid, stream_credential
 from live.bus import (
     BROKEN,
@@ -192,11 +192,11 @@ def _seat_read(
     return credential, seat, frozenset(mutes_of(credential.user))
 
 
-def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[shapes.Event]:
-    shown: list[shapes.Event] = []
+def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[bodies.Event]:
+    shown: list[bodies.Event] = []
     more = True
     while more:
-        page, more = reads.events_for_viewer(snapshot=snapshot, after=after)
+        page, more = presenters.events_for_viewer(snapshot=snapshot, after=after)
         shown += page
         after = page[-1]["seq"] if page else after
     return shown
@@ -205,7 +205,7 @@ def _events_after(snapshot: reads.MatchSnapshot, after: int) -> list[shapes.Even
 def _match_open(match_id: str, user: User, last: int | None) -> MatchOpening:
     snapshot = reads.match_snapshot(match_id=match_id, user=user)
     if last is None:
-        resource = reads.match_resource(snapshot)  # may renew the snapshot
+        resource = presenters.match_resource(snapshot)  # may renew the snapshot
         return MatchOpening(
             seat=snapshot.you,
             items=[("snapshot", None, resource)],

@@ -26,7 +26,8 @@ from core.errors import (
     ValidationFailed,
 )
 from core.text import at_most_characters
-from games.services.reads import match_resource, spectator_snapshot
+from games.services.presenters import match_resource
+from games.services.reads import spectator_snapshot
 from moderation.log import staff_action_record
 from moderation.models import Report, ReportFiling
 from social.chat import message_resource

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 from django.conf import settings
 from django.utils import translation
@@ -18,6 +18,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from accounts.requester import requester
+from core.api.input import validated
 from core.errors import NotFound, ValidationFailed
 from core.input import NO_CONTROL_PATTERN as TOKEN_PATTERN
 from core.languages import language_of
@@ -38,16 +40,6 @@ from notify.webhooks import webhook_create, webhook_delete, webhook_of
 
 TAGS = ["notifications"]
 BAD_LINK = gettext_noop("The link is invalid or has expired.")
-
-
-def _user(request: Request) -> User:
-    return cast(User, request.user)
-
-
-def _input(serializer_class: type, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
 
 
 def _token(request: Request) -> str:
@@ -77,7 +69,7 @@ class PreferencesApi(APIView):
 
     @extend_schema(responses={200: s.PreferencesOutput}, tags=TAGS)
     def get(self, request: Request) -> Response:
-        user = _user(request)
+        user = requester(request)
         return Response(_preferences(user, settings_of(user.pk)))
 
     @extend_schema(
@@ -88,8 +80,8 @@ class PreferencesApi(APIView):
         + s.kinds_table(),
     )
     def patch(self, request: Request) -> Response:
-        user = _user(request)
-        prefs = preferences_update(user=user, changes=_input(s.PreferencesInput, request))
+        user = requester(request)
+        prefs = preferences_update(user=user, changes=validated(s.PreferencesInput, request))
         return Response(_preferences(user, prefs))
 
 
@@ -102,7 +94,7 @@ class WebhooksApi(APIView):
 
     @extend_schema(responses={200: s.WebhookOutput(many=True)}, tags=TAGS)
     def get(self, request: Request) -> Response:
-        return Response([_webhook(h) for h in Webhook.objects.filter(user=_user(request))])
+        return Response([_webhook(h) for h in Webhook.objects.filter(user=requester(request))])
 
     @extend_schema(
         request=s.WebhookInput,
@@ -117,9 +109,9 @@ class WebhooksApi(APIView):
         "a hook that keeps failing is disabled and you are told by mail.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.WebhookInput, request)
+        data = validated(s.WebhookInput, request)
         hook = webhook_create(
-            user=_user(request), url=data["url"], event_types=data.get("event_types", [])
+            user=requester(request), url=data["url"], event_types=data.get("event_types", [])
         )
         return Response({**_webhook(hook), "secret": hook.secret}, status=status.HTTP_201_CREATED)
 
@@ -129,13 +121,13 @@ class WebhookApi(APIView):
 
     @extend_schema(responses={200: s.WebhookOutput}, tags=TAGS)
     def get(self, request: Request, webhook_id: int) -> Response:
-        return Response(_webhook(webhook_of(user=_user(request), webhook_id=webhook_id)))
+        return Response(_webhook(webhook_of(user=requester(request), webhook_id=webhook_id)))
 
     @extend_schema(
         responses={204: OpenApiResponse(description="The webhook is deleted.")}, tags=TAGS
     )
     def delete(self, request: Request, webhook_id: int) -> Response:
-        webhook_delete(user=_user(request), webhook_id=webhook_id)
+        webhook_delete(user=requester(request), webhook_id=webhook_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -148,7 +140,7 @@ class DeliveriesApi(APIView):
         description="The webhook's last 100 deliveries, newest first, with their status.",
     )
     def get(self, request: Request, webhook_id: int) -> Response:
-        hook = webhook_of(user=_user(request), webhook_id=webhook_id)
+        hook = webhook_of(user=requester(request), webhook_id=webhook_id)
         rows = WebhookDelivery.objects.filter(webhook=hook)[:100]
         return Response(s.DeliveryOutput(rows, many=True).data)
 
@@ -165,9 +157,9 @@ class PushSubscriptionsApi(APIView):
         "refused like webhooks.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.PushSubscriptionInput, request)
+        data = validated(s.PushSubscriptionInput, request)
         found = push_subscribe(
-            user=_user(request),
+            user=requester(request),
             endpoint=data["endpoint"],
             p256dh=data["keys"]["p256dh"],
             auth=data["keys"]["auth"],
@@ -182,7 +174,7 @@ class PushSubscriptionApi(APIView):
         responses={204: OpenApiResponse(description="Nothing more is pushed to it.")}, tags=TAGS
     )
     def delete(self, request: Request, subscription_id: int) -> Response:
-        push_unsubscribe(user=_user(request), subscription_id=subscription_id)
+        push_unsubscribe(user=requester(request), subscription_id=subscription_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -252,7 +244,7 @@ class CalendarKeyApi(APIView):
         description="A new calendar key: the old feed URL stops working.",
     )
     def post(self, request: Request) -> Response:
-        prefs = calendar_key_reset(user=_user(request))
+        prefs = calendar_key_reset(user=requester(request))
         return Response({"calendar_url": _calendar_url(prefs)})
 
 

@@ -18,9 +18,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.clock import TimeControl, overtime_at, parse
 from games.models import Match, Seat
-from games.services.clock_views import seat_deadline
+from games.services.clocks_shown import seat_deadline
+from games.time_controls import TimeControl, overtime_at, parse
 from notify.dispatch import notifications_send
 from notify.kinds import Notification
 from notify.models import DeadlineNotice

@@ -26,7 +26,7 @@ from django.db import transaction
 
 from games import events
 from games.models import Match, MatchEvent, Seat, SeatOffer
-from games.services.clock_views import seat_deadline
+from games.services.clocks_shown import seat_deadline
 from games.services.unit_of_work import MatchChange, follow_up_register
 from notify.dispatch import notifications_send
 from notify.kinds import Kind, Notification

@@ -35,7 +35,7 @@ from accounts.models import User
 from core.languages import language_of
 from games import dispatch
 from games.models import Match, Seat
-from games.services.clock_views import seat_deadline
+from games.services.clocks_shown import seat_deadline
 from notify.models import MailItem, NotificationSettings
 from notify.preferences import CHANGEABLE, MAIL_PREFERENCE, mail_allowed, settings_of
 

@@ -36,7 +36,7 @@ class DeadlineNotice(models.Model):
         return f"deadline_soon {self.window} {self.match_id}#{self.step} for {self.user_id}"
 
 
-def _calendar_key() -> str:
+def new_calendar_key() -> str:
     return secrets.token_urlsafe(24)
 
 
@@ -64,7 +64,7 @@ class NotificationSettings(models.Model):
     verified_email = models.CharField(max_length=254, blank=True, default="")
     # When the last "your move" digest went out (at most one per interval).
     your_move_mailed_at = models.DateTimeField(null=True, blank=True)
-    calendar_key = models.CharField(max_length=64, unique=True, default=_calendar_key)
+    calendar_key = models.CharField(max_length=64, unique=True, default=new_calendar_key)
 
     def __str__(self) -> str:
         return f"notification settings of {self.user_id}"

@@ -36,7 +36,7 @@ from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
 from games.models import Match
-from games.services.bots import bot_options_validate
+from games.services.bot_seats import bot_options_validate
 from games.services.consent import invitations_allow
 from games.services.deadlines import time_control_validate
 from games.services.matches import SeatSpec, match_create, match_join

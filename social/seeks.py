@@ -31,15 +31,16 @@ from games.events import timestamp
 from games.models import Match, Rating
 from games.services.deadlines import time_control_validate
 from games.services.matches import SeatSpec, match_create, match_join
+from games.services.rating_scale import from_ordinal
 from social.locks import seek_pool_lock
 from social.models import Seek
 
 
-def _rating(user: User, game: str) -> float | None:
-    """The player's rating in the game (the leaderboard's ordinal), or None before their first
-    rated match: a newcomer fits every range."""
+def _rating(user: User, game: str) -> int | None:
+    """The player's rating in the game as players read it (a range is typed in those units),
+    or None before their first rated match: a newcomer fits every range."""
     row = Rating.objects.filter(user=user, game=game, rated_matches__gt=0).only("ordinal").first()
-    return None if row is None else row.ordinal
+    return None if row is None else from_ordinal(row.ordinal)
 
 
 def rating_range_validate(raw: Any) -> dict[str, int] | None:

@@ -7,8 +7,8 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from games.clock import TimeControl, expires_at, iso
 from games.models import Match
+from games.time_controls import TimeControl, expires_at, iso
 
 
 def overdue(*match_ids: object, by: timedelta = timedelta(seconds=1)) -> None:

@@ -70,8 +70,10 @@ class Tournament(models.Model):
     visibility = models.CharField(
         max_length=16, choices=Visibility.choices, default=Visibility.PUBLIC
     )
-    min_rating = models.FloatField(null=True, blank=True)
-    max_rating = models.FloatField(null=True, blank=True)
+    #: Entry conditions in the rating players read (games/services/rating_scale.py: 1500 a
+    #: newcomer), compared with the player's rating rounded as shown.
+    min_rating = models.IntegerField(null=True, blank=True)
+    max_rating = models.IntegerField(null=True, blank=True)
     min_rated_games = models.PositiveIntegerField(default=0)
     min_account_days = models.PositiveIntegerField(default=0)
     max_players = models.PositiveIntegerField(null=True, blank=True)

@@ -28,7 +28,7 @@ from core.text import said
 from games.events import timestamp
 from games.models import Match
 from games.services.audit import audit_transcript
-from games.services.clock_views import paused_until_shown
+from games.services.clocks_shown import paused_until_shown
 from games.verify import verify_transcript
 
 

@@ -13,14 +13,14 @@ from django.utils.safestring import SafeString
 
 from console.forms import seat_label
 from console.texts import controller_label, duration_words, yes_no
-from games.clock import TimeControl, counted_ms, parse, spend, zone
 from games.events import event_for, timestamp
 from games.models import Match, MatchEvent
 from games.services import substitutes
 from games.services.archive import archived_events
-from games.services.clock_views import clocks_shown, deadline_shown
+from games.services.clocks_shown import clocks_shown, deadline_shown
+from games.services.presenters import spectator_reader
 from games.services.proposals import proposals_read
-from games.services.reads import spectator_reader
+from games.time_controls import TimeControl, counted_ms, parse, spend, zone
 from social.models import ChatMessage
 
 EVENTS_SHOWN = 500

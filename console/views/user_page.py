@@ -20,8 +20,10 @@ from console.forms import RevokeTokenForm
 from console.records import staff_record
 from console.texts import yes_no
 from core.errors import FacedownError
+from games.catalog import get_engine
 from games.events import timestamp
 from games.models import Match, Rating, Seat
+from games.services.rating_scale import provisional, shown_rating
 from moderation.models import ModerationLogEntry, Report, Sanction
 from notify.models import NotificationSettings
 
@@ -156,14 +158,26 @@ def _sanctions(user: User) -> list[dict[str, Any]]:
     ]
 
 
+def game_name(slug: str) -> str:
+    """The catalogue's name of a game (its slug for one no longer served)."""
+    engine = get_engine(slug)
+    return engine.name if engine is not None else slug
+
+
+def shown_text(rating: Rating) -> str:
+    """The rating as players read it (games/services/rating_scale.py), "1540?" while provisional."""
+    shown = str(shown_rating(rating.mu, rating.sigma))
+    return shown + "?" if provisional(rating.sigma) else shown
+
+
 def page_context(model_admin: Any, request: HttpRequest, user: User) -> dict[str, Any]:
     ratings = Rating.objects.filter(user=user).order_by("game")
     return {
         "user_kind": _("Bot") if user.is_bot else _("Person"),
         "ratings": [
             {
-                "game": r.game,
-                "rating": f"{r.ordinal:.1f}",
+                "game": game_name(r.game),
+                "rating": shown_text(r) if r.rated_matches else "—",
                 "mu_sigma": f"{r.mu:.1f} ± {r.sigma:.1f}",
                 "rated": r.rated_matches,
                 "played": r.played,

@@ -14,10 +14,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from games.api import serializers as s
-from games.api.matches import PROBLEM, SIGNED_IN_THROTTLES, _input, match_id_or_404, requester
-from games.api.shapes import shape
-from games.services import shapes
+from games.api.body_schemas import shape
+from games.api.params import match_id_or_404
+from games.services import bodies
 from games.services.conditional import conditional_moves_read, conditional_moves_replace
 
 _ERRORS = {400: PROBLEM, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM}
@@ -29,7 +33,7 @@ class MatchConditionalMovesApi(APIView):
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
-        responses={200: shape(shapes.ConditionalMoves), 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        responses={200: shape(bodies.ConditionalMoves), 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
         tags=["matches"],
         description="Your seat's conditional moves, in the order they are tried. 403 "
         "not_seated for anyone but the seat's holder; 409 conditional_moves_unavailable "
@@ -42,7 +46,7 @@ class MatchConditionalMovesApi(APIView):
 
     @extend_schema(
         request=s.ConditionalMovesInput,
-        responses={200: shape(shapes.ConditionalMoves), **_ERRORS},
+        responses={200: shape(bodies.ConditionalMoves), **_ERRORS},
         tags=["matches"],
         description="Replace your seat's conditional moves (at most 64 rules). When a step "
         "opens, the first rule whose pot matches and whose card is still in your hand is "
@@ -51,7 +55,7 @@ class MatchConditionalMovesApi(APIView):
         "match_not_active (not active, or your seat has forfeited); 403 not_seated.",
     )
     def put(self, request: Request, match_id: str) -> Response:
-        data: dict[str, Any] = _input(s.ConditionalMovesInput, request)
+        data: dict[str, Any] = validated(s.ConditionalMovesInput, request)
         body = conditional_moves_replace(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -61,7 +65,7 @@ class MatchConditionalMovesApi(APIView):
 
     @extend_schema(
         request=None,
-        responses={200: shape(shapes.ConditionalMoves), **_ERRORS},
+        responses={200: shape(bodies.ConditionalMoves), **_ERRORS},
         tags=["matches"],
         description="Clear your seat's conditional moves (the same as replacing them with []).",
     )

@@ -74,7 +74,7 @@ def _event_component(event: EventType[Any]) -> dict[str, Any]:
 
 def event_catalogue(result: dict[str, Any], generator: Any, **kwargs: Any) -> dict[str, Any]:
     """drf-spectacular postprocessing hook: one component per event type, and ``Event``
-    (games/services/shapes.py) as their union."""
+    (games/services/bodies.py) as their union."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     mapping = {}
     for name, event in CATALOGUE.items():

@@ -9,7 +9,6 @@ match for a retried ``POST /matches``). Commits are noticed by a follow-up of th
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, cast
@@ -21,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from core.api.schema import IDEMPOTENCY_KEY
 from core.errors import ValidationFailed
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body
 from games.services.idempotency import (
@@ -46,13 +46,6 @@ def _commit_note(tx: MatchChange) -> None:
 
 
 follow_up_register(_commit_note)
-
-
-#: What a key may be, as the OpenAPI schema declares it (``IDEMPOTENCY_KEY_PATTERN``): 1 to 255
-#: printable ASCII characters, space to tilde, as the IETF draft's structured-field string has
-#: them. No control character, and nothing a header's Latin-1 decoding could garble.
-IDEMPOTENCY_KEY_PATTERN = "^[\\x20-\\x7e]{1,255}$"
-IDEMPOTENCY_KEY = re.compile("[\x20-\x7e]{1,255}", re.ASCII)
 
 
 def idempotent(handler: Handler) -> Handler:

@@ -1,12 +1,11 @@
 """Match endpoints. Each view validates its input, calls one service, and renders the match
-through ``games.services.reads`` (the engine's per-viewer view)."""
+through ``games.services.presenters`` (the engine's per-viewer view)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import re
-import uuid
 from base64 import b64decode
 from contextlib import nullcontext
 from typing import Any, cast
@@ -14,7 +13,6 @@ from urllib.parse import parse_qs
 
 from django.utils.cache import patch_vary_headers
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext_noop
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -22,75 +20,38 @@ from rest_framework.exceptions import NotFound as PageNotFound
 from rest_framework.pagination import CursorPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
-from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from accounts import scopes
-from accounts.models import User
-from core.errors import NotFound
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, IF_NONE_MATCH, PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from core.openapi import operation_id
-from core.throttling import AnonRateThrottle
 from games.api import serializers as s
-from games.api.idempotent import IDEMPOTENCY_KEY_PATTERN, idempotent
-from games.api.params import game_slugs, param_choice, param_flag, param_int
-from games.api.shapes import shape
+from games.api.body_schemas import shape
+from games.api.idempotent import idempotent
+from games.api.params import game_slugs, match_id_or_404, param_choice, param_flag, param_int
 from games.catalog import engines
 from games.models import Match
 from games.routers import replica_reads
-from games.services import reads, shapes
+from games.services import bodies, presenters, reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
 from games.services.moves import move_submit, reveal_submit
 
-IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key",
-    {"type": "string", "minLength": 1, "maxLength": 255, "pattern": IDEMPOTENCY_KEY_PATTERN},
-    OpenApiParameter.HEADER,
-    required=False,
-    description="Replays the stored answer of an earlier request with this key (24 h): 1 to "
-    "255 printable ASCII characters (space to tilde); another key is a 400 "
-    "`validation_error`, the same key with another body a 422 `idempotency_key_reused`.",
-)
-IF_NONE_MATCH = OpenApiParameter(
-    "If-None-Match",
-    str,
-    OpenApiParameter.HEADER,
-    required=False,
-    description="An ETag of an earlier answer: 304 if nothing you may see has changed.",
-)
 #: The largest ``after`` the events list accepts (``seq`` is a PostgreSQL ``integer``).
 MAX_SEQ = 2**31 - 1
 #: The longest long-poll ``wait`` (seconds).
 MAX_WAIT = 30
-PROBLEM = OpenApiResponse(description="application/problem+json with a stable `code`.")
-
-
-def requester(request: Request) -> User:
-    """The authenticated user (every match endpoint requires authentication)."""
-    return cast(User, request.user)
 
 
 _ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
-_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
 
 
-def match_id_or_404(raw: str) -> uuid.UUID:
-    """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
-    if not _MATCH_ID.fullmatch(raw):
-        raise NotFound(gettext_noop("No match with this id."))
-    return uuid.UUID(raw)
-
-
-def _input(serializer_class: type, request: Request) -> dict[str, Any]:
-    serializer = serializer_class(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
-
-
-def _match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
+def match_response(request: Request, match_id: Any, code: int = status.HTTP_200_OK) -> Response:
     snapshot = reads.match_snapshot(match_id=match_id, user=requester(request))
-    response = Response(reads.match_resource(snapshot), status=code)
+    response = Response(presenters.match_resource(snapshot), status=code)
     response["ETag"] = snapshot.etag
     patch_vary_headers(response, ("Authorization", "Cookie"))
     return response
@@ -206,7 +167,7 @@ class MatchListApi(APIView):
             IF_NONE_MATCH,
         ],
         responses={
-            200: shape(shapes.MatchPage),
+            200: shape(bodies.MatchPage),
             304: None,
             400: OpenApiResponse(description="validation_error: a bad query parameter value."),
             404: OpenApiResponse(description="not_found: an invalid cursor."),
@@ -235,7 +196,7 @@ class MatchListApi(APIView):
             page: list[reads.ListedMatch] = (
                 paginator.paginate_queryset(query, request, view=self) or []
             )
-            results = reads.listed_resources(page, user.pk)
+            results = presenters.listed_resources(page, user.pk)
         response = paginator.get_paginated_response(results)
         return _conditional(request, response, _list_etag(request, response.data))
 
@@ -243,7 +204,7 @@ class MatchListApi(APIView):
         request=s.MatchCreateInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: shape(shapes.Match),
+            201: shape(bodies.Match),
             400: PROBLEM,
             403: PROBLEM,
             409: PROBLEM,
@@ -257,21 +218,11 @@ class MatchListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.MatchCreateInput, request)
+        data = validated(s.MatchCreateInput, request)
         match = match_create(creator=requester(request), **data)
-        response = _match_response(request, match.id, status.HTTP_201_CREATED)
+        response = match_response(request, match.id, status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{match.id}")
         return response
-
-
-#: The default throttles but the anonymous one, for a view only a signed-in user may call:
-#: DRF checks the permissions before the throttles, so such a view refuses an anonymous
-#: request before any throttle counts it, and the anonymous throttle would only be asked.
-SIGNED_IN_THROTTLES: list[type[BaseThrottle]] = [
-    throttle
-    for throttle in cast(list[type[BaseThrottle]], api_settings.DEFAULT_THROTTLE_CLASSES)
-    if not issubclass(throttle, AnonRateThrottle)
-]
 
 
 class MatchDetailApi(APIView):
@@ -280,7 +231,7 @@ class MatchDetailApi(APIView):
 
     @extend_schema(
         parameters=[OpenApiParameter("If-None-Match", str, OpenApiParameter.HEADER)],
-        responses={200: shape(shapes.Match), 304: None, 404: PROBLEM},
+        responses={200: shape(bodies.Match), 304: None, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -297,7 +248,7 @@ class MatchDetailApi(APIView):
             response = Response(status=status.HTTP_304_NOT_MODIFIED)
         else:
             snapshot = read.snapshot()
-            response = Response(reads.match_resource(snapshot))
+            response = Response(presenters.match_resource(snapshot))
             etag = snapshot.etag  # after the body: a raced read renews it
         response["ETag"] = etag
         patch_vary_headers(response, ("Authorization", "Cookie"))
@@ -352,14 +303,14 @@ class MatchJoinApi(APIView):
     @extend_schema(
         request=s.JoinInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 409: PROBLEM},
+        responses={200: shape(bodies.Match), 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.JoinInput, request)
+        data = validated(s.JoinInput, request)
         match = match_join(match_id=match_id_or_404(match_id), user=requester(request), **data)
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchDeclineApi(APIView):
@@ -369,16 +320,16 @@ class MatchDeclineApi(APIView):
     @extend_schema(
         request=s.MatchDeclineInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(bodies.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
         description="Refuse the invitation, with an optional `reason` (the challenges' list, "
         "docs/programs.md): the match is aborted, its `match_aborted` event says why.",
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.MatchDeclineInput, request)
+        data = validated(s.MatchDeclineInput, request)
         match = match_decline(match_id=match_id_or_404(match_id), user=requester(request), **data)
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchResignApi(APIView):
@@ -388,13 +339,13 @@ class MatchResignApi(APIView):
     @extend_schema(
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={200: shape(shapes.Match), 403: PROBLEM, 409: PROBLEM},
+        responses={200: shape(bodies.Match), 403: PROBLEM, 409: PROBLEM},
         tags=["matches"],
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
         match = match_resign(match_id=match_id_or_404(match_id), user=requester(request))
-        return _match_response(request, match.id)
+        return match_response(request, match.id)
 
 
 class MatchMovesApi(APIView):
@@ -406,9 +357,9 @@ class MatchMovesApi(APIView):
         request=s.MoveInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: shape(shapes.MoveAnswer),
+            202: shape(bodies.MoveAnswer),
             200: OpenApiResponse(
-                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
+                shape(bodies.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             400: PROBLEM,
             403: PROBLEM,
@@ -419,7 +370,7 @@ class MatchMovesApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = s.move_input_fast(request.data) or _input(s.MoveInput, request)
+        data = s.MoveInput.fast(request.data) or validated(s.MoveInput, request)
         accepted = move_submit(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -442,9 +393,9 @@ class MatchRevealsApi(APIView):
         request=s.RevealInput,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            202: shape(shapes.MoveAnswer),
+            202: shape(bodies.MoveAnswer),
             200: OpenApiResponse(
-                shape(shapes.MoveAnswer), description="An identical re-post: the original receipt."
+                shape(bodies.MoveAnswer), description="An identical re-post: the original receipt."
             ),
             409: PROBLEM,
         },
@@ -453,7 +404,7 @@ class MatchRevealsApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.RevealInput, request)
+        data = validated(s.RevealInput, request)
         accepted = reveal_submit(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -489,7 +440,7 @@ class MatchEventsApi(APIView):
                 ),
             ),
         ],
-        responses={200: shape(shapes.EventPage), 304: None, 400: PROBLEM, 404: PROBLEM},
+        responses={200: shape(bodies.EventPage), 304: None, 400: PROBLEM, 404: PROBLEM},
         tags=["matches"],
     )
     def get(self, request: Request, match_id: str) -> Response:
@@ -497,7 +448,7 @@ class MatchEventsApi(APIView):
         # Validated here for both servers; the ASGI server's live.longpoll does the waiting.
         param_int(request.query_params, "wait", default=0, low=0, high=MAX_WAIT)
         snapshot = reads.match_snapshot(match_id=match_id_or_404(match_id), user=requester(request))
-        events, more = reads.events_for_viewer(snapshot=snapshot, after=after)
+        events, more = presenters.events_for_viewer(snapshot=snapshot, after=after)
         next_url = None
         if more:
             next_url = request.build_absolute_uri(f"{request.path}?after={events[-1]['seq']}")

@@ -8,11 +8,12 @@ the path) goes through ``lookup_text`` first: PostgreSQL refuses NUL in text, so
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Iterable, Mapping
 
 from django.utils.translation import gettext_noop
 
-from core.errors import ValidationFailed
+from core.errors import NotFound, ValidationFailed
 from core.input import CONTROL_MESSAGE, has_control_characters
 from core.text import Text, one_of
 from games.catalog import engines
@@ -78,3 +79,13 @@ def param_flag(params: Mapping[str, str], name: str) -> bool:
 def game_slugs() -> list[str]:
     """The games a ``game`` query parameter may name, for the schema's enum."""
     return sorted(engine.slug for engine in engines())
+
+
+_MATCH_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.ASCII)
+
+
+def match_id_or_404(raw: str) -> uuid.UUID:
+    """A lowercase hyphenated UUID (docs/api.md); anything else names no match."""
+    if not _MATCH_ID.fullmatch(raw):
+        raise NotFound(gettext_noop("No match with this id."))
+    return uuid.UUID(raw)

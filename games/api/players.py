@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from core.api.schema import PROBLEM
 from core.errors import NotFound
 from games.api import serializers as s
-from games.api.matches import PROBLEM
 from games.api.params import lookup_text, param_flag, param_int
 from games.services.profiles import leaderboard, player_profile
 
@@ -46,9 +46,9 @@ class LeaderboardApi(APIView):
         tags=["players"],
         description=(
             "The game's ranked players (enough rated matches against enough different "
-            "opponents: docs/api.md, Ratings), best rating first (openskill ordinal, "
-            "mu - 3 sigma; ties by account age). Public. 404 for an unknown game or an invalid "
-            "cursor."
+            "opponents: docs/api.md, Ratings), best rating first (the shown `rating` is "
+            "1500 + 50 x openskill's ordinal, mu - 3 sigma, which is kept beside it; ties by "
+            "account age). Public. 404 for an unknown game or an invalid cursor."
         ),
     )
     def get(self, request: Request, slug: str) -> Response:

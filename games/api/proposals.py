@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -13,20 +13,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.answers import AnswerFamily, answer_api
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from core.errors import NotFound
 from games.api import serializers as s
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
-from games.api.matches import (
-    IDEMPOTENCY_HEADER,
-    PROBLEM,
-    SIGNED_IN_THROTTLES,
-    _input,
-    match_id_or_404,
-    requester,
-)
-from games.api.shapes import shape
+from games.api.params import match_id_or_404
 from games.models import Match, Proposal
-from games.services import shapes
+from games.services import bodies
 from games.services.proposals import (
     Answer,
     proposal_answer,
@@ -54,7 +52,7 @@ class MatchProposalsApi(APIView):
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
-        responses={200: shape(shapes.ProposalPage), 404: PROBLEM},
+        responses={200: shape(bodies.ProposalPage), 404: PROBLEM},
         tags=["matches"],
         description="The match's open proposal and its latest closed ones, newest first. "
         "Public: anyone who may read the match.",
@@ -68,7 +66,7 @@ class MatchProposalsApi(APIView):
     @extend_schema(
         request=s.ProposalInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.Proposal), **_ERRORS, 429: PROBLEM},
+        responses={201: shape(bodies.Proposal), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "A seated player proposes a pause until `until` (correspondence matches whose "
@@ -81,7 +79,7 @@ class MatchProposalsApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data: dict[str, Any] = _input(s.ProposalInput, request)
+        data: dict[str, Any] = validated(s.ProposalInput, request)
         proposal = proposal_make(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -91,75 +89,55 @@ class MatchProposalsApi(APIView):
         return _answer(proposal, status.HTTP_201_CREATED)
 
 
-class _ProposalAnswerApi(APIView):
-    throttle_scope = "moves"
-    token_scope = scopes.PLAY
-    throttle_classes = SIGNED_IN_THROTTLES
-    answer: Answer
-
-    def answered(self, request: Request, match_id: str, proposal_id: str) -> Response:
-        proposal = proposal_answer(
-            match_id=match_id_or_404(match_id),
-            proposal_id=_proposal_id_or_404(proposal_id),
-            user=requester(request),
-            answer=self.answer,
-        )
-        return _answer(proposal)
+def _proposal_answered(
+    request: Request, verb: str, data: dict[str, Any], ids: dict[str, str]
+) -> Response:
+    proposal = proposal_answer(
+        match_id=match_id_or_404(ids["match_id"]),
+        proposal_id=_proposal_id_or_404(ids["proposal_id"]),
+        user=requester(request),
+        answer=cast(Answer, verb),
+    )
+    return _answer(proposal)
 
 
+PROPOSALS = AnswerFamily(
+    name="Proposal",
+    answer=_proposal_answered,
+    throttle_scope="moves",
+    token_scope=scopes.PLAY,
+    tags=["matches"],
+    throttle_classes=SIGNED_IN_THROTTLES,
+    wrap=idempotent,
+    parameters=[IDEMPOTENCY_HEADER],
+)
 _ANSWER_RESPONSES = {
-    200: OpenApiResponse(shape(shapes.Proposal), description="The proposal after the answer."),
+    200: OpenApiResponse(shape(bodies.Proposal), description="The proposal after the answer."),
     403: PROBLEM,
     404: PROBLEM,
     409: PROBLEM,
 }
 
-
-class ProposalAcceptApi(_ProposalAnswerApi):
-    answer = "accept"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description=(
-            "Accept the open proposal; the last acceptance makes it take effect (the match "
-            "pauses, or is aborted). 409 already_answered, proposal_closed (answered or "
-            "expired)."
-        ),
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, proposal_id: str) -> Response:
-        return self.answered(request, match_id, proposal_id)
-
-
-class ProposalDeclineApi(_ProposalAnswerApi):
-    answer = "decline"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description="Decline the open proposal: it ends. 409 already_answered, proposal_closed.",
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, proposal_id: str) -> Response:
-        return self.answered(request, match_id, proposal_id)
-
-
-class ProposalWithdrawApi(_ProposalAnswerApi):
-    answer = "withdraw"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description="Its proposer withdraws the open proposal (anyone else: 403 "
-        "permission_denied). 409 proposal_closed.",
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, proposal_id: str) -> Response:
-        return self.answered(request, match_id, proposal_id)
+ProposalAcceptApi = answer_api(
+    PROPOSALS,
+    "accept",
+    responses=_ANSWER_RESPONSES,
+    description=(
+        "Accept the open proposal; the last acceptance makes it take effect (the match "
+        "pauses, or is aborted). 409 already_answered, proposal_closed (answered or "
+        "expired)."
+    ),
+)
+ProposalDeclineApi = answer_api(
+    PROPOSALS,
+    "decline",
+    responses=_ANSWER_RESPONSES,
+    description="Decline the open proposal: it ends. 409 already_answered, proposal_closed.",
+)
+ProposalWithdrawApi = answer_api(
+    PROPOSALS,
+    "withdraw",
+    responses=_ANSWER_RESPONSES,
+    description="Its proposer withdraws the open proposal (anyone else: 403 "
+    "permission_denied). 409 proposal_closed.",
+)

@@ -9,16 +9,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
-from games.api.matches import (
-    IDEMPOTENCY_HEADER,
-    PROBLEM,
-    _match_response,
-    match_id_or_404,
-    requester,
-)
-from games.api.shapes import shape
-from games.services import shapes
+from games.api.matches import match_response
+from games.api.params import match_id_or_404
+from games.services import bodies
 from games.services.rematch import match_rematch
 
 
@@ -30,8 +27,8 @@ class MatchRematchApi(APIView):
         request=None,
         parameters=[IDEMPOTENCY_HEADER],
         responses={
-            201: OpenApiResponse(shape(shapes.Match), description="The rematch, created now."),
-            200: OpenApiResponse(shape(shapes.Match), description="The rematch asked for earlier."),
+            201: OpenApiResponse(shape(bodies.Match), description="The rematch, created now."),
+            200: OpenApiResponse(shape(bodies.Match), description="The rematch asked for earlier."),
             403: PROBLEM,
             404: PROBLEM,
             409: PROBLEM,
@@ -50,6 +47,6 @@ class MatchRematchApi(APIView):
     def post(self, request: Request, match_id: str) -> Response:
         rematch = match_rematch(match_id=match_id_or_404(match_id), user=requester(request))
         code = status.HTTP_201_CREATED if rematch.created else status.HTTP_200_OK
-        response = _match_response(request, rematch.match.id, code)
+        response = match_response(request, rematch.match.id, code)
         response["Location"] = request.build_absolute_uri(f"/api/v1/matches/{rematch.match.id}")
         return response

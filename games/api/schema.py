@@ -113,7 +113,13 @@ def problem_schema(result: dict[str, Any], generator: Any, **kwargs: Any) -> dic
             },
             "limit": {
                 "type": "integer",
-                "description": "invitations_exhausted only: the hourly budget.",
+                "description": "invitations_exhausted: the hourly budget; entry_refused for "
+                "a rating: the tournament's min_rating or max_rating.",
+            },
+            "rating": {
+                "type": "integer",
+                "description": "entry_refused for a rating only: the player's rating as "
+                "players read it (the unit of min_rating and max_rating).",
             },
             "until": {
                 "type": "string",

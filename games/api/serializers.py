@@ -1,6 +1,6 @@
 """Input envelopes (validated here) and the output shapes of the routes off the match routes
 (for the OpenAPI schema: their bodies are built by the services). The match routes' bodies
-are declared once, in ``games.services.shapes``."""
+are declared once, in ``games.services.bodies``."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from core.serializers import (
     StrictRegexField,
     StrictSerializer,
 )
-from games.api.shapes import shape_field
+from games.api.body_schemas import shape_field
 from games.models import DeclineReason, Match
-from games.services import shapes
+from games.services import bodies, rating_scale
 from games.services.fairness import CLIENT_SEED_PATTERN
 from games.services.matches import SeatSpec
 
@@ -111,10 +111,15 @@ class EmptyInput(StrictSerializer):
     pass
 
 
+#: A commitment: the hex SHA-256 of the move and its salt (docs/api.md).
+COMMITMENT = re.compile(r"^[0-9a-f]{64}\Z", re.ASCII)
+FIRST_STEP = 1
+
+
 class MoveInput(StrictSerializer):
-    step = StrictIntegerField(min_value=1)
+    step = StrictIntegerField(min_value=FIRST_STEP, max_value=MAX_INT)
     move = serializers.DictField(required=False)
-    commitment = StrictRegexField(r"^[0-9a-f]{64}\Z", required=False)
+    commitment = StrictRegexField(COMMITMENT.pattern, required=False)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("move" in attrs) == ("commitment" in attrs):
@@ -123,27 +128,24 @@ class MoveInput(StrictSerializer):
             )
         return attrs
 
-
-_COMMITMENT = re.compile(r"[0-9a-f]{64}", re.ASCII)
-
-
-def move_input_fast(data: Any) -> dict[str, Any] | None:
-    """``MoveInput``'s validated data for a well-formed body, without the serializer (a
-    tenth of a move's CPU); None for anything else, which the serializer then validates and
-    refuses with its own errors. Accepts exactly what ``MoveInput`` accepts among these
-    shapes, and returns what it returns (tests/api/test_move_input.py compares them)."""
-    if type(data) is not dict or len(data) != 2:
+    @staticmethod
+    def fast(data: Any) -> dict[str, Any] | None:
+        """The validated data of a well-formed body, from the fields' own bounds above but
+        without the serializer machinery (a tenth of a move's CPU); None for anything else,
+        which the serializer then validates and refuses with its own errors. Accepts exactly
+        what the serializer accepts among these shapes (tests/api/test_move_input.py)."""
+        if type(data) is not dict or len(data) != 2:
+            return None
+        step = data.get("step")
+        if type(step) is not int or not FIRST_STEP <= step <= MAX_INT:
+            return None
+        move = data.get("move")
+        if type(move) is dict:
+            return {"step": step, "move": {str(key): value for key, value in move.items()}}
+        commitment = data.get("commitment")
+        if type(commitment) is str and COMMITMENT.match(commitment):
+            return {"step": step, "commitment": commitment}
         return None
-    step = data.get("step")
-    if type(step) is not int or not 1 <= step <= MAX_INT:
-        return None
-    move = data.get("move")
-    if type(move) is dict:
-        return {"step": step, "move": {str(key): value for key, value in move.items()}}
-    commitment = data.get("commitment")
-    if type(commitment) is str and _COMMITMENT.fullmatch(commitment):
-        return {"step": step, "commitment": commitment}
-    return None
 
 
 class RevealInput(StrictSerializer):
@@ -194,7 +196,7 @@ class SeriesMatchOutput(serializers.Serializer):
     seats = serializers.ListField(
         child=serializers.CharField(allow_null=True), help_text="Player or bot name per seat."
     )
-    result = shape_field(shapes.Result, nullable=True)
+    result = shape_field(bodies.Result, nullable=True)
 
 
 class StandingOutput(serializers.Serializer):
@@ -216,11 +218,23 @@ class SeriesOutput(serializers.Serializer):
     standings = StandingOutput(many=True, help_text="Most wins first, then most points.")
 
 
+RATING_HELP = (
+    f"The rating a person reads: {rating_scale.BASE} + {rating_scale.STEP} x the ordinal, "
+    "rounded (docs/api.md, Ratings)."
+)
+PROVISIONAL_HELP = (
+    f"Sigma above {rating_scale.PROVISIONAL_SIGMA:g}: the rating is still uncertain "
+    "(pages show it with a '?')."
+)
+
+
 class LeaderboardEntryOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     player = serializers.CharField()
     bot = serializers.BooleanField(help_text="A bot account.")
-    rating = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
+    rating = serializers.IntegerField(help_text=RATING_HELP)
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
+    ordinal = serializers.FloatField(help_text="openskill's ordinal: mu - 3 sigma.")
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rated_matches = serializers.IntegerField()
@@ -235,7 +249,13 @@ class LeaderboardPageOutput(serializers.Serializer):
 
 class PlayerRatingOutput(serializers.Serializer):
     game = serializers.CharField()
-    rating = serializers.FloatField(allow_null=True, help_text="Null before a rated match.")
+    rating = serializers.IntegerField(
+        allow_null=True, help_text=RATING_HELP + " Null before a rated match."
+    )
+    provisional = serializers.BooleanField(help_text=PROVISIONAL_HELP)
+    ordinal = serializers.FloatField(
+        allow_null=True, help_text="openskill's ordinal: mu - 3 sigma. Null before a rated match."
+    )
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     rated_matches = serializers.IntegerField()
@@ -255,7 +275,7 @@ class RecentMatchOutput(serializers.Serializer):
     seat = serializers.IntegerField()
     won = serializers.BooleanField()
     players = serializers.ListField(child=serializers.CharField(allow_null=True))
-    result = shape_field(shapes.Result)
+    result = shape_field(bodies.Result)
 
 
 class PlayerOutput(serializers.Serializer):

@@ -9,9 +9,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from games.api import serializers as s
 from games.api.idempotent import idempotent
-from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _input, requester
 from games.services.series import series_create, series_read
 
 
@@ -32,7 +34,7 @@ class SeriesListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.SeriesCreateInput, request)
+        data = validated(s.SeriesCreateInput, request)
         series = series_create(creator=requester(request), **data)
         response = Response(series_read(series.id), status=status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/series/{series.id}")

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -14,21 +14,19 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.answers import AnswerFamily, answer_api
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
+from core.api.throttles import SIGNED_IN_THROTTLES
 from core.errors import NotFound
 from core.openapi import operation_id
 from games.api import serializers as s
+from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
-from games.api.matches import (
-    IDEMPOTENCY_HEADER,
-    PROBLEM,
-    SIGNED_IN_THROTTLES,
-    _input,
-    match_id_or_404,
-    requester,
-)
-from games.api.shapes import shape
+from games.api.params import match_id_or_404
 from games.models import Match, SeatOffer
-from games.services import shapes
+from games.services import bodies
 from games.services.substitutes import (
     Answer,
     offer_answer,
@@ -59,7 +57,7 @@ class MatchSubstitutesApi(APIView):
     throttle_classes = SIGNED_IN_THROTTLES
 
     @extend_schema(
-        responses={200: shape(shapes.SubstitutePage), 404: PROBLEM},
+        responses={200: shape(bodies.SubstitutePage), 404: PROBLEM},
         tags=["matches"],
         description="The match's seat offers (open ones and the latest closed ones, newest "
         "first) and who played which steps of each seat that changed hands. Public: anyone "
@@ -75,7 +73,7 @@ class MatchSubstitutesApi(APIView):
     @extend_schema(
         request=s.SeatOfferInput,
         parameters=[IDEMPOTENCY_HEADER],
-        responses={201: shape(shapes.SeatOffer), **_ERRORS, 429: PROBLEM},
+        responses={201: shape(bodies.SeatOffer), **_ERRORS, 429: PROBLEM},
         tags=["matches"],
         description=(
             "Offer a seat whose player resigned, forfeited or timed out (forfeit policy) of an "
@@ -88,7 +86,7 @@ class MatchSubstitutesApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data: dict[str, Any] = _input(s.SeatOfferInput, request)
+        data: dict[str, Any] = validated(s.SeatOfferInput, request)
         offer = offer_make(
             match_id=match_id_or_404(match_id),
             user=requester(request),
@@ -98,80 +96,60 @@ class MatchSubstitutesApi(APIView):
         return _answer(offer, status.HTTP_201_CREATED)
 
 
-class _OfferAnswerApi(APIView):
-    throttle_scope = "moves"
-    token_scope = scopes.PLAY
-    throttle_classes = SIGNED_IN_THROTTLES
-    answer: Answer
-
-    def answered(self, request: Request, match_id: str, offer_id: str) -> Response:
-        offer = offer_answer(
-            match_id=match_id_or_404(match_id),
-            offer_id=_offer_id_or_404(offer_id),
-            user=requester(request),
-            answer=self.answer,
-        )
-        return _answer(offer)
+def _offer_answered(
+    request: Request, verb: str, data: dict[str, Any], ids: dict[str, str]
+) -> Response:
+    offer = offer_answer(
+        match_id=match_id_or_404(ids["match_id"]),
+        offer_id=_offer_id_or_404(ids["offer_id"]),
+        user=requester(request),
+        answer=cast(Answer, verb),
+    )
+    return _answer(offer)
 
 
+SEAT_OFFERS = AnswerFamily(
+    name="SeatOffer",
+    answer=_offer_answered,
+    throttle_scope="moves",
+    token_scope=scopes.PLAY,
+    tags=["matches"],
+    throttle_classes=SIGNED_IN_THROTTLES,
+    wrap=idempotent,
+    parameters=[IDEMPOTENCY_HEADER],
+)
 _ANSWER_RESPONSES = {
-    200: OpenApiResponse(shape(shapes.SeatOffer), description="The offer after the answer."),
+    200: OpenApiResponse(shape(bodies.SeatOffer), description="The offer after the answer."),
     403: PROBLEM,
     404: PROBLEM,
     409: PROBLEM,
 }
 
-
-class SeatOfferAcceptApi(_OfferAnswerApi):
-    answer = "accept"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description=(
-            "Take the offered seat over: its hand and a fresh clock, from the next step (the "
-            "stand-in finishes the step under way). 403 permission_denied (offered to someone "
-            "else); 409 played_in_match (you hold or held a seat of this match), "
-            "seat_offer_closed, wrong_phase (during a reveal phase: retry once it resolves)."
-        ),
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, offer_id: str) -> Response:
-        return self.answered(request, match_id, offer_id)
-
-
-class SeatOfferDeclineApi(_OfferAnswerApi):
-    answer = "decline"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description="The invitee declines the offer: it ends (anyone else: 403 "
-        "permission_denied). 409 seat_offer_closed.",
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, offer_id: str) -> Response:
-        return self.answered(request, match_id, offer_id)
-
-
-class SeatOfferWithdrawApi(_OfferAnswerApi):
-    answer = "withdraw"
-
-    @extend_schema(
-        request=None,
-        parameters=[IDEMPOTENCY_HEADER],
-        responses=_ANSWER_RESPONSES,
-        tags=["matches"],
-        description="Withdraw the offer: whoever may offer the seat may (else 403 "
-        "permission_denied). 409 seat_offer_closed.",
-    )
-    @idempotent
-    def post(self, request: Request, match_id: str, offer_id: str) -> Response:
-        return self.answered(request, match_id, offer_id)
+SeatOfferAcceptApi = answer_api(
+    SEAT_OFFERS,
+    "accept",
+    responses=_ANSWER_RESPONSES,
+    description=(
+        "Take the offered seat over: its hand and a fresh clock, from the next step (the "
+        "stand-in finishes the step under way). 403 permission_denied (offered to someone "
+        "else); 409 played_in_match (you hold or held a seat of this match), "
+        "seat_offer_closed, wrong_phase (during a reveal phase: retry once it resolves)."
+    ),
+)
+SeatOfferDeclineApi = answer_api(
+    SEAT_OFFERS,
+    "decline",
+    responses=_ANSWER_RESPONSES,
+    description="The invitee declines the offer: it ends (anyone else: 403 "
+    "permission_denied). 409 seat_offer_closed.",
+)
+SeatOfferWithdrawApi = answer_api(
+    SEAT_OFFERS,
+    "withdraw",
+    responses=_ANSWER_RESPONSES,
+    description="Withdraw the offer: whoever may offer the seat may (else 403 "
+    "permission_denied). 409 seat_offer_closed.",
+)
 
 
 class OpenSeatsApi(APIView):
@@ -181,7 +159,7 @@ class OpenSeatsApi(APIView):
 
     @extend_schema(
         operation_id=operation_id("/api/v1/substitutes", "list"),
-        responses={200: shape(shapes.SeatOfferPage), 401: PROBLEM},
+        responses={200: shape(bodies.SeatOfferPage), 401: PROBLEM},
         tags=["matches"],
         description="The lobby's seats to take over, newest first: open to anyone, and (signed "
         "in) the ones offered to you. Active matches only.",

@@ -12,14 +12,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
 from accounts.vacation_bank import DAY, vacation_settings
+from core.api.input import validated
+from core.api.schema import PROBLEM
 from core.serializers import (
     StrictBooleanField,
     StrictCharField,
     StrictDateTimeField,
     StrictSerializer,
 )
-from games.api.matches import PROBLEM, _input, requester
 from games.events import timestamp
 from games.services.vacations import VacationState, vacation_end, vacation_start, vacation_state
 
@@ -75,7 +77,7 @@ class VacationApi(APIView):
         "you are on vacation already; 400 if the bank holds less.",
     )
     def post(self, request: Request) -> Response:
-        until = _input(VacationStartInput, request)["until"]
+        until = validated(VacationStartInput, request)["until"]
         return Response(_body(vacation_start(user=requester(request), until=until)))
 
     @extend_schema(
@@ -96,5 +98,7 @@ class VacationApi(APIView):
         "`weekend_pause` record it when they start).",
     )
     def patch(self, request: Request) -> Response:
-        user = vacation_settings(user=requester(request), **_input(VacationSettingsInput, request))
+        user = vacation_settings(
+            user=requester(request), **validated(VacationSettingsInput, request)
+        )
         return Response(_body(vacation_state(user)))

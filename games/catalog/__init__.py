@@ -1,6 +1,6 @@
 """Every game, registered once: its engine, its bots, its conformance hints and how the web
-client draws it (``GameRecord``). The layer above ``games.engine`` and ``games.bots``; neither
-imports it.
+client draws it (``GameRecord``). The layer above the rules and the bots
+(``games.engine``, ``games.bots``); neither imports it.
 
 Adding a game: its engine and bot modules, a module here holding its ``RECORD``, and one line
 in ``RECORDS``.

@@ -38,7 +38,7 @@ from accounts.models import User
 from core.errors import ConditionalMovesUnavailable, MatchNotActive, NotFound, NotSeated
 from games import dispatch, events
 from games.models import ConditionalMoves, Match, Move, Seat, SeatTenure
-from games.services import shapes
+from games.services import bodies
 from games.services.conditional_rules import Rule, conditional_offered, rule_pick, rules_validate
 from games.services.moves import move_record
 from games.services.unit_of_work import MatchChange, follow_up_register, match_change
@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 JOB = "conditional_moves"
 
 
-def conditional_moves_read(*, match_id: uuid.UUID | str, user: User) -> shapes.ConditionalMoves:
+def conditional_moves_read(*, match_id: uuid.UUID | str, user: User) -> bodies.ConditionalMoves:
     """The requester's own seat's rules (a seat's holder only: everyone else is not seated)."""
     match = Match.objects.only("id", "game", "protocol", "time_control").filter(pk=match_id).first()
     if match is None:
@@ -64,7 +64,7 @@ def conditional_moves_read(*, match_id: uuid.UUID | str, user: User) -> shapes.C
 
 def conditional_moves_replace(
     *, match_id: uuid.UUID | str, user: User, rules: object, now: datetime | None = None
-) -> shapes.ConditionalMoves:
+) -> bodies.ConditionalMoves:
     """Replace the requester's seat's rules (an empty list clears them). Rules set while a step
     is open apply to it too, if the seat has not moved yet: the job is enqueued for it."""
     with match_change(match_id, now=now) as tx:
@@ -111,7 +111,7 @@ def _tenure_start(match_id: uuid.UUID, seat: int, user_id: int) -> int:
 
 def _shown(
     match_id: uuid.UUID, seat: int, user_id: int, rules: list[Rule]
-) -> shapes.ConditionalMoves:
+) -> bodies.ConditionalMoves:
     """The seat's rules and what they played in the reader's own tenure: a substitute never
     learns when (or whether) the seat's former holder played by rule."""
     played = Move.objects.filter(

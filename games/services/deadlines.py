@@ -24,15 +24,15 @@ from core.errors import NotFound, ValidationFailed
 from core.text import Text, one_of
 from games import dispatch, events
 from games.catalog import bots_of
-from games.clock import KINDS, TimeControl
 from games.locks import overdue_step_claim
 from games.models import Match, Move
-from games.services.clocks import clock_timeout, deadline_refresh, seats_expired
+from games.services.bot_decisions import bot_decide, stand_in_name
+from games.services.clock_changes import clock_timeout, deadline_refresh, seats_expired
 from games.services.moves import move_record
-from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import match_play_on, seat_forfeit
 from games.services.unit_of_work import MatchChange, match_change
 from games.services.vacations import auto_vacation_take
+from games.time_controls import KINDS, TimeControl
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from games import events
-from games.clock import iso, time_control_of
 from games.models import Match
-from games.services.clocks import pause_begin, pause_end
+from games.services.clock_changes import pause_begin, pause_end
 from games.services.unit_of_work import match_change
+from games.time_controls import iso, time_control_of
 
 HOLD_LIMIT = timedelta(days=14)
 

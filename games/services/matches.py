@@ -25,7 +25,7 @@ from games import events
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.models import Match, Seat
-from games.services.bots import bot_options_validate
+from games.services.bot_seats import bot_options_validate
 from games.services.consent import invitations_allow
 from games.services.deadlines import time_control_validate
 from games.services.fairness import deal_rng, seed_new

@@ -33,8 +33,8 @@ from core.text import Text, status_word
 from games import events
 from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.models import Match, Move, Seat
-from games.services import shapes
-from games.services.clocks import clock_on_submit
+from games.services import bodies
+from games.services.clock_changes import clock_on_submit
 from games.services.fairness import commitment_of, receipt_make
 from games.services.steps import match_play_on, move_new, seat_forfeit, step_complete, step_ready
 from games.services.unit_of_work import MatchChange, match_change
@@ -44,15 +44,15 @@ from games.services.unit_of_work import MatchChange, match_change
 class MoveAccepted:
     step: int
     seat: int
-    #: As signed (``shapes.Receipt``), or as stored for a repeat.
+    #: As signed (``bodies.Receipt``), or as stored for a repeat.
     receipt: dict[str, Any]
     #: True when this request repeated a move already recorded (answer 200, not 202).
     repeated: bool = False
     #: True for a move the game never shows back to its owner: never compared on a retry.
     secret: bool = False
 
-    def as_dict(self) -> shapes.MoveAnswer:
-        return {"step": self.step, "seat": self.seat, "receipt": cast(shapes.Receipt, self.receipt)}
+    def as_dict(self) -> bodies.MoveAnswer:
+        return {"step": self.step, "seat": self.seat, "receipt": cast(bodies.Receipt, self.receipt)}
 
 
 def _acting_seat(tx: MatchChange, *, user: User, step: int) -> Seat:

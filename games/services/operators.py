@@ -21,9 +21,9 @@ from games import events
 from games.catalog import bots_of, get_bot
 from games.events import timestamp
 from games.models import Match, Move, Seat
-from games.services.bots import bot_options_validate
-from games.services.clock_views import deadline_shown
-from games.services.clocks import clocks_add
+from games.services.bot_seats import bot_options_validate
+from games.services.clock_changes import clocks_add
+from games.services.clocks_shown import deadline_shown
 from games.services.deadlines import MAX_STEP_SECONDS, step_time_out
 from games.services.steps import match_abort_in
 from games.services.unit_of_work import MatchChange, match_change

@@ -20,6 +20,7 @@ from core.errors import NotFound
 from games.catalog import get_engine
 from games.events import timestamp
 from games.models import Match, Rating, Seat
+from games.services.rating_scale import provisional, shown_rating
 
 RECENT = 10
 #: How far back the current streak is counted.
@@ -43,6 +44,18 @@ def _cursor_decode(cursor: str) -> tuple[float, int]:
 
 def _rating_number(value: float) -> float:
     return round(value, 2)
+
+
+def _rating_fields(row: Rating) -> dict[str, Any]:
+    """The shown rating (``rating_scale``) and whether it is provisional, beside openskill's
+    raw values, which the API keeps for programs."""
+    return {
+        "rating": shown_rating(row.mu, row.sigma),
+        "provisional": provisional(row.sigma),
+        "ordinal": _rating_number(row.ordinal),
+        "mu": _rating_number(row.mu),
+        "sigma": _rating_number(row.sigma),
+    }
 
 
 def leaderboard(
@@ -79,9 +92,7 @@ def leaderboard(
             "rank": first_rank + offset,
             "player": row.user.username,
             "bot": row.user.is_bot,
-            "rating": _rating_number(row.ordinal),
-            "mu": _rating_number(row.mu),
-            "sigma": _rating_number(row.sigma),
+            **_rating_fields(row),
             "rated_matches": row.rated_matches,
             "played": row.played,
             "won": row.won,
@@ -100,9 +111,9 @@ def player_profile(username: str) -> dict[str, Any]:
     ratings = [
         {
             "game": row.game,
-            "rating": _rating_number(row.ordinal) if row.rated_matches else None,
-            "mu": _rating_number(row.mu),
-            "sigma": _rating_number(row.sigma),
+            **_rating_fields(row),
+            # Before a rated match there is nothing to show.
+            **({} if row.rated_matches else {"rating": None, "ordinal": None}),
             "rated_matches": row.rated_matches,
             "played": row.played,
             "won": row.won,

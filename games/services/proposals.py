@@ -38,12 +38,12 @@ from core.errors import (
     ValidationFailed,
 )
 from games import events
-from games.clock import iso, time_control_of
 from games.models import Match, Proposal, Seat
-from games.services import shapes
-from games.services.clocks import pause_begin
+from games.services import bodies
+from games.services.clock_changes import pause_begin
 from games.services.steps import match_abort_in
 from games.services.unit_of_work import MatchChange, match_change
+from games.time_controls import iso, time_control_of
 
 #: The farthest a pause may end from the moment it is proposed.
 PAUSE_LONGEST = timedelta(days=14)
@@ -260,7 +260,7 @@ def proposal_on_row(tx: MatchChange, proposal: Proposal) -> None:
     if proposal.status != Proposal.Status.OPEN:
         tx.match.proposal = None
         return
-    shown: shapes.OpenProposal = {
+    shown: bodies.OpenProposal = {
         "id": proposal.pk,
         "kind": cast(events.ProposalKind, proposal.kind),
         "proposer": proposal.proposer,
@@ -273,7 +273,7 @@ def proposal_on_row(tx: MatchChange, proposal: Proposal) -> None:
 
 def proposal_public(
     proposal: Proposal, now: datetime, *, match_active: bool = True
-) -> shapes.Proposal:
+) -> bodies.Proposal:
     """What anyone who may read the match sees of a proposal (proposals are public)."""
     return {
         "id": proposal.pk,
@@ -289,7 +289,7 @@ def proposal_public(
     }
 
 
-def proposals_read(match: Match, now: datetime) -> list[shapes.Proposal]:
+def proposals_read(match: Match, now: datetime) -> list[bodies.Proposal]:
     """The match's proposals, newest first: the open one and the latest closed ones."""
     rows = Proposal.objects.filter(match_id=match.pk).order_by("-created_at", "-pk")[: RECENT + 1]
     active = match.status == Match.Status.ACTIVE

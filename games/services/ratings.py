@@ -26,11 +26,11 @@ from openskill.models import PlackettLuce
 
 from games import locks
 from games.catalog import get_record
-from games.clock import TimeControl
 from games.events import MatchResult, RatingChange
 from games.models import Move, Rating, Seat, SeatTenure
 from games.services.rating_rules import new_opponents, one_pool, played_enough
 from games.services.unit_of_work import MatchChange
+from games.time_controls import TimeControl
 
 MODEL = PlackettLuce()
 DEFAULT_MU: float = MODEL.mu

@@ -1,7 +1,6 @@
-"""What a viewer may read of a match: the match resource, its ETag, the event feed.
-
-Everything a client sees of a match is built here from the engine's ``view`` and from event
-data redacted for that viewer; raw engine state never leaves this module.
+"""What is read of a match for a viewer: the selectors (the match and its seats, its engine
+state, the list's pages and seats, the event rows). ``games.services.presenters`` shapes what
+they read into the resources a client sees; raw engine state never leaves these two modules.
 """
 
 from __future__ import annotations
@@ -9,8 +8,8 @@ from __future__ import annotations
 import hashlib
 import uuid
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, NamedTuple, cast
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from django.db import connection, connections, router, transaction
 from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QuerySet, When
@@ -21,13 +20,8 @@ from core.errors import NotFound
 from games import match_store
 from games.catalog import get_engine
 from games.engine.protocol import Engine
-from games.events import Reader, event_for, timestamp
-from games.models import Match, MatchEvent, Move, Seat
-from games.services import shapes
+from games.models import Match, Move, Seat
 from games.services.archive import archived_events, archived_moves
-from games.services.clock_views import clocks_shown, deadline_shown, paused_until_shown
-from games.services.conditional_rules import conditional_offered
-from games.services.steps import phase_public
 
 EVENTS_PAGE = 200
 
@@ -320,6 +314,13 @@ def match_page(
     return [ListedMatch._make(row) for row in rows]
 
 
+def snapshot_of(match: Match, user: User) -> MatchSnapshot:
+    """A snapshot from a match whose seats were prefetched (lists)."""
+    seats = list(match.seats.all())
+    you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
+    return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
+
+
 _SEAT_TABLE, _USER_TABLE = Seat._meta.db_table, User._meta.db_table
 # The seats of a page, with their players' names, as the queryset's prefetch finds them
 # (ordered by index within each match), but only the columns the list shows.
@@ -331,9 +332,9 @@ _LISTED_SEATS_SQL = (
 )
 
 
-def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[shapes.MatchSummary]:
-    """The page's matches as ``match_resource(snapshot_of(match, viewer), detail=False)``
-    shows them, built from rows: one query for every seat of the page, no model instances."""
+def listed_seats(page: list[ListedMatch]) -> list[list[tuple[Any, ...]]]:
+    """The seats of each match of the page, in the page's order, as rows of
+    ``_LISTED_SEATS_SQL``: one query for every seat of the page, no model instances."""
     if not page:
         return []
     using = router.db_for_read(Seat)
@@ -345,145 +346,14 @@ def listed_resources(page: list[ListedMatch], viewer: int | None) -> list[shapes
         cursor.execute(_LISTED_SEATS_SQL.format(", ".join(["%s"] * len(keys))), keys)
         for row in cursor.fetchall():
             seats[row[0]].append(row)
-    return [
-        _listed_resource(listed, seats[key], viewer) for listed, key in zip(page, keys, strict=True)
-    ]
+    return [seats[key] for key in keys]
 
 
-def _listed_resource(
-    match: ListedMatch, seats: list[tuple[Any, ...]], viewer: int | None
-) -> shapes.MatchSummary:
-    """``match_resource(..., detail=False)`` for a listed match: the same keys in the same
-    order (tests/api/test_match_list.py compares the two)."""
-    scores = match.scores
-    you = next((seat[1] for seat in seats if seat[2] == viewer), None)
-    return {
-        **_match_head(match),
-        "seats": [
-            {
-                "index": index,
-                "player": username,
-                "bot": bot or None,
-                "accepted": bool(accepted),
-                "score": scores[index] if index < len(scores) else 0,
-                "forfeited": bool(forfeited),
-                "controlled_by": cast(shapes.ControlledBy, controlled_by),
-            }
-            for _, index, _, username, bot, accepted, forfeited, controlled_by, _ in seats
-        ],
-        "you": you,
-        "created_by": match.created_by,
-        "created_at": cast(str, timestamp(match.created_at)),
-        "started_at": timestamp(match.started_at),
-        "finished_at": timestamp(match.finished_at),
-        "phase": {
-            "kind": cast(shapes.PhaseKind, match.phase_kind),
-            "to_act": Match.seats_of(match.acting_mask),
-            "deadline": timestamp(deadline_shown(match, [bool(seat[6]) for seat in seats])),
-            "submitted": _submitted_shown(match, you),
-            "your_move": None,
-        },
-        **_match_clocks(match, you, [_aware(seat[8]) for seat in seats]),
-        **_match_outcome(match),
-        "fairness": {"seed_sha256": match.seed_sha256, "seed": match.seed},
-    }
-
-
-def _match_head(match: Match | ListedMatch) -> shapes.MatchHead:
-    """The first keys of a match resource, the same for the detail and the list."""
-    return {
-        "id": str(match.id),
-        "game": match.game,
-        "options": match.options,
-        "protocol": match.protocol,
-        "disclose_submitted": match.disclose_submitted,
-        "chat": match.chat,
-        "status": cast(shapes.Status, match.status),
-        "version": match.version,
-        "step": match.step,
-    }
-
-
-def _aware(value: datetime | str | None) -> datetime | None:
-    """A timestamp from the list's plain SQL: SQLite returns the text Django stored (UTC)."""
-    if isinstance(value, str):
-        return datetime.fromisoformat(value).replace(tzinfo=UTC)
-    return value
-
-
-def _match_clocks(
-    match: Match | ListedMatch, you: int | None, held_until: list[datetime | None]
-) -> shapes.MatchClocks:
-    return {
-        "time_control": match.time_control,
-        "clocks": clocks_shown(match, you, held_until),
-        "paused_until": paused_until_shown(match),
-        "proposal": match.proposal if match.status == Match.Status.ACTIVE else None,
-    }
-
-
-def _match_outcome(match: Match | ListedMatch) -> shapes.MatchOutcome:
-    series: shapes.SeriesRef | None = None
-    if match.series_id:
-        series = {"id": str(match.series_id), "index": cast(int, match.series_index)}
-    return {
-        "result": match.result,
-        "rated": match.rated,
-        "rematch": str(match.rematch_id) if match.rematch_id else None,
-        "series": series,
-    }
-
-
-def _submitted_shown(match: Match | ListedMatch, you: int | None) -> list[int]:
-    """The seats a viewer sees as having submitted in the open step: every one when the
-    match discloses submissions, else only the viewer's own (hidden information)."""
-    if match.phase_kind == Match.PhaseKind.TURN:
-        return []
-    if match.disclose_submitted:
-        return Match.seats_of(match.submitted_mask)
-    if you is not None and match.submitted_mask >> you & 1:
-        return [you]
-    return []
-
-
-def snapshot_of(match: Match, user: User) -> MatchSnapshot:
-    """A snapshot from a match whose seats were prefetched (lists)."""
-    seats = list(match.seats.all())
-    you = next((seat.index for seat in seats if seat.user_id == user.pk), None)
-    return MatchSnapshot(match=match, seats=seats, you=you, viewer=user.pk)
-
-
-def _seat_resource(seat: Seat, scores: list[int]) -> shapes.Seat:
-    return {
-        "index": seat.index,
-        "player": seat.user.username if seat.user is not None else None,
-        "bot": seat.bot or None,
-        "accepted": seat.accepted,
-        "score": scores[seat.index] if seat.index < len(scores) else 0,
-        "forfeited": seat.forfeited,
-        "controlled_by": cast(shapes.ControlledBy, seat.controlled_by),
-    }
-
-
-def _phase(snapshot: MatchSnapshot, your_move: Any) -> shapes.Phase:
+def own_recorded_move(snapshot: MatchSnapshot, seat: int) -> Any:
+    """Seat ``seat``'s recorded move in the open step (archived once the match is over)."""
     match = snapshot.match
-    public = phase_public(match, snapshot.seats)
-    return {
-        "kind": cast(shapes.PhaseKind, public["kind"]),
-        "to_act": public["to_act"],
-        "deadline": public["deadline"],
-        "submitted": _submitted_shown(match, snapshot.you),
-        "your_move": your_move,
-    }
-
-
-def _your_move(snapshot: MatchSnapshot, state: Any) -> Any:
-    """The viewer's own recorded move in the open step, if the game shows it back to them."""
-    match = snapshot.match
-    if not snapshot.own_submitted or snapshot.you is None or state is None:
-        return None
     recorded = (
-        Move.objects.filter(match=match, step=match.step, seat=snapshot.you)
+        Move.objects.filter(match=match, step=match.step, seat=seat)
         .values_list("payload", flat=True)
         .first()
     )
@@ -492,130 +362,25 @@ def _your_move(snapshot: MatchSnapshot, state: Any) -> Any:
             (
                 move.payload
                 for move in archived_moves(match) or []
-                if (move.step, move.seat) == (match.step, snapshot.you)
+                if (move.step, move.seat) == (match.step, seat)
             ),
             None,
         )
-    if recorded is not None and snapshot.engine.echoes(state, recorded):
-        return recorded
-    return None
+    return recorded
 
 
-def match_resource(snapshot: MatchSnapshot, *, detail: bool = True) -> shapes.MatchSummary:
-    """The match as docs/api.md ("Read") describes it, for the snapshot's viewer: a
-    ``shapes.Match`` with ``detail``, else a ``shapes.MatchSummary``.
-
-    With ``detail`` the engine state is read too (``match_state``), which may renew
-    ``snapshot`` when a change raced the read: take the ETag from the snapshot afterwards.
-    """
-    state = match_state(snapshot) if detail else None
+def event_rows(snapshot: MatchSnapshot, after: int, limit: int) -> list[Any]:
+    """Up to ``limit`` event rows after ``after`` the snapshot's viewer may be shown (as
+    stored, before the redaction), from the archive once the match's rows are archived."""
     match = snapshot.match
-    summary: shapes.MatchSummary = {
-        **_match_head(match),
-        "seats": [_seat_resource(seat, match.scores) for seat in snapshot.seats],
-        "you": snapshot.you,
-        "created_by": match.created_by.username if match.created_by is not None else "",
-        "created_at": cast(str, timestamp(match.created_at)),
-        "started_at": timestamp(match.started_at),
-        "finished_at": timestamp(match.finished_at),
-        "phase": _phase(snapshot, _your_move(snapshot, state) if detail else None),
-        **_match_clocks(match, snapshot.you, [seat.held_until for seat in snapshot.seats]),
-        **_match_outcome(match),
-        "fairness": {
-            "seed_sha256": match.seed_sha256,
-            "seed": match.seed if match.is_over else None,
-        },
-    }
-    if not detail:
-        return summary
-    body: shapes.Match = {
-        **summary,
-        "legal_moves": _legal_moves(snapshot, state),
-        "view": _view(snapshot, state),
-        "conditional_moves": conditional_offered(match.game, match.protocol, match.time_control),
-    }
-    return body
-
-
-def _view(snapshot: MatchSnapshot, state: Any) -> Any:
-    """The engine's view for the viewer. A match ended by forfeit (or aborted) stops before
-    the rules end it, so its state still says it is running: its view says ``over`` like the
-    match's ``status``."""
-    if state is None:
-        return None
-    view = snapshot.engine.view(state, snapshot.you)
-    if snapshot.match.is_over and isinstance(view, dict) and "over" in view:
-        view["over"] = True
-    return view
-
-
-def _legal_moves(snapshot: MatchSnapshot, state: Any) -> list[dict[str, Any]]:
-    match, you = snapshot.match, snapshot.you
-    if (
-        you is None
-        or state is None
-        or match.status != Match.Status.ACTIVE
-        or match.phase_kind == Match.PhaseKind.REVEAL
-        or not match.acting_mask >> you & 1
-        or snapshot.own_submitted
-        or snapshot.seats[you].forfeited
-    ):
-        return []
-    return snapshot.engine.legal_moves(state, you)
-
-
-def events_for_viewer(
-    *, snapshot: MatchSnapshot, after: int, limit: int = EVENTS_PAGE
-) -> tuple[list[shapes.Event], bool]:
-    """Events after ``after`` (exclusive), redacted for the viewer, and whether more follow."""
-    match = snapshot.match
-    rows: list[Any] = match_store.event_rows(match, after, limit + 1, seat=snapshot.you)
+    rows: list[Any] = match_store.event_rows(match, after, limit, seat=snapshot.you)
     if not rows and match.is_over and after < match.last_seq:
         # Archived (games/services/archive.py): the same rows, rebuilt from its archive.
-        rows = [row for row in archived_events(match) or [] if row.seq > after][: limit + 1]
-    more = len(rows) > limit
-    rows = rows[:limit]
-    reader = Reader(seat=snapshot.you, table_only_from=_table_only_horizon(snapshot, rows))
-    return events_shown(rows, reader, over=match.is_over), more
+        rows = [row for row in archived_events(match) or [] if row.seq > after][:limit]
+    return rows
 
 
-def events_shown(rows: list[MatchEvent], reader: Reader, *, over: bool) -> list[shapes.Event]:
-    """The rows as ``reader`` reads them in the event feed (and in the streams)."""
-    shown = [event_for(row, reader) for row in rows]
-    if over:
-        # A submission's time is hidden while the match runs (it tells when a seat moved);
-        # once the match is over every move is public, so its time is too.
-        for row, event in zip(rows, shown, strict=True):
-            if event["at"] is None:
-                event["at"] = timestamp(row.at)
-    return cast(list[shapes.Event], shown)
-
-
-def seat_reader_at_commit(match: Match, seat: int, moved_steps: list[int]) -> Reader:
-    """What seat ``seat`` may read of the events a change just wrote, as ``events_for_viewer``
-    would answer right after the commit. ``moved_steps``: the steps of the seat's moves in
-    that change. The horizon is the seat's last move; its earlier moves are in steps no later
-    than the change's events, so only this change's moves can hide any of them."""
-    if match.is_over:
-        return Reader(seat=seat)
-    return Reader(seat=seat, table_only_from=max(moved_steps, default=0))
-
-
-def spectator_reader(match: Match) -> Reader:
-    """What a spectator (and an operator) may read of the match's events now."""
-    return Reader(table_only_from=None if match.is_over else match.step - 1)
-
-
-def _table_only_horizon(snapshot: MatchSnapshot, rows: list[MatchEvent]) -> int | None:
-    """The oldest step whose table-only events the viewer may still read (None: all).
-
-    A seat reads a table-only action until its own next move; a spectator until the next step
-    resolves. Once the match is over every event is readable, as in the audit.
-    """
-    match = snapshot.match
-    if match.is_over or not any(row.table_only for row in rows):
-        return None
-    if snapshot.you is None:
-        return match.step - 1
-    last_move = Move.objects.filter(match=match, seat=snapshot.you).aggregate(last=Max("step"))
+def last_move_step(match: Match, seat: int) -> int:
+    """The step of the seat's last move in the match (0: none)."""
+    last_move = Move.objects.filter(match=match, seat=seat).aggregate(last=Max("step"))
     return last_move["last"] or 0

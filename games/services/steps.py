@@ -21,10 +21,10 @@ from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
 from games.match_store import json_column
 from games.models import Match, Move, Seat
-from games.services.clock_views import deadline_shown
-from games.services.clocks import clocks_begin, clocks_open, clocks_settle
+from games.services.bot_decisions import bot_decide, stand_in_name
+from games.services.clock_changes import clocks_begin, clocks_open, clocks_settle
+from games.services.clocks_shown import deadline_shown
 from games.services.ratings import ratings_on_finish
-from games.services.standins import bot_decide, stand_in_name
 from games.services.unit_of_work import MatchChange
 
 

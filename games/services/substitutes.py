@@ -45,15 +45,15 @@ from core.errors import (
 )
 from core.text import seat_between
 from games import events
-from games.clock import clock_new, iso, time_control_of
 from games.models import Match, Move, Seat, SeatOffer, SeatTenure
-from games.services import shapes
-from games.services.clocks import deadline_refresh
+from games.services import bodies
+from games.services.bot_decisions import bot_decide, stand_in_name
+from games.services.clock_changes import deadline_refresh
 from games.services.conditional import conditional_moves_drop
 from games.services.consent import invitations_allow
-from games.services.standins import bot_decide, stand_in_name
 from games.services.steps import move_new
 from games.services.unit_of_work import MatchChange, match_change
+from games.time_controls import clock_new, iso, time_control_of
 
 Answer = Literal["accept", "decline", "withdraw"]
 #: How many closed offers a read lists besides the open ones.
@@ -268,7 +268,7 @@ def status_of(offer: SeatOffer, match_active: bool) -> str:
     return offer.status
 
 
-def offer_public(offer: SeatOffer, *, game: str, match_active: bool) -> shapes.SeatOffer:
+def offer_public(offer: SeatOffer, *, game: str, match_active: bool) -> bodies.SeatOffer:
     """What anyone who may read the match sees of an offer (offers are public)."""
     return {
         "id": offer.pk,
@@ -284,7 +284,7 @@ def offer_public(offer: SeatOffer, *, game: str, match_active: bool) -> shapes.S
     }
 
 
-def tenures_of(match: Match | Any) -> list[shapes.Tenure]:
+def tenures_of(match: Match | Any) -> list[bodies.Tenure]:
     """Who played which steps of the seats that changed hands (the others: their player)."""
     rows = SeatTenure.objects.filter(match_id=match.pk).select_related("user")
     return [
@@ -298,7 +298,7 @@ def tenures_of(match: Match | Any) -> list[shapes.Tenure]:
     ]
 
 
-def substitutes_read(match: Match) -> shapes.SubstitutePage:
+def substitutes_read(match: Match) -> bodies.SubstitutePage:
     """A match's seat offers (the open ones and the latest closed ones, newest first) and who
     played which steps of its seats that changed hands."""
     rows = (
@@ -317,7 +317,7 @@ def substitutes_read(match: Match) -> shapes.SubstitutePage:
     }
 
 
-def open_seats(user: User | None, *, limit: int = 50) -> list[shapes.SeatOffer]:
+def open_seats(user: User | None, *, limit: int = 50) -> list[bodies.SeatOffer]:
     """The lobby's seats to take over: open to anyone, or offered to ``user``; newest first,
     of active matches only."""
     rows = SeatOffer.objects.filter(status=SeatOffer.Status.OPEN, match__status="active")

@@ -8,8 +8,8 @@ from __future__ import annotations
 from accounts.models import User
 from games import events
 from games.models import Match, Seat
-from games.services.bots import bot_options_validate
-from games.services.standins import stand_in_name
+from games.services.bot_decisions import stand_in_name
+from games.services.bot_seats import bot_options_validate
 from games.services.unit_of_work import match_change
 
 

@@ -24,10 +24,10 @@ from accounts.vacation_bank import (
     vacation_take_automatic,
 )
 from games import events
-from games.clock import time_control_of
 from games.models import Match, Seat
-from games.services.clocks import clocks_hold, clocks_release
+from games.services.clock_changes import clocks_hold, clocks_release
 from games.services.unit_of_work import MatchChange, match_change
+from games.time_controls import time_control_of
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import PROBLEM
 from core.errors import NotFound
 from core.openapi import operation_id
-from games.api.matches import PROBLEM, _input, requester
 from games.events import timestamp
 from moderation import reports, sanctions
 from moderation.api import serializers as s
@@ -35,7 +37,7 @@ class ReportApi(APIView):
         "`already_reported` for a second report of the same open case.",
     )
     def post(self, request: Request) -> Response:
-        data = _input(s.ReportInput, request)
+        data = validated(s.ReportInput, request)
         filing = reports.report_file(
             reporter=requester(request),
             kind=data["kind"],
@@ -75,7 +77,7 @@ class SanctionAppealApi(APIView):
         "goes to the moderators' queue.",
     )
     def post(self, request: Request, sanction_id: str) -> Response:
-        data = _input(s.AppealInput, request)
+        data = validated(s.AppealInput, request)
         if not sanction_id.isdigit() or len(sanction_id) > 18:
             raise NotFound(gettext_noop("No sanction with this id."))
         sanction = sanctions.sanction_appeal(

@@ -26,7 +26,7 @@ class Migration(migrations.Migration):
                 ('push_deadline_soon', models.BooleanField(default=True)),
                 ('verified_email', models.CharField(blank=True, default='', max_length=254)),
                 ('your_move_mailed_at', models.DateTimeField(blank=True, null=True)),
-                ('calendar_key', models.CharField(default=notify.models._calendar_key, max_length=64, unique=True)),
+                ('calendar_key', models.CharField(default=notify.models.new_calendar_key, max_length=64, unique=True)),
                 ('user', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='notification_settings', to=settings.AUTH_USER_MODEL)),
             ],
         ),

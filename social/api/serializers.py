@@ -27,8 +27,8 @@ class SeekInput(StrictSerializer):
         required=False,
         allow_null=True,
         default=None,
-        help_text='{"min": n, "max": n}: the opponents\' ratings this seek accepts. A player '
-        "without a rating is accepted by every range.",
+        help_text='{"min": n, "max": n}: the opponents\' ratings this seek accepts, as players '
+        "read them (1500 for a newcomer). A player without a rating is accepted by every range.",
     )
     client_seed = StrictRegexField(
         CLIENT_SEED_PATTERN,

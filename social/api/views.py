@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -14,18 +15,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.answers import AnswerFamily, answer_api
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from core.errors import NotFound
 from core.openapi import operation_id
 from games.api.idempotent import idempotent
-from games.api.matches import (
-    IDEMPOTENCY_HEADER,
-    MAX_SEQ,
-    PROBLEM,
-    _input,
-    match_id_or_404,
-    requester,
-)
-from games.api.params import game_slugs, param_choice, param_int
+from games.api.matches import MAX_SEQ
+from games.api.params import game_slugs, match_id_or_404, param_choice, param_int
 from games.catalog import engines
 from social import challenges, chat, seeks
 from social.api import serializers as s
@@ -67,7 +65,7 @@ class SeekListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.SeekInput, request)
+        data = validated(s.SeekInput, request)
         seek = seeks.seek_post(user=requester(request), **data)
         response = Response(seeks.seek_resource(seek), status=status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/seeks/{seek.id}")
@@ -130,7 +128,7 @@ class ChatApi(APIView):
     )
     @idempotent
     def post(self, request: Request, match_id: str) -> Response:
-        data = _input(s.ChatInput, request)
+        data = validated(s.ChatInput, request)
         message = chat.chat_post(
             match_id=match_id_or_404(match_id), user=requester(request), text=data["text"]
         )
@@ -148,7 +146,7 @@ class ChatHideApi(APIView):
         description="Operators (staff) only: hide a message from players, with a reason.",
     )
     def post(self, request: Request, match_id: str, seq: int) -> Response:
-        data = _input(s.HideInput, request)
+        data = validated(s.HideInput, request)
         message = chat.chat_hide(
             match_id=match_id_or_404(match_id),
             seq=seq,
@@ -173,7 +171,7 @@ class MutesApi(APIView):
         "for you, in every match. Answers the players you mute.",
     )
     def post(self, request: Request) -> Response:
-        data: dict[str, Any] = _input(s.MuteInput, request)
+        data: dict[str, Any] = validated(s.MuteInput, request)
         muted = chat.mute_set(user=requester(request), player=data["player"], muted=data["muted"])
         return Response({"muted": muted})
 
@@ -215,7 +213,7 @@ class ChallengeListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.ChallengeInput, request)
+        data = validated(s.ChallengeInput, request)
         if "expires_in" in data:
             data["expires_in"] = timedelta(seconds=data["expires_in"])
         challenge = challenges.challenge_create(challenger=requester(request), **data)
@@ -235,60 +233,51 @@ class ChallengeDetailApi(APIView):
         return _challenge_answer(challenge)
 
 
-class ChallengeAcceptApi(APIView):
-    throttle_scope = "challenges"
-    token_scope = scopes.CHALLENGE
-
-    @extend_schema(
-        request=None,
-        responses={200: s.ChallengeOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
-        tags=["challenges"],
-        description="Accept: the match is created and started (`match_id`). 409 "
-        "`challenge_closed` once it was accepted, declined, canceled or expired; 403 "
-        "`bots_not_allowed` for a bot account and an open challenge without `allow_bots`.",
+def _challenge_answered(
+    request: Request, verb: str, data: dict[str, Any], ids: dict[str, str]
+) -> Response:
+    answers: dict[str, Callable[..., Any]] = {
+        "accept": challenges.challenge_accept,
+        "decline": challenges.challenge_decline,
+        "cancel": challenges.challenge_cancel,
+    }
+    challenge = answers[verb](
+        challenge_id=_challenge_id(ids["challenge_id"]), user=requester(request), **data
     )
-    def post(self, request: Request, challenge_id: str) -> Response:
-        challenge = challenges.challenge_accept(
-            challenge_id=_challenge_id(challenge_id), user=requester(request)
-        )
-        return _challenge_answer(challenge)
+    return _challenge_answer(challenge)
 
 
-class ChallengeDeclineApi(APIView):
-    throttle_scope = "challenges"
-    token_scope = scopes.CHALLENGE
+CHALLENGES = AnswerFamily(
+    name="Challenge",
+    answer=_challenge_answered,
+    throttle_scope="challenges",
+    token_scope=scopes.CHALLENGE,
+    tags=["challenges"],
+)
 
-    @extend_schema(
-        request=s.DeclineInput,
-        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
-        tags=["challenges"],
-        description="Decline a challenge to you, with a reason (`generic` if omitted); the "
-        "challenger hears of it on the account stream (`challenge_declined`).",
-    )
-    def post(self, request: Request, challenge_id: str) -> Response:
-        data = _input(s.DeclineInput, request)
-        challenge = challenges.challenge_decline(
-            challenge_id=_challenge_id(challenge_id), user=requester(request), **data
-        )
-        return _challenge_answer(challenge)
-
-
-class ChallengeCancelApi(APIView):
-    throttle_scope = "challenges"
-    token_scope = scopes.CHALLENGE
-
-    @extend_schema(
-        request=None,
-        responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
-        tags=["challenges"],
-        description="Withdraw your pending challenge (`challenge_canceled` on the account "
-        "stream of the challenged).",
-    )
-    def post(self, request: Request, challenge_id: str) -> Response:
-        challenge = challenges.challenge_cancel(
-            challenge_id=_challenge_id(challenge_id), user=requester(request)
-        )
-        return _challenge_answer(challenge)
+ChallengeAcceptApi = answer_api(
+    CHALLENGES,
+    "accept",
+    responses={200: s.ChallengeOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+    description="Accept: the match is created and started (`match_id`). 409 "
+    "`challenge_closed` once it was accepted, declined, canceled or expired; 403 "
+    "`bots_not_allowed` for a bot account and an open challenge without `allow_bots`.",
+)
+ChallengeDeclineApi = answer_api(
+    CHALLENGES,
+    "decline",
+    body=s.DeclineInput,
+    responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+    description="Decline a challenge to you, with a reason (`generic` if omitted); the "
+    "challenger hears of it on the account stream (`challenge_declined`).",
+)
+ChallengeCancelApi = answer_api(
+    CHALLENGES,
+    "cancel",
+    responses={200: s.ChallengeOutput, 404: PROBLEM, 409: PROBLEM},
+    description="Withdraw your pending challenge (`challenge_canceled` on the account "
+    "stream of the challenged).",
+)
 
 
 class BulkPairingApi(APIView):
@@ -315,7 +304,7 @@ class BulkPairingApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.BulkPairingInput, request)
+        data = validated(s.BulkPairingInput, request)
         matches = challenges.bulk_pairing_create(organiser=requester(request), **data)
         body = {"matches": [str(match.id) for match in matches]}
         return Response(body, status=status.HTTP_201_CREATED)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.events import timestamp
 from games.models import Match
-from games.services.clock_views import deadline_shown
+from games.services.clocks_shown import deadline_shown
 from tests.players import Player, start_match
 
 CHANGELIST = "/admin/games/match/"

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.models import AccessToken, User
 from console.texts import duration_words
-from games.models import Match, Seat
+from games.models import Match, Rating, Seat
 from moderation.models import ModerationLogEntry
 from tests.clocks import overdue
 from tests.players import Player, make_player, start_match
@@ -245,3 +245,18 @@ def test_each_role_reaches_only_its_own_controls(alice: Player, bob: Player) -> 
                 expected = 302 if name in may else 403
                 assert answer.status_code == expected, (role, name, answer.status_code)
                 transaction.set_rollback(True)
+
+
+def test_the_user_page_shows_ratings_as_players_read_them(console: Client, alice: Player) -> None:
+    Rating.objects.create(
+        user=alice.user, game="gops", mu=20.0, sigma=2.0, ordinal=14.0, rated_matches=12
+    )
+    Rating.objects.create(
+        user=alice.user, game="old-men-of-the-forest", mu=25.0, sigma=7.0, ordinal=4.0,
+        rated_matches=2,
+    )  # fmt: skip
+    Rating.objects.create(user=alice.user, game="xato", mu=25.0, sigma=25 / 3, ordinal=0.0)
+    page = console.get(f"/admin/accounts/user/{alice.user.pk}/change/").content.decode()
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>([^<]+)</td>", page)
+    assert rows[:3] == [("GOPS", "2200"), ("Old Men of the Forest", "1700?"), ("Xato", "—")]
+    assert "provisional" in page

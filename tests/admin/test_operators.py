@@ -19,7 +19,7 @@ from core.errors import (
 )
 from games.models import Match, MatchEvent, Move, Seat
 from games.services import operators
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from tests.clocks import overdue
 from tests.players import Player, play_to_end, start_match
 

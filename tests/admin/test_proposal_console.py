@@ -9,8 +9,8 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from games.clock import iso
 from games.models import Match
+from games.time_controls import iso
 from tests.players import Player, start_match
 
 CHANGELIST = "/admin/games/match/"

@@ -12,7 +12,7 @@ import pytest
 
 from games.models import Match, Move
 from games.services.audit import audit_transcript
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from games.services.deadlines import step_expire
 from games.verify import verify_transcript
 from tests.clocks import overdue

@@ -1,6 +1,6 @@
-"""GET /matches from rows (``reads.match_page`` and ``reads.listed_resources``) against the
+"""GET /matches from rows (``reads.match_page`` and ``presenters.listed_resources``) against the
 queryset path it replaced (``reads.match_list``, DRF's pagination of the queryset,
-``reads.match_resource`` of each match): the same bytes, ETag and next links for every filter,
+``presenters.match_resource`` of each match): the same bytes, ETag and next links for every filter,
 viewer (seated, invited, a stranger who may join, one who sees nothing), page size and cursor
 (forward, with an offset inside equal timestamps, and a hand-made reverse one), and no more
 queries. The list reads no hidden column."""
@@ -23,7 +23,7 @@ from games.api.matches import MatchPagination, _list_etag
 from games.api.params import param_choice, param_flag
 from games.catalog import engines
 from games.models import Match
-from games.services import reads
+from games.services import presenters, reads
 from tests.players import API, Player, make_player, play_to_end, start_match
 
 QUERIES = [
@@ -60,7 +60,8 @@ def _reference(player: Player, url: str) -> tuple[bytes, str]:
     paginator = MatchPagination()
     page = paginator.paginate_queryset(matches, request) or []
     results = [
-        reads.match_resource(reads.snapshot_of(match, player.user), detail=False) for match in page
+        presenters.match_resource(reads.snapshot_of(match, player.user), detail=False)
+        for match in page
     ]
     data = paginator.get_paginated_response(results).data
     return JSONRenderer().render(data), _list_etag(request, data)

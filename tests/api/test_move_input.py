@@ -1,4 +1,4 @@
-"""``move_input_fast`` accepts exactly the bodies ``MoveInput`` accepts among the shapes it
+"""``MoveInput.fast`` accepts exactly the bodies ``MoveInput`` accepts among the shapes it
 handles, returns the same validated data, and leaves every other body to the serializer."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from core.serializers import MAX_INT
-from games.api.serializers import MoveInput, move_input_fast
+from games.api.serializers import MoveInput
 
 COMMITMENT = "ab" * 32
 
@@ -48,7 +48,7 @@ BODIES: list[Any] = [
 def test_the_fast_path_agrees_with_the_serializer(body: Any) -> None:
     serializer = MoveInput(data=body)
     valid = serializer.is_valid()
-    fast = move_input_fast(body)
+    fast = MoveInput.fast(body)
     if fast is not None:
         assert valid, serializer.errors
         assert fast == dict(serializer.validated_data)
@@ -58,4 +58,4 @@ def test_the_fast_path_agrees_with_the_serializer(body: Any) -> None:
 
 def test_the_usual_bodies_take_the_fast_path() -> None:
     for body in BODIES[:4]:
-        assert move_input_fast(body) is not None, body
+        assert MoveInput.fast(body) is not None, body

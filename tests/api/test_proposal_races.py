@@ -12,9 +12,9 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.clock import iso
 from games.models import Match, MatchEvent, Proposal
 from games.services.deadlines import step_expire
+from games.time_controls import iso
 from tests.api.test_concurrency import Answer, race, together
 from tests.clocks import overdue
 from tests.players import Player, make_player, start_match

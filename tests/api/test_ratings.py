@@ -12,7 +12,7 @@ from django.apps import apps as django_apps
 from django.db.models import F
 
 from games.models import Match, Move, Rating
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from games.services.ratings import BOT_SIGMA, DEFAULT_MU, DEFAULT_SIGMA, bot_rating
 from tests.api.test_concurrency import race
 from tests.players import API, Player, make_player, start_match

@@ -6,7 +6,7 @@ import pytest
 
 from games import verify
 from games.models import Match, MatchEvent
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from tests.api.test_concurrency import race
 from tests.players import API, Player, make_player, start_match
 

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 
 from games.api import games as games_api
 from games.events import CATALOGUE
-from games.services import reads
+from games.services import presenters
 from tests.players import Player, start_match
 from tests.schema_guard import ResponseDrift, session_guard
 
@@ -21,7 +21,7 @@ def match_id(alice: Player, bob: Player) -> str:
 
 
 def _with(patch: dict[str, Any]) -> Any:
-    resource = reads.match_resource
+    resource = presenters.match_resource
 
     def match_resource(*args: Any, **kwargs: Any) -> dict[str, Any]:
         return {**resource(*args, **kwargs), **patch}
@@ -32,7 +32,7 @@ def _with(patch: dict[str, Any]) -> Any:
 def test_an_undocumented_field_fails(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reads, "match_resource", _with({"secret_deck": [1, 2, 3]}))
+    monkeypatch.setattr(presenters, "match_resource", _with({"secret_deck": [1, 2, 3]}))
     with pytest.raises(ResponseDrift) as drift:
         alice.get(f"/matches/{match_id}")
     message = str(drift.value)
@@ -43,7 +43,7 @@ def test_an_undocumented_field_fails(
 def test_a_mistyped_field_fails(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reads, "match_resource", _with({"version": "7"}))
+    monkeypatch.setattr(presenters, "match_resource", _with({"version": "7"}))
     with pytest.raises(ResponseDrift, match=r"body\.version: '7' is not of type 'integer'"):
         alice.get(f"/matches/{match_id}")
 
@@ -51,7 +51,7 @@ def test_a_mistyped_field_fails(
 def test_a_nested_field_in_a_list_is_named(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reads, "match_resource", _with({"seats": [{"index": "zero"}]}))
+    monkeypatch.setattr(presenters, "match_resource", _with({"seats": [{"index": "zero"}]}))
     with pytest.raises(ResponseDrift, match=r"body\.seats\[0\]"):
         alice.get(f"/matches/{match_id}")
 
@@ -59,7 +59,7 @@ def test_a_nested_field_in_a_list_is_named(
 def test_a_declared_format_is_enforced(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reads, "match_resource", _with({"created_at": "yesterday"}))
+    monkeypatch.setattr(presenters, "match_resource", _with({"created_at": "yesterday"}))
     with pytest.raises(ResponseDrift, match=r"body\.created_at: 'yesterday' is not a 'date-time'"):
         alice.get(f"/matches/{match_id}")
 
@@ -103,7 +103,7 @@ def test_the_guard_checks_against_the_served_schema(db: None) -> None:
 
 
 def _events_with(change: dict[str, Any]) -> Any:
-    events_for_viewer = reads.events_for_viewer
+    events_for_viewer = presenters.events_for_viewer
 
     def patched(*args: Any, **kwargs: Any) -> tuple[list[dict[str, Any]], bool]:
         rows, more = events_for_viewer(*args, **kwargs)
@@ -116,7 +116,7 @@ def test_event_data_follows_the_catalogue(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert alice.events(match_id)["results"][0]["type"] == "match_created"
-    monkeypatch.setattr(reads, "events_for_viewer", _events_with({"data": {"seats": "all"}}))
+    monkeypatch.setattr(presenters, "events_for_viewer", _events_with({"data": {"seats": "all"}}))
     with pytest.raises(ResponseDrift, match="events"):
         alice.events(match_id)
 
@@ -124,7 +124,7 @@ def test_event_data_follows_the_catalogue(
 def test_an_event_type_outside_the_catalogue_fails(
     alice: Player, match_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(reads, "events_for_viewer", _events_with({"type": "seat_danced"}))
+    monkeypatch.setattr(presenters, "events_for_viewer", _events_with({"type": "seat_danced"}))
     with pytest.raises(ResponseDrift):
         alice.events(match_id)
 

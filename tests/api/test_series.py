@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from tests.players import Player
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The match routes' bodies are declared once (games/services/shapes.py): the bodies carry
+"""The match routes' bodies are declared once (games/services/bodies.py): the bodies carry
 exactly the declared keys, and the OpenAPI schema's components are those declarations."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from typing import Any, get_args, get_type_hints
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 
-from games.api.shapes import components
+from games.api.body_schemas import components
 from games.models import Match
-from games.services import shapes
+from games.services import bodies
 from tests.players import Player, start_match
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def required(shape: type) -> set[str]:
 def test_each_component_is_its_declaration() -> None:
     SchemaGenerator().get_schema(request=None, public=True)  # its hooks leave them as they were
     generated = components()
-    for shape in shapes.SHAPES:
+    for shape in bodies.SHAPES:
         component = generated[shape.__name__]
         assert set(component["properties"]) == keys(shape), shape.__name__
         assert set(component.get("required", [])) == required(shape), shape.__name__
@@ -43,9 +43,9 @@ def test_each_component_is_its_declaration() -> None:
 
 
 def test_the_choices_are_the_models() -> None:
-    phase_kinds = get_args(get_type_hints(shapes.Phase)["kind"])
+    phase_kinds = get_args(get_type_hints(bodies.Phase)["kind"])
     assert set(phase_kinds) == set(Match.PhaseKind.values)
-    statuses = get_args(get_type_hints(shapes.MatchSummary)["status"])
+    statuses = get_args(get_type_hints(bodies.MatchSummary)["status"])
     assert set(statuses) == set(Match.Status.values)
 
 
@@ -68,27 +68,27 @@ def test_the_match_routes_answer_with_the_declared_components() -> None:
 def test_the_bodies_carry_exactly_the_declared_keys(alice: Player, bob: Player) -> None:
     match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
     match = alice.match(match_id)
-    assert set(match) == keys(shapes.Match)
-    assert set(match["phase"]) == keys(shapes.Phase)
-    assert set(match["fairness"]) == keys(shapes.Fairness)
+    assert set(match) == keys(bodies.Match)
+    assert set(match["phase"]) == keys(bodies.Phase)
+    assert set(match["fairness"]) == keys(bodies.Fairness)
     for seat in match["seats"]:
-        assert set(seat) == keys(shapes.Seat)
+        assert set(seat) == keys(bodies.Seat)
     page = alice.get("/matches").json()
-    assert set(page) == keys(shapes.MatchPage)
-    assert set(page["results"][0]) == keys(shapes.MatchSummary)
+    assert set(page) == keys(bodies.MatchPage)
+    assert set(page["results"][0]) == keys(bodies.MatchSummary)
 
     moved = alice.move(match_id, 1, {"card": 1}).json()
-    assert set(moved) == keys(shapes.MoveAnswer)
-    assert set(moved["receipt"]) | {"kind"} == keys(shapes.Receipt)
+    assert set(moved) == keys(bodies.MoveAnswer)
+    assert set(moved["receipt"]) | {"kind"} == keys(bodies.Receipt)
     for step in (1, 2, 3):
         if step > 1:
             alice.move(match_id, step, {"card": step})
         bob.move(match_id, step, {"card": step})
     finished = alice.match(match_id)
     assert finished["status"] == "finished"
-    assert set(finished["result"]) == keys(shapes.Result)
+    assert set(finished["result"]) == keys(bodies.Result)
 
     events = alice.events(match_id)
-    assert set(events) == keys(shapes.EventPage)
+    assert set(events) == keys(bodies.EventPage)
     for event in events["results"]:
-        assert set(event) == keys(shapes.Event)
+        assert set(event) == keys(bodies.Event)

@@ -1,7 +1,7 @@
 """A match resource's body and its ETag come from one snapshot, even while moves commit.
 
 ``GET /matches/{id}`` reads the match, its seats and the engine state in one query. The
-resource returned after a create, join or resign (``games.api.matches._match_response``) takes
+resource returned after a create, join or resign (``games.api.matches.match_response``) takes
 two (the snapshot, then ``reads.match_state``), and a change may commit between them.
 
 Real threads on the real PostgreSQL: one plays a match to its end through the API while readers
@@ -26,7 +26,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 
 from games import match_store
-from games.services import reads
+from games.services import presenters, reads
 from tests.players import API, Player, make_player, start_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -58,7 +58,8 @@ def widened_window(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
             raced.append(1)
         return state
 
-    monkeypatch.setattr(reads, "match_state", counting_match_state)
+    # The presenters call it by the name they imported.
+    monkeypatch.setattr(presenters, "match_state", counting_match_state)
     yield raced
 
 
@@ -83,7 +84,7 @@ def _reader(player: Player, match_id: str, stop: threading.Event, out: list[Any]
                 out.append((response.status_code, response["ETag"], response.json()))
             else:
                 snapshot = reads.match_snapshot(match_id=match_id, user=player.user)
-                body = json.loads(JSONRenderer().render(reads.match_resource(snapshot)))
+                body = json.loads(JSONRenderer().render(presenters.match_resource(snapshot)))
                 out.append((200, snapshot.etag, body))
     finally:
         connection.close()

@@ -12,7 +12,7 @@ from games.bots.base import concrete
 from games.catalog import get_engine
 from games.engine.rng import DealRng
 from games.models import Match
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from tests.players import Player, make_player
 
 # (game, seat count, options): small variants keep the playouts short.

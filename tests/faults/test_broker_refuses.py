@@ -42,7 +42,7 @@ def test_a_failure_after_the_commit_keeps_the_key(settings, monkeypatch):
     def crash(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the answer could not be built")
 
-    monkeypatch.setattr("games.api.matches._match_response", crash)
+    monkeypatch.setattr("games.api.matches.match_response", crash)
     body = {"game": "gops", "seats": ["me", {"user": bob.name}]}
     with pytest.raises(RuntimeError):
         alice.post("/matches", body, HTTP_IDEMPOTENCY_KEY="after-commit")

@@ -19,7 +19,7 @@ from core.errors import PermissionDenied, ValidationFailed
 from games import dispatch
 from games.embedded import worker
 from games.models import Match, MatchEvent, Rating, Seat
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from live.bus import bus
 from moderation.models import ModerationLogEntry, Report, Sanction
 from moderation.sanctions import sanction_impose, sanction_lift

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from games import dispatch
-from games.clock import iso
 from games.embedded import worker
 from games.models import Match
+from games.time_controls import iso
 from notify.deadlines import deadline_soon_scan
 from tests.notify.conftest import Recorder
 from tests.players import Player, start_match

@@ -10,7 +10,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games.clock import iso
+from games.time_controls import iso
 from tests.notify.conftest import Jobs, Recorder, verify
 from tests.players import Player, start_match
 

@@ -169,7 +169,7 @@ def test_the_oldest_overdue_deadline_and_the_bot_lag(alice: Player, bob: Player,
     assert 25 <= value(samples, "facedown_bot_task_lag_seconds") < 45
     assert value(samples, "facedown_metrics_source_up", source="database") == 1
     # Once the bot has moved, its seat waits no more.
-    from games.services.bots import bot_moves_play
+    from games.services.bot_seats import bot_moves_play
 
     assert bot_moves_play(match_id=bot_match, step=1) == 1
     assert value(scrape(APIClient()), "facedown_bot_task_lag_seconds") == 0

@@ -11,7 +11,7 @@ from accounts.models import User
 from games.bots.base import BaseBot, BotContext, Decision, Observation
 from games.catalog import bots_of
 from games.models import Match, Seat
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from games.services.operators import seat_replace_with_bot
 from tests.players import Player, play_to_end, start_match
 

@@ -12,7 +12,7 @@ from games.bots import BotContext, Decision
 from games.bots.base import RandomBot
 from games.catalog import bots_of, get_engine
 from games.models import Match, Move, Seat
-from games.services.bots import bot_moves_play, stalled_bots_sweep
+from games.services.bot_seats import bot_moves_play, stalled_bots_sweep
 from tests.players import Player
 
 
@@ -114,8 +114,8 @@ def test_stalled_bots_are_nudged_by_the_sweep(alice: Player):
 
 
 def test_a_match_with_two_stalled_bots_is_nudged_once(alice: Player, monkeypatch):
-    from games.services import bots as bot_services
-    from games.services.bots import stalled_bot_steps
+    from games.services import bot_seats as bot_services
+    from games.services.bot_seats import stalled_bot_steps
 
     match_id = _bot_match(alice, "gops", ["random", "random"], options={"num_cards": 4})
     later = timezone.now() + timezone.timedelta(minutes=5)
@@ -134,7 +134,7 @@ def test_a_match_with_two_stalled_bots_is_nudged_once(alice: Player, monkeypatch
 
 
 def test_one_broken_match_does_not_stop_the_sweep(alice: Player, monkeypatch):
-    from games.services import bots as bot_services
+    from games.services import bot_seats as bot_services
 
     first = _bot_match(alice, "gops", ["random"])
     second = _bot_match(alice, "gops", ["random"])

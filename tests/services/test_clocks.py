@@ -8,7 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from games.clock import (
+from games.models import Match, MatchEvent, Move
+from games.services.deadlines import overdue_sweep, step_expire
+from games.services.moves import move_submit
+from games.time_controls import (
     TimeControl,
     after_counting,
     clock_new,
@@ -18,9 +21,6 @@ from games.clock import (
     iso,
     spend,
 )
-from games.models import Match, MatchEvent, Move
-from games.services.deadlines import overdue_sweep, step_expire
-from games.services.moves import move_submit
 from tests.players import Player, start_match
 
 BERLIN = ZoneInfo("Europe/Berlin")

@@ -11,12 +11,12 @@ from django.utils import timezone
 
 from accounts.models import User
 from core.errors import ProposalClosed
-from games.clock import iso, parse
 from games.models import Match, MatchEvent, Proposal, Rating
-from games.services.clocks import clocks_hold
+from games.services.clock_changes import clocks_hold
 from games.services.deadlines import step_expire
 from games.services.proposals import proposal_answer, proposal_make, proposals_read
 from games.services.unit_of_work import match_change
+from games.time_controls import iso, parse
 from tests.clocks import overdue
 from tests.players import Player, start_match
 

@@ -9,7 +9,6 @@ import pytest
 
 from accounts.models import User
 from accounts.vacation_bank import DAY, bank_at
-from games.clock import iso
 from games.models import Match, MatchEvent, Move
 from games.services.deadlines import overdue_sweep
 from games.services.vacations import (
@@ -18,6 +17,7 @@ from games.services.vacations import (
     vacation_start,
     vacation_state,
 )
+from games.time_controls import iso
 from notify.generate import notifications_of
 from tests.players import Player, start_match
 

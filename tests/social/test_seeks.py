@@ -94,9 +94,10 @@ def test_cancel_a_second_seek_and_bad_input(alice, bob):
 
 
 def test_rating_range_admits_newcomers_and_keeps_out_rated_players_outside_it(alice, bob):
-    ranged = seek(alice, rating_range={"min": 0, "max": 20}).json()
-    assert ranged["rating_range"] == {"min": 0, "max": 20}
-    # bob's rating in GOPS (the leaderboard's ordinal) is 30: outside alice's range.
+    ranged = seek(alice, rating_range={"min": 1200, "max": 2000}).json()
+    assert ranged["rating_range"] == {"min": 1200, "max": 2000}
+    # The range is in the rating players read: bob's ordinal of 30 shows as 3000 (1500 + 50 x
+    # 30), outside alice's range, though 30 lies inside 0 to 2000.
     Rating.objects.create(
         user=bob.user, game="gops", mu=40, sigma=10 / 3, ordinal=30, rated_matches=5
     )

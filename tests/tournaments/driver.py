@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.catalog import get_engine
 from games.models import Match, Seat
-from games.services.bots import bot_moves_play
+from games.services.bot_seats import bot_moves_play
 from games.services.moves import move_submit
 from tournaments.models import Tournament
 from tournaments.services.create import tournament_create

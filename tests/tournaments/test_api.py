@@ -73,6 +73,7 @@ def test_a_whole_tournament_over_http():
         "may_join": True,
         "why_not": None,
         "is_organiser": True,
+        "rating": 1500,  # a newcomer's, as players read it
     }
     for player in players:
         joined = player.post(f"/tournaments/{tid}/join")
@@ -250,11 +251,12 @@ def test_the_csv_export_writes_no_cell_a_spreadsheet_would_evaluate(db):
     tid = _create(organiser)["id"]
     for player in hostile:
         assert player.post(f"/tournaments/{tid}/join").status_code in (200, 201)
-    Entry.objects.filter(tournament_id=tid).update(rating=-7.25)
+    # An ordinal of -40 reads as a rating of -500 (games/services/rating_scale.py).
+    Entry.objects.filter(tournament_id=tid).update(rating=-40.0)
     exported = organiser.get(f"/tournaments/{tid}/export?format=csv")
     assert exported.status_code == 200
     rows = list(csv.DictReader(io.StringIO(exported.content.decode())))
     assert sorted(r["player"] for r in rows) == sorted("'" + p.name for p in hostile)
-    assert {r["rating"] for r in rows} == {"'-7.25"}
+    assert {r["rating"] for r in rows} == {"'-500"}
     for row in rows:
         assert not any(cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in row.values())

@@ -50,12 +50,13 @@ def test_entry_conditions_each_have_their_code():
     Rating.objects.create(user=veteran, game="gops", mu=40, sigma=2, ordinal=34, rated_matches=12)
     User.objects.filter(pk=veteran.pk).update(date_joined=now - 40 * DAY)
     veteran.refresh_from_db()
+    # veteran's ordinal of 34 reads 3200, a newcomer's 1500 (games/services/rating_scale.py)
     strict = tournament(
-        organiser, [], now=now, min_rating=10, min_rated_games=5, min_account_days=30
+        organiser, [], now=now, min_rating=2000, min_rated_games=5, min_account_days=30
     )
     assert why_not(strict, newcomer, now) == "rating_too_low"
     assert why_not(strict, veteran, now) is None
-    capped = tournament(organiser, [], now=now, max_rating=20)
+    capped = tournament(organiser, [], now=now, max_rating=3000)
     assert why_not(capped, veteran, now) == "rating_too_high"
     games = tournament(organiser, [], now=now, min_rated_games=5)
     assert why_not(games, newcomer, now) == "too_few_rated_games"
@@ -72,7 +73,7 @@ def test_entry_conditions_each_have_their_code():
     assert why_not(window, veteran, now + timedelta(hours=2)) == "registration_closed"
     with pytest.raises(EntryRefused) as refused:
         tournament_join(tournament_id=strict.pk, user=newcomer, now=now)
-    assert refused.value.extra == {"why_not": "rating_too_low"}
+    assert refused.value.extra == {"why_not": "rating_too_low", "rating": 1500, "limit": 2000}
     with pytest.raises(TournamentNotOpen):
         tournament_join(tournament_id=window.pk, user=veteran, now=now)
     assert tournament_join(tournament_id=strict.pk, user=veteran, now=now).rating == 34

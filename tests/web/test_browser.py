@@ -130,7 +130,9 @@ def test_two_humans_never_see_each_others_card_before_the_reveal(
     new_page: NewPage, user: Callable[[str], Any]
 ) -> None:
     user("alice")
-    user("bob")
+    bob_user = user("bob")
+    bob_user.screen_reader = True  # the leak check covers the screen-reader mode's text too
+    bob_user.save(update_fields=["screen_reader"])
     alice, bob = new_page(), new_page(width=420, height=900)
     log_in(alice, "alice")
     match_id = create_match(alice, "hols-der-geier", invite="bob")
@@ -165,6 +167,10 @@ def test_two_humans_never_see_each_others_card_before_the_reveal(
     assert len(now_cells) == 2 and not re.search(r"\d", "".join(now_cells))
     expect(bob_table.locator(".flip")).to_have_count(0)
     assert f"your card {a_card}" not in bob.content()
+    # Bob's screen-reader mode reads the same view: a card face down, never its value.
+    sealed = bob.locator("#reader-table dd").nth(3)
+    expect(sealed).to_have_text("alice: card placed face down; bob (you): no card yet.")
+    assert "alice played" not in bob.locator("#reader-log").inner_text()
     # What bob's page received from the API holds no trace of alice's card either.
     seen = bob.evaluate(
         "async (id) => (await Facedown.api('GET', `/matches/${id}`)).data", match_id

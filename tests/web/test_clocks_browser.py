@@ -15,8 +15,8 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from games.clock import TimeControl, after_counting, iso, zone
 from games.models import Match
+from games.time_controls import TimeControl, after_counting, iso, zone
 from tests.players import Player, make_player, start_match
 from tests.web.test_newcomer_browser import assert_accessible
 from tests.web.test_profiles_browser import OVERFLOW, PHONE, _log_in
@@ -162,7 +162,7 @@ COUNT = """([match, clock, now]) => {
 
 
 def test_the_countdown_skips_weekends_and_counts_byoyomi_periods(new_page: NewPage) -> None:
-    # The page's own arithmetic at fixed moments, against the server's (games/clock.py).
+    # The page's own arithmetic at fixed moments, against the server's (games/time_controls.py).
     page = new_page()
     page.goto("/login")
     page.add_script_tag(url="/assets/api.js")

@@ -83,8 +83,8 @@ def test_rematch_profile_leaderboard_and_series_pages(
 
     # Profile: ann won both finished matches.
     _shots(pages, "/players/ann", "#rating-rows tr", tmp_path, "profile")
-    expect(phone.locator("#streak")).to_have_text("Current streak: 2 won in a row.")
-    expect(phone.locator("#rating-rows tr").first).to_contain_text("gops")
+    expect(phone.locator("#streak")).to_have_text("Won the last 2 matches.")
+    expect(phone.locator("#rating-rows tr").first).to_contain_text("GOPS")
     expect(phone.locator("#recent li")).to_have_count(2)
 
     # Leaderboard: ann above ben, linked to their profiles.
@@ -93,7 +93,7 @@ def test_rematch_profile_leaderboard_and_series_pages(
     assert names == ["ann", "ben"]
     phone.get_by_role("link", name="ben").click()
     phone.wait_for_url("**/players/ben")
-    expect(phone.locator("#streak")).to_have_text("Current streak: 2 not won in a row.")
+    expect(phone.locator("#streak")).to_have_text("Did not win the last 2 matches.")
 
     # Series standings, reached from a match of the series.
     phone.goto(f"/matches/{first}")
@@ -124,7 +124,7 @@ def test_a_series_from_the_lobby(new_page: NewPage, tmp_path: Path) -> None:
     assert box["x"] + box["width"] <= form["x"] + form["width"]
     page.get_by_role("button", name="Create match").click()
     page.wait_for_url(re.compile(r"/series/[0-9a-f-]{36}$"))
-    expect(page.locator("#series-title")).to_have_text("Series of 3 (gops)")
+    expect(page.locator("#series-title")).to_have_text("Series of 3 (GOPS)")
     expect(page.locator("#series-matches li")).to_have_count(1)
     match = cat.match(
         page.locator("#series-matches a").first.get_attribute("href").rsplit("/", 1)[1]

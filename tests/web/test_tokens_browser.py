@@ -29,7 +29,7 @@ def test_a_token_is_made_shown_once_and_revoked(new_page: Callable[..., Page]) -
     page.goto("/tokens")
     expect(page.get_by_role("cell", name="tests", exact=True)).to_be_visible()
     page.get_by_label("Name", exact=True).fill("my bot")
-    page.get_by_role("checkbox", name="challenge Send").check()
+    page.get_by_role("checkbox", name="challenge", exact=True).check()
     page.get_by_role("button", name="Create token").click()
     secret = page.locator("#token-secret-value")
     expect(secret).not_to_be_empty()

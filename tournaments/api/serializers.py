@@ -62,8 +62,22 @@ class TournamentCreateInput(StrictSerializer):
         "to move to the end.",
     )
     visibility = serializers.ChoiceField(choices=Tournament.Visibility.values, default="public")
-    min_rating = serializers.FloatField(required=False, allow_null=True, default=None)
-    max_rating = serializers.FloatField(required=False, allow_null=True, default=None)
+    min_rating = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=10_000,
+        help_text="The rating players read (1500 for a newcomer), not openskill's ordinal.",
+    )
+    max_rating = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=10_000,
+        help_text="The rating players read (1500 for a newcomer), not openskill's ordinal.",
+    )
     min_rated_games = StrictIntegerField(min_value=0, max_value=100_000, default=0)
     min_account_days = StrictIntegerField(min_value=0, max_value=100_000, default=0)
     max_players = StrictIntegerField(
@@ -99,8 +113,8 @@ class TournamentOutput(serializers.Serializer):
     round_interval_days = serializers.IntegerField(allow_null=True)
     round_limit_seconds = serializers.IntegerField()
     visibility = serializers.ChoiceField(choices=Tournament.Visibility.values)
-    min_rating = serializers.FloatField(allow_null=True)
-    max_rating = serializers.FloatField(allow_null=True)
+    min_rating = serializers.IntegerField(allow_null=True)
+    max_rating = serializers.IntegerField(allow_null=True)
     min_rated_games = serializers.IntegerField()
     min_account_days = serializers.IntegerField()
     max_players = serializers.IntegerField(allow_null=True)
@@ -131,6 +145,11 @@ class YouOutput(serializers.Serializer):
         allow_null=True, help_text="Why you may not join now: a stable code (docs/api.md)."
     )
     is_organiser = serializers.BooleanField()
+    rating = serializers.IntegerField(
+        allow_null=True,
+        help_text="Your rating in the game as players read it, the unit of min_rating and "
+        "max_rating (null: not logged in).",
+    )
 
 
 class TournamentDetailOutput(TournamentOutput):
@@ -144,7 +163,10 @@ class StandingRowOutput(serializers.Serializer):
     buchholz = serializers.FloatField()
     sonneborn_berger = serializers.FloatField()
     direct = serializers.FloatField()
-    rating = serializers.FloatField()
+    rating = serializers.IntegerField(
+        help_text="The rating players read (1500 for a newcomer) at entry: seeding and the last "
+        "tie-break."
+    )
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Entry.Status.values)

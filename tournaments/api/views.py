@@ -17,10 +17,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts import scopes
+from accounts.requester import requester
+from core.api.input import validated
+from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from core.errors import NotFound
 from core.openapi import operation_id
 from games.api.idempotent import idempotent
-from games.api.matches import IDEMPOTENCY_HEADER, PROBLEM, _input, requester
 from games.api.params import game_slugs, param_choice, param_flag
 from games.catalog import engines
 from tournaments.api import serializers as s
@@ -95,7 +97,7 @@ class TournamentListApi(APIView):
     )
     @idempotent
     def post(self, request: Request) -> Response:
-        data = _input(s.TournamentCreateInput, request)
+        data = validated(s.TournamentCreateInput, request)
         tournament = tournament_create(organiser=requester(request), **data)
         response = _detail(request, tournament.pk, status.HTTP_201_CREATED)
         response["Location"] = request.build_absolute_uri(f"/api/v1/tournaments/{tournament.pk}")
@@ -238,7 +240,7 @@ class TournamentPlayersApi(APIView):
         ),
     )
     def post(self, request: Request, tournament_id: str) -> Response:
-        data = _input(s.PlayerAddInput, request)
+        data = validated(s.PlayerAddInput, request)
         entry = entries.player_invite(
             tournament_id=readable_or_404(request, tournament_id),
             by=requester(request),
@@ -261,7 +263,7 @@ class TournamentDisqualifyApi(APIView):
         ),
     )
     def post(self, request: Request, tournament_id: str, username: str) -> Response:
-        data = _input(s.DisqualifyInput, request)
+        data = validated(s.DisqualifyInput, request)
         entry = entries.player_disqualify(
             tournament_id=readable_or_404(request, tournament_id),
             by=requester(request),

@@ -5,8 +5,8 @@ the type, ``XXR`` the number of rounds, then one ``001`` line per player in star
 (rating, then id), with their points and place from ``standings`` and one ten-column entry per
 round: the opponent's starting number, the colour (``w`` for seat 0, ``b`` for seat 1) and the
 result (``1``, ``=``, ``0``; ``+`` and ``-`` for a forfeit; ``0000 - U`` for a bye, ``0000 - Z``
-for a round without a game). Ratings are the game's rating ordinals, rounded. Two seats only: the
-format knows nothing else.
+for a round without a game). Ratings are as the caller gives them (the services give the
+rating players read). Two seats only: the format knows nothing else.
 
 Nothing may spill from one field into another or onto a new line (a forged ``001`` record): free
 text (the tournament's name, player names) loses every control, format and line-separator
@@ -102,7 +102,7 @@ def trf_text(
     for e in sorted(entrants, key=lambda e: start[e.id]):
         row = rows[e.id]
         shown = trf_free_text(names.get(e.id, str(e.id)), PLAYER_WIDTH)
-        # A rating is four digits: the game's ordinal, rounded, kept within 0 to 9999.
+        # A rating is four digits, rounded, kept within 0 to 9999.
         rating = min(max(round(e.rating), 0), 9999)
         head = (
             f"001 {_number(start[e.id], 4)} {'':4} {shown:<{PLAYER_WIDTH}} "

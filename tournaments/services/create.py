@@ -15,9 +15,9 @@ from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
 from core.text import characters_from_one, one_of, seat_range, whole_number
 from games.catalog import bots_of, get_engine
-from games.clock import TimeControl
 from games.engine.protocol import InvalidOptions
 from games.services.deadlines import time_control_validate
+from games.time_controls import TimeControl
 from tournaments.models import Tournament
 from tournaments.services.log import event_add
 
@@ -26,6 +26,7 @@ MAX_INTERVAL_DAYS = 60
 MAX_ROUND_LIMIT_SECONDS = 120 * 24 * 3600
 MIN_ROUND_LIMIT_SECONDS = 60
 MAX_NAME = 100
+MAX_RATING = 10_000  # a shown rating (games/services/rating_scale.py), as seeks bound theirs
 
 
 def _choice(errors: dict[str, list[str]], field: str, value: Any, choices: Any) -> None:
@@ -69,7 +70,12 @@ def _settings_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> Non
     _whole(errors, "min_rated_games", fields.get("min_rated_games"), 0, 100_000)
     _whole(errors, "min_account_days", fields.get("min_account_days"), 0, 100_000)
     _whole(errors, "max_players", fields.get("max_players"), 2, 10_000)
+    # ratings as players read them (1500 a newcomer; games/services/rating_scale.py)
+    _whole(errors, "min_rating", fields.get("min_rating"), 0, MAX_RATING)
+    _whole(errors, "max_rating", fields.get("max_rating"), 0, MAX_RATING)
     low, high = fields.get("min_rating"), fields.get("max_rating")
+    if "min_rating" in errors or "max_rating" in errors:
+        return
     if low is not None and high is not None and low > high:
         errors["max_rating"] = [gettext_noop("At least min_rating.")]
 

@@ -26,12 +26,13 @@ from core.errors import (
 )
 from games.models import Rating
 from games.services.consent import invitations_allow
+from games.services.rating_scale import from_ordinal
 from games.services.ratings import DEFAULT_MU, DEFAULT_SIGMA, ordinal
 from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament
 from tournaments.services.announce import Announcements
 from tournaments.services.log import event_add
-from tournaments.services.stand_ins import absent_handed_over
+from tournaments.services.seat_handover import absent_handed_over
 
 #: Every ``why_not`` a player may be told (docs/api.md, "Tournaments").
 WHY_NOT = (
@@ -52,7 +53,8 @@ Running = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
 
 
 def rating_of(user: User, game: str) -> tuple[float, int]:
-    """The user's rating ordinal for ``game`` and their rated matches in it."""
+    """The user's rating ordinal for ``game`` and their rated matches in it (seeding uses the
+    ordinal; the entry conditions compare its shown rating, ``from_ordinal``)."""
     row = Rating.objects.filter(user=user, game=game).only("ordinal", "rated_matches").first()
     if row is None:
         return ordinal(DEFAULT_MU, DEFAULT_SIGMA), 0
@@ -87,10 +89,11 @@ def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
         entry is None or not entry.invited
     ):
         return "invitation_only"
-    rating, rated = rating_of(user, tournament.game)
-    if tournament.min_rating is not None and rating < tournament.min_rating:
+    ordinal_now, rated = rating_of(user, tournament.game)
+    shown = from_ordinal(ordinal_now)  # the conditions are typed as players read ratings
+    if tournament.min_rating is not None and shown < tournament.min_rating:
         return "rating_too_low"
-    if tournament.max_rating is not None and rating > tournament.max_rating:
+    if tournament.max_rating is not None and shown > tournament.max_rating:
         return "rating_too_high"
     if rated < tournament.min_rated_games:
         return "too_few_rated_games"
@@ -117,11 +120,26 @@ def tournament_join(
             raise TournamentFull()
         if reason in ("not_registering", "registration_not_open", "registration_closed"):
             raise TournamentNotOpen(why_not=reason)
+        if reason in ("rating_too_low", "rating_too_high"):
+            raise _rating_refused(tournament, user, reason)
         if reason is not None:
             raise EntryRefused(why_not=reason)
         entry = _entry_activate(tournament, user, now)
         event_add(tournament, "joined", at=now, author=user, player=user.username)
     return entry
+
+
+def _rating_refused(tournament: Tournament, user: User, reason: str) -> EntryRefused:
+    """The refusal names both numbers in the units the organiser typed and players read."""
+    low = reason == "rating_too_low"
+    return EntryRefused(
+        gettext_noop("Your rating is below this tournament's minimum.")
+        if low
+        else gettext_noop("Your rating is above this tournament's maximum."),
+        why_not=reason,
+        rating=from_ordinal(rating_of(user, tournament.game)[0]),
+        limit=tournament.min_rating if low else tournament.max_rating,
+    )
 
 
 def _entry_activate(tournament: Tournament, user: User, now: datetime) -> Entry:

@@ -32,7 +32,7 @@ from tournaments.services.rounds import (
     rounds_planned,
     tables_record,
 )
-from tournaments.services.stand_ins import round_limit_handed_over
+from tournaments.services.seat_handover import round_limit_handed_over
 
 #: Rounds opened in one check at most (rounds with no table end at once).
 MAX_ROUNDS_PER_CHECK = 8

@@ -6,6 +6,7 @@ organiser reads exactly what a spectator reads."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -16,12 +17,13 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.csv_cells import csv_text
 from core.errors import NotFound, NotSupported
+from games.services.rating_scale import from_ordinal
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
 from tournaments.pairing.export import TrfOverflow, trf_text
 from tournaments.pairing.scoring import table_points
 from tournaments.pairing.standings import crosstable, standings
 from tournaments.pairing.types import Played
-from tournaments.services.entries import why_not
+from tournaments.services.entries import rating_of, why_not
 from tournaments.services.results import Results, results_of
 
 SETTINGS = (
@@ -140,6 +142,7 @@ def tournament_detail(
         "may_join": False,
         "why_not": "not_authenticated",
         "is_organiser": False,
+        "rating": None,
     }
     if viewer is not None and viewer.is_authenticated:
         entry = tournament.entries.filter(user=viewer).first()
@@ -151,6 +154,7 @@ def tournament_detail(
             "may_join": reason is None,
             "why_not": reason,
             "is_organiser": viewer.pk == tournament.organiser_id,
+            "rating": from_ordinal(rating_of(viewer, tournament.game)[0]),
         }
     return {**_summary(tournament, players), "you": you}
 
@@ -174,7 +178,7 @@ def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
                 "buchholz": row.buchholz,
                 "sonneborn_berger": row.sonneborn_berger,
                 "direct": row.direct,
-                "rating": row.rating,
+                "rating": from_ordinal(row.rating),
                 "played": row.played,
                 "byes": row.byes,
                 "status": _status(results, row.player),
@@ -307,7 +311,8 @@ def _trf(
 ) -> str:
     return trf_text(
         name=tournament.name,
-        entrants=results.entrants,
+        # The report file carries the rating players read, as the standings do.
+        entrants=[replace(e, rating=from_ordinal(e.rating)) for e in results.entrants],
         played=results.played,
         byes=byes,
         names=names,

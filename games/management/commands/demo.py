@@ -30,9 +30,15 @@ class Command(BaseCommand):
     help = "Create demo players alice and bob, a GOPS match between them and one against a bot."
 
     def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", default="8000")
 
-    def handle(self, *args: Any, port: str, **options: Any) -> None:
+    def handle(self, *args: Any, host: str, port: str, **options: Any) -> None:
+        # A server on every interface is reached on this machine at 127.0.0.1 too.
+        if host in ("", "0.0.0.0", "::"):
+            host = "127.0.0.1"
+        elif ":" in host:
+            host = f"[{host}]"
         alice, alice_token = _player("alice")
         bob, bob_token = _player("bob")
         # A fresh pair of matches on every run: an earlier run's matches may be under way or
@@ -50,12 +56,12 @@ class Command(BaseCommand):
             seats=[SeatSpec("me"), SeatSpec("bot", bot="greedy")],
             options={"num_cards": 5},
         )
-        base = f"http://127.0.0.1:{port}/api/v1"
+        base = f"http://{host}:{port}/api/v1"
         self.stdout.write(
             f"""
-Facedown is starting at http://127.0.0.1:{port}/  (API docs: http://127.0.0.1:{port}/api/docs/)
+Facedown is starting at http://{host}:{port}/  (API docs: http://{host}:{port}/api/docs/)
 
-Play in the browser: open http://127.0.0.1:{port}/ and log in as alice (or bob), password
+Play in the browser: open http://{host}:{port}/ and log in as alice (or bob), password
 {DEMO_PASSWORD}. Alice's newest match against the bot is waiting for her move.
 
 Demo players (password: {DEMO_PASSWORD}):
@@ -78,7 +84,16 @@ Paste these into a second terminal to play it:
   curl -s -H "$B" -H "$J" -d '{{"step": 1, "move": {{"card": 3}}}}' $API/matches/$M/moves
   # the step resolved: the events show both bids and who took the prize
   curl -s -H "$B" $API/matches/$M/events
-  # keep going with "step": 2, 3, ... (read "step" and "legal_moves" from the match)
+  # steps 2 to 4 the same way: any card still in your hand ("legal_moves" in the match)
+  curl -s -H "$A" -H "$J" -d '{{"step": 2, "move": {{"card": 4}}}}' $API/matches/$M/moves
+  curl -s -H "$B" -H "$J" -d '{{"step": 2, "move": {{"card": 5}}}}' $API/matches/$M/moves
+  curl -s -H "$A" -H "$J" -d '{{"step": 3, "move": {{"card": 1}}}}' $API/matches/$M/moves
+  curl -s -H "$B" -H "$J" -d '{{"step": 3, "move": {{"card": 2}}}}' $API/matches/$M/moves
+  curl -s -H "$A" -H "$J" -d '{{"step": 4, "move": {{"card": 3}}}}' $API/matches/$M/moves
+  curl -s -H "$B" -H "$J" -d '{{"step": 4, "move": {{"card": 4}}}}' $API/matches/$M/moves
+  # no step 5 to send: each of you holds one card, so the server plays it and the match is
+  # over ("status": "finished", the scores and the winner in "result")
+  curl -s -H "$A" $API/matches/$M
 
 Alice also has a match against the greedy bot, which answers by itself: {versus_bot.id}
 

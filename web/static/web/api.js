@@ -204,12 +204,55 @@ const Facedown = (() => {
     return "life" in move || "sacrifice" in move ? _("your sealed choice") : moveLabel(move);
   }
 
+  /* The one date-and-time format of every page, in the page's language (not the browser's):
+     "Mon, Dec 7, 2026, 02:17 PM" in English, "Mo., 7. Dez. 2026, 14:17" in German. */
+  const pageLanguage = () => document.documentElement.lang || undefined;
+  let timeFormat = null;
+  let dayFormat = null;
+
   function localTime(iso) {
     if (!iso) return "";
-    const when = new Date(iso);
-    return when.toLocaleString(document.documentElement.lang || undefined, {
-      weekday: "short", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
+    timeFormat = timeFormat || new Intl.DateTimeFormat(pageLanguage(), {
+      weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit",
     });
+    return timeFormat.format(new Date(iso));
+  }
+
+  /** A calendar day ("2026-12-12", as a date input holds it) in the same words: "Sat, Dec 12, 2026". */
+  function localDay(day) {
+    if (!day) return "";
+    dayFormat = dayFormat || new Intl.DateTimeFormat(pageLanguage(), {
+      weekday: "short", year: "numeric", month: "short", day: "numeric", timeZone: "UTC",
+    });
+    return dayFormat.format(new Date(`${day.slice(0, 10)}T00:00:00Z`));
+  }
+
+  /** A date or date-and-time input shows its value in the browser's own format (Chromium
+      follows the browser's locale, not the page's): the chosen moment is repeated under it in
+      the page's format, in an output the input names as its description. */
+  function echoDate(input) {
+    const out = el("output", { id: `${input.id}-said`, class: "date-said muted", for: input.id });
+    const ids = (input.getAttribute("aria-describedby") || "").split(" ").filter(Boolean);
+    input.setAttribute("aria-describedby", [...ids, out.id].join(" "));
+    const show = () => {
+      out.textContent = !input.value ? ""
+        : _("Chosen: %(when)s", { when: input.type === "date" ? localDay(input.value) : localTime(new Date(input.value).toISOString()) });
+    };
+    input.addEventListener("input", show);
+    input.addEventListener("change", show);
+    input.after(out);
+    show();
+    return show;
+  }
+
+  /** Labels each cell of a ``table.stack`` with its column's heading, for the stacked layout
+      on a phone (app.css); a visually hidden heading labels nothing. */
+  function stackLabels(table) {
+    const heads = [...table.querySelectorAll("thead th")].map((th) =>
+      (th.querySelector(".visually-hidden") ? "" : th.textContent.trim()));
+    for (const row of table.tBodies[0] ? table.tBodies[0].rows : []) {
+      [...row.cells].forEach((cell, i) => { if (heads[i]) cell.dataset.label = heads[i]; });
+    }
   }
 
   function countdown(iso) {
@@ -240,6 +283,13 @@ const Facedown = (() => {
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
+  }
+
+  /** Says ``text`` to screen readers only (a visually hidden live region): a confirmation the
+      page already shows (the card played, the move committed) needs no box over the table. */
+  function announce(text) {
+    const box = document.getElementById("quiet-status");
+    if (box) box.textContent = text;
   }
 
   function toast(text) {
@@ -329,7 +379,8 @@ const Facedown = (() => {
       move" while the tab is hidden (only when the player granted the permission), and calls
       ``onChange(type, data)`` on every notification. */
   function followMe(onChange = () => {}) {
-    const kinds = ["your_move", "step_resolved", "match_started", "match_finished", "invited", "deadline_soon", "seat_offered"];
+    const kinds = ["your_move", "step_resolved", "match_started", "match_finished", "invited", "deadline_soon", "seat_offered",
+      "challenge", "challenge_declined", "challenge_canceled"];
     follow("me", "/accounts/me/stream", kinds, (type, data) => {
       if (type === "snapshot") {
         waitingCount = data.awaiting_me.length;
@@ -338,19 +389,20 @@ const Facedown = (() => {
       }
       waitingRefresh();
       onChange(type, data);
-      const notable = type === "your_move" || type === "deadline_soon" || type === "invited" || type === "seat_offered";
+      const notable = ["your_move", "deadline_soon", "invited", "seat_offered", "challenge"].includes(type);
       if (notable && document.hidden && typeof Notification !== "undefined" &&
           Notification.permission === "granted") {
         const text = { your_move: _("Your move"), deadline_soon: _("Your move is due soon"), invited: _("You are invited"),
-          seat_offered: _("A seat is offered to you") }[type];
-        new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match}` });
+          seat_offered: _("A seat is offered to you"), challenge: _("You are challenged") }[type];
+        new Notification(`${text} · Facedown`, { body: data.game || "", tag: `facedown-${data.match || data.id}` });
       }
     }, () => {});
   }
 
   return {
     _, said, KEY_WORDS, api, problemText, canonical, sha256hex, sha256Fallback, commitment, randomHex, clientSeed,
-    moveLabel, shownMove, valueLabel, words, localTime, countdown, el, toast, seatName, awaitingMe,
+    moveLabel, shownMove, valueLabel, words, localTime, localDay, echoDate, stackLabels, countdown, el, toast,
+    announce, seatName, awaitingMe,
     follow, followMe, titleSet, waitingRefresh,
   };
 })();

@@ -279,7 +279,10 @@
     await refresh();
     // The user stream refreshes the list when something happens; the timer is a slow guard.
     Facedown.titleSet(document.title);
-    Facedown.followMe(refresh);
+    Facedown.followMe(() => {
+      refresh();
+      document.dispatchEvent(new Event("facedown:me")); // the challenges' lists (challenges.js)
+    });
     setInterval(() => { if (!document.hidden) refresh(); }, 4000);
   }
 

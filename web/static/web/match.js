@@ -22,6 +22,9 @@
   let events = [];
   let lastSeq = 0;
   let gameName = null;
+  // The game's options as the catalogue words them (GET /games/{slug}): a view field that
+  // repeats an option ("history_mode") is shown in those words, never as a raw value.
+  let optionProps = {};
   let shownStep = null; // match.step of the last render: a rise means a step resolved
   let pending = false; // a move or commitment in flight
   let revealingStep = null; // the step whose reveal is in flight or done
@@ -57,6 +60,7 @@
         if (!gameName) {
           const game = await api("GET", `/games/${match.game}`);
           gameName = game.ok ? game.data.name : match.game;
+          optionProps = (game.ok && game.data.options && game.data.options.properties) || {};
         }
         await loadEvents();
         render(previous);
@@ -127,6 +131,13 @@
     fastPolls = 12;
     clearTimeout(pollTimer);
     pollTimer = setTimeout(poll, 150);
+  }
+
+  /** Why the player's own move or reveal failed, under their choices (no box over the table);
+      "" clears it. */
+  function moveError(text) {
+    $("move-error").textContent = text;
+    $("move-error").hidden = !text;
   }
 
   function showError(text) {
@@ -223,6 +234,7 @@
     cleanStore();
     const resolvedNow = previous && shownStep !== null && match.step > shownStep;
     shownStep = match.step;
+    if (resolvedNow) moveError("");  // an old step's failure says nothing about the new one
     if (resolvedNow) chosen = new Set();
     renderHead();
     renderJoin();
@@ -237,6 +249,8 @@
     proposals.render(match, nameOf);
     conditional.render(match);
     substitutes.render(match, nameOf);
+    // The screen-reader mode (reader.js) follows every render.
+    document.dispatchEvent(new CustomEvent("facedown:match", { detail: { match, resolved: resolvedEvents() } }));
   }
 
   function renderHead() {
@@ -704,8 +718,10 @@
     if (Array.isArray(v.grid)) sections.push(el("section", { class: "view-field wide", dataset: { field: "grid" } }, el("h3", {}, F.words("grid")), gridBoard(v.grid)));
     for (const [key, value] of Object.entries(v)) {
       if (key === "grid" && Array.isArray(value)) continue;
+      const option = [key, key.replace(/_mode$/, "")].find((name) => name in optionProps);
+      const said = option && F.optionForm.optionWords(optionProps, option, value);
       sections.push(el("section", { class: "view-field", dataset: { field: key } },
-        el("h3", {}, F.words(key)), genericValue(value, key)));
+        el("h3", { class: said ? "said" : null }, said ? said.title : F.words(key)), said ? el("span", {}, said.description) : genericValue(value, key)));
     }
     return el("div", { class: "view-fields" }, sections);
   }
@@ -754,15 +770,18 @@
       }
       const answer = await api("POST", `/matches/${matchId}/moves`, body);
       if (answer.ok) {
-        toast(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
+        // The page shows the played card at once: the confirmation is for screen readers only,
+        // a box over the table would cover the history and the replay.
+        moveError("");
+        F.announce(body.commitment ? _("Committed (step %(step)s).", { step }) : _("Played %(move)s.", { move: F.shownMove(move) }));
       } else {
         if (body.commitment && answer.data && answer.data.code !== "already_submitted") {
           localStorage.removeItem(STORE_PREFIX + step);
         }
-        toast(problemText(answer));
+        moveError(problemText(answer));
       }
     } catch (err) {
-      toast(_("Network error: %(message)s", err));
+      moveError(_("Network error: %(message)s", err));
     } finally {
       pending = false;
       etag = null; // our own submission changes only our ETag; read it again now
@@ -780,14 +799,15 @@
     const answer = await api("POST", `/matches/${matchId}/reveals`,
       { step: match.step, move: saved.move, salt: saved.salt });
     if (answer.ok) {
-      toast(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
+      moveError("");
+      F.announce(_("Revealed %(move)s.", { move: F.shownMove(saved.move) }));
       // a secret choice is not kept a moment longer than the reveal needs it
       if (F.shownMove(saved.move) !== F.moveLabel(saved.move)) {
         localStorage.removeItem(STORE_PREFIX + match.step);
       }
     }
     else {
-      toast(problemText(answer));
+      moveError(problemText(answer));
       if (answer.data && answer.data.code === "commitment_mismatch") revealingStep = null;
     }
     etag = null;
@@ -925,6 +945,8 @@
   });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) soon(); });
   document.addEventListener("facedown:prefs", () => { armed = null; if (match) renderHand(); });
+  // A move typed or chosen in the screen-reader mode: the typing was its confirmation.
+  document.addEventListener("facedown:move", (event) => { armed = null; submitMove(event.detail); });
   poll().then(() => {
     if (!match || match.status === "finished" || match.status === "aborted") return;
     goLive();

@@ -82,5 +82,17 @@ Facedown.optionForm = (() => {
     return options;
   }
 
-  return { choicesOf, optionControl, readOptions };
+  /** An option's title and its value in the catalogue's words, for pages that show a match's
+      or a tournament's settings ("Order of the prizes: Shuffled"), never a key or a raw value. */
+  function optionWords(props, name, value) {
+    const prop = props[name];
+    if (!prop) return null;
+    const types = [].concat(prop.type || []);
+    const choices = choicesOf(prop, types.includes("null") || prop.default === null) || [];
+    const choice = choices.find((c) => JSON.stringify(c.value) === JSON.stringify(value));
+    const shown = choice ? choice.title : value === null ? _("automatic") : Facedown.valueLabel(value);
+    return { title: said(prop.title) || Facedown.words(name), description: shown };
+  }
+
+  return { choicesOf, optionControl, readOptions, optionWords };
 })();

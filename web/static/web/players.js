@@ -8,29 +8,43 @@
   const $ = (id) => document.getElementById(id);
   const who = (name, bot) =>
     name ? el("a", { href: `/players/${encodeURIComponent(name)}` }, name) : _("bot (%(name)s)", { name: bot });
-  const number = (value) => (value === null || value === undefined ? "—" : value.toFixed(1));
+  /** The shown rating (the API's ``rating``, docs/api.md "Ratings"), "1540?" while provisional. */
+  const rating = (r) => (r.rating === null || r.rating === undefined ? "—" : `${r.rating}${r.provisional ? "?" : ""}`);
+  /** The catalogue's game names by slug (GET /games), so no page shows "gops". */
+  let namesAsked = null;
+  function gameNames() {
+    namesAsked = namesAsked || api("GET", "/games").then((games) =>
+      (games.ok ? Object.fromEntries(games.data.map((g) => [g.slug, g.name])) : {}));
+    return namesAsked;
+  }
+
+  /** "Won the last 3 matches." in plain words: the profile's current streak. */
+  function streakText(streak) {
+    if (!streak.kind) return _("No finished match yet.");
+    const won = streak.kind === "won";
+    if (streak.length === 1) return won ? _("Won the last match.") : _("Did not win the last match.");
+    return won ? _("Won the last %(length)s matches.", streak) : _("Did not win the last %(length)s matches.", streak);
+  }
 
   async function profile(root) {
     const name = root.dataset.username;
-    const answer = await api("GET", `/players/${encodeURIComponent(name)}`);
+    const [answer, names] = await Promise.all([api("GET", `/players/${encodeURIComponent(name)}`), gameNames()]);
+    const gameName = (slug) => names[slug] || slug;
     if (!answer.ok) { $("profile-status").textContent = problemText(answer); return; }
     const p = answer.data;
     const since = Facedown.localTime(p.joined);
     $("profile-status").textContent = p.bot
       ? _("A bot account (a program), playing since %(since)s.", { since })
       : _("Playing since %(since)s.", { since });
-    $("streak").textContent = p.streak.kind
-      ? (p.streak.kind === "won"
-        ? _("Current streak: %(length)s won in a row.", p.streak)
-        : _("Current streak: %(length)s not won in a row.", p.streak))
-      : _("No finished match yet.");
+    $("streak").textContent = streakText(p.streak);
     $("rating-rows").replaceChildren(...p.ratings.map((r) =>
       el("tr", {},
-        el("td", {}, el("a", { href: `/leaderboard?game=${r.game}` }, r.game)),
-        el("td", {}, number(r.rating)), el("td", {}, r.played), el("td", {}, r.won))));
+        el("td", {}, el("a", { href: `/leaderboard?game=${r.game}` }, gameName(r.game))),
+        el("td", {}, rating(r)), el("td", {}, r.played), el("td", {}, r.won))));
+    $("ratings-note").hidden = !p.ratings.some((r) => r.provisional && r.rating !== null);
     $("recent").replaceChildren(...p.recent.map((m) =>
       el("li", {},
-        el("a", { href: `/matches/${m.id}` }, `${m.game}: ${m.players.map((x) => x || "?").join(_(" vs "))}`),
+        el("a", { href: `/matches/${m.id}` }, `${gameName(m.game)}: ${m.players.map((x) => x || "?").join(_(" vs "))}`),
         " — ", m.won ? _("won") : _("not won"), `, ${Facedown.localTime(m.finished_at)}`)));
   }
 
@@ -48,12 +62,14 @@
       if (!answer.ok) { $("board-status").textContent = problemText(answer); return; }
       const rows = answer.data.results.map((e) =>
         el("tr", {}, el("td", {}, e.rank), el("td", {}, who(e.player)),
-          el("td", {}, number(e.rating)), el("td", {}, e.played), el("td", {}, e.won)));
+          el("td", {}, rating(e)), el("td", {}, e.played), el("td", {}, e.won)));
       if (append) $("board-rows").append(...rows); else $("board-rows").replaceChildren(...rows);
       next = answer.data.next;
       $("board-more").hidden = !next;
       const count = $("board-rows").children.length;
       $("board-status").textContent = count ? _("%(count)s rated players shown.", { count }) : _("No rated player yet.");
+      const marked = answer.data.results.some((e) => e.provisional);
+      $("board-note").hidden = !(marked || (append && !$("board-note").hidden));
     }
     select.addEventListener("change", () => { next = null; load(false); });
     $("board-more").addEventListener("click", () => load(true));
@@ -61,10 +77,10 @@
   }
 
   async function series(root) {
-    const answer = await api("GET", `/series/${root.dataset.seriesId}`);
+    const [answer, names] = await Promise.all([api("GET", `/series/${root.dataset.seriesId}`), gameNames()]);
     if (!answer.ok) { $("series-status").textContent = problemText(answer); return; }
     const s = answer.data;
-    $("series-title").textContent = _("Series of %(length)s (%(game)s)", s);
+    $("series-title").textContent = _("Series of %(length)s (%(game)s)", { ...s, game: names[s.game] || s.game });
     const finished = s.matches.filter((m) => m.status === "finished").length;
     const state = { running: _("running"), finished: _("finished"), aborted: _("aborted") }[s.status] || s.status;
     $("series-status").textContent = _("%(state)s: %(finished)s of %(length)s matches finished.", { state, finished, length: s.length });

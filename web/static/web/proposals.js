@@ -87,6 +87,7 @@ Facedown.proposals = (() => {
     until.value = dayFromNow(7);
     until.min = dayFromNow(1);
     until.max = dayFromNow(LONGEST_DAYS);
+    Facedown.echoDate(until);
     $("pause-form").addEventListener("submit", (event) => {
       event.preventDefault();
       if (!until.value) { error = ["propose-error", TEXT.noDate]; showError(); return; }

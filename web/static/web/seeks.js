@@ -10,17 +10,10 @@
   const POLL_MS = 4000;
   const waiting = new Set(); // ids of my open seeks
 
-  /** "3 d", "2 h" or "90 s": a time control's amounts, short. */
-  function amount(seconds) {
-    if (seconds % 86400 === 0) return _("%(n)s d", { n: seconds / 86400 });
-    if (seconds % 3600 === 0) return _("%(n)s h", { n: seconds / 3600 });
-    return _("%(n)s s", { n: seconds });
-  }
-
-  function describe(seek) {
-    const name = Facedown.lobbyForm ? Facedown.lobbyForm.gameName(seek.game) : seek.game;
-    const tc = seek.time_control;
-    const words = { game: name, players: seek.players };
+  // "GOPS, 2 players, untimed" and the options in words: shared with challenges.js.
+  function terms(game, players, tc) {
+    const name = Facedown.lobbyForm ? Facedown.lobbyForm.gameName(game) : game;
+    const words = { game: name, players };
     if (!tc) return _("%(game)s, %(players)s players, untimed", words);
     if (tc.kind === "fischer") {
       return _("%(game)s, %(players)s players, %(bank)s + %(increment)s a move", {
@@ -33,12 +26,23 @@
     return _("%(game)s, %(players)s players, %(seconds)s s per step", { ...words, seconds: tc.per_step_seconds });
   }
 
-  function options(seek) {
+  /** "3 d", "2 h" or "90 s": a time control's amounts, short. */
+  function amount(seconds) {
+    if (seconds % 86400 === 0) return _("%(n)s d", { n: seconds / 86400 });
+    if (seconds % 3600 === 0) return _("%(n)s h", { n: seconds / 3600 });
+    return _("%(n)s s", { n: seconds });
+  }
+
+  function optionWords(game, chosen) {
     const form = Facedown.lobbyForm;
-    const shown = Object.entries(seek.options || {}).map(([k, v]) =>
-      (form ? form.optionText(seek.game, k, v) : _("%(title)s: %(description)s", { title: Facedown.words(k), description: Facedown.valueLabel(v) })));
+    const shown = Object.entries(chosen || {}).map(([k, v]) =>
+      (form ? form.optionText(game, k, v) : _("%(title)s: %(description)s", { title: Facedown.words(k), description: Facedown.valueLabel(v) })));
     return shown.join(" · ");
   }
+
+  Facedown.matchTerms = { terms, optionWords };
+  const describe = (seek) => terms(seek.game, seek.players, seek.time_control);
+  const options = (seek) => optionWords(seek.game, seek.options);
 
   function item(seek) {
     const mine = seek.player === me;

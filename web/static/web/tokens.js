@@ -9,9 +9,7 @@
   const secretBox = document.getElementById("token-secret");
   const { _ } = Facedown;
 
-  function when(text) {
-    return text ? new Date(text).toLocaleString(document.documentElement.lang || undefined) : _("never");
-  }
+  const when = (text) => (text ? Facedown.localTime(text) : _("never"));
 
   function row(token) {
     const tr = document.createElement("tr");
@@ -19,10 +17,12 @@
       token.last_used_at ? when(token.last_used_at) : _("not yet")];
     for (const value of cells) {
       const td = document.createElement("td");
-      // Scopes are identifiers, the same in every language: shown as code.
+      // Scopes are identifiers, the same in every language: shown as code, never broken.
       if (Array.isArray(value)) {
+        td.className = "stack-wide";
         value.forEach((scope, i) => {
           const code = document.createElement("code");
+          code.className = "identifier";
           code.textContent = scope;
           td.append(...(i ? [", ", code] : [code]));
         });
@@ -42,6 +42,7 @@
     });
     td.append(revoke);
     tr.append(td);
+    tr.cells[0].className = "stack-wide";
     return tr;
   }
 
@@ -52,6 +53,7 @@
       return;
     }
     rows.replaceChildren(...answer.data.map(row));
+    Facedown.stackLabels(document.getElementById("tokens"));
     status.textContent = answer.data.length ? "" : _("No tokens yet.");
   }
 

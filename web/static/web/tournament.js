@@ -41,14 +41,8 @@
   function optionLines(t) {
     const game = games.find((g) => g.slug === t.game);
     const props = (game && game.options && game.options.properties) || {};
-    return Object.entries(t.options || {}).filter(([name]) => name in props).map(([name, value]) => {
-      const prop = props[name];
-      const types = [].concat(prop.type || []);
-      const choices = Facedown.optionForm.choicesOf(prop, types.includes("null") || prop.default === null) || [];
-      const choice = choices.find((c) => JSON.stringify(c.value) === JSON.stringify(value));
-      const shown = choice ? choice.title : value === null ? _("automatic") : Facedown.valueLabel(value);
-      return _("%(title)s: %(description)s", { title: Facedown.said(prop.title) || Facedown.words(name), description: shown });
-    });
+    return Object.entries(t.options || {}).filter(([name]) => name in props).map(([name, value]) =>
+      _("%(title)s: %(description)s", Facedown.optionForm.optionWords(props, name, value)));
   }
 
   function settings(t) {
@@ -98,7 +92,7 @@
     $("join-button").hidden = !you.may_join;
     $("decline-button").hidden = !you.invited;
     $("withdraw-button").hidden = !(you.registered && you.status === "active" && open);
-    const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not) : "";
+    const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not, t) : "";
     $("why-not").textContent = you.registered && you.status === "active" ? _("You are registered.") : reason;
     $("why-not").hidden = !$("why-not").textContent;
     $("organiser-panel").hidden = !you.is_organiser;
@@ -113,14 +107,28 @@
     }
   }
 
+  /** Before the first round is over there is nothing to rank: the players registered so far
+      in one line, and no table, crosstable or downloads (they would be empty). */
   function showStandings(data) {
-    $("standings-round").textContent = data.round ? _("After round %(n)s", { n: data.round }) : _("No round finished yet.");
+    const ranked = Boolean(data.round) && data.rows.length > 0;
+    const names = data.rows.map((row) => row.player);
+    // One message while the list is empty: nobody has joined yet.
+    $("standings-round").textContent = ranked ? _("After round %(n)s", { n: data.round }) : names.length
+      ? _("The standings, the crosstable and the downloads appear once the first round is over.") : "";
+    $("standings-round").hidden = !$("standings-round").textContent;
+    $("entrants").textContent = names.length ? _("Registered: %(names)s", { names: names.join(", ") }) : _("Nobody has joined yet.");
+    $("entrants").hidden = ranked;
+    $("standings-wrap").hidden = !ranked;
+    $("exports").hidden = !ranked;
+    $("crosstable-panel").hidden = !ranked;
     $("standing-rows").replaceChildren(...data.rows.map((row) => el("tr", { class: row.status === "active" ? "" : "absent" },
       el("td", {}, row.rank),
       el("th", { scope: "row" }, el("a", { href: `/players/${encodeURIComponent(row.player)}` }, row.player),
         row.status === "active" ? "" : el("span", { class: "muted" }, " (" + words.entryStatus(row.status) + ")")),
       el("td", {}, points(row.score)), el("td", {}, points(row.buchholz)), el("td", {}, points(row.sonneborn_berger)),
       el("td", {}, points(row.direct)), el("td", {}, Math.round(row.rating)), el("td", {}, row.played), el("td", {}, row.byes))));
+    for (const cell of $("standing-rows").querySelectorAll("th")) cell.classList.add("stack-wide");
+    Facedown.stackLabels($("standings"));
     const active = data.rows.filter((row) => row.status === "active").map((row) => row.player);
     $("disqualify-player").replaceChildren(...active.map((name) => el("option", { value: name }, name)));
     disqualifiable = active.length > 0;
@@ -154,10 +162,8 @@
   }
 
   function showRounds(rounds) {
-    if (!rounds.length) {
-      $("rounds").replaceChildren(el("p", { class: "muted" }, _("No round yet.")));
-      return;
-    }
+    $("rounds-panel").hidden = !rounds.length;
+    if (!rounds.length) return;
     $("rounds").replaceChildren(...rounds.slice().reverse().map((r) => el("section", { class: "round" },
       el("h3", {}, _("Round %(n)s", { n: r.number })),
       el("p", { class: "muted" }, r.finished_at

@@ -63,11 +63,23 @@ Facedown.tournamentWords = (() => {
     return parts.join(" · ");
   }
 
+  /** Why the player may not join; a rating condition with both numbers, as players read them. */
+  function whyNot(code, t) {
+    const rating = t && t.you ? t.you.rating : null;
+    if (code === "rating_too_low" && rating !== null && t.min_rating !== null) {
+      return _("Your rating, %(rating)s, is below the minimum of %(limit)s.", { rating, limit: t.min_rating });
+    }
+    if (code === "rating_too_high" && rating !== null && t.max_rating !== null) {
+      return _("Your rating, %(rating)s, is above the maximum of %(limit)s.", { rating, limit: t.max_rating });
+    }
+    return word(WHY_NOT, code);
+  }
+
   return {
     format: (code) => word(FORMATS, code),
     status: (code) => word(STATUSES, code),
     entryStatus: (code) => word(ENTRY_STATUSES, code),
-    whyNot: (code) => word(WHY_NOT, code),
+    whyNot,
     event: (code) => word(EVENTS, code),
     summary,
   };

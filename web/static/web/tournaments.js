@@ -19,9 +19,12 @@
       el("span", { class: "muted" }, " ", words.summary(t, gameName), when ? " · " + when : ""));
   }
 
+  let asked = 0;
   async function refresh() {
     const game = $("filter-game").value;
+    const mine = ++asked;
     const answer = await api("GET", "/tournaments" + (game ? `?game=${encodeURIComponent(game)}` : ""));
+    if (mine !== asked) return;  // a later choice of game has its own answer coming
     if (!answer.ok) {
       $("tournaments-status").textContent = problemText(answer);
       return;
@@ -31,10 +34,13 @@
       const list = LISTS[t.status];
       if (list) lists[list].push(item(t));
     }
+    // Only the lists that hold something; with none at all, one message says so.
     for (const [id, items] of Object.entries(lists)) {
-      $(id).replaceChildren(...(items.length ? items : [el("li", { class: "muted" }, _("None."))]));
+      $(id).replaceChildren(...items);
+      $(id).closest("section").hidden = !items.length;
     }
-    $("tournaments-status").textContent = answer.data.results.length ? "" : _("No tournaments yet.");
+    const none = game ? _("No tournaments of this game yet.") : _("No tournaments yet.");
+    $("tournaments-status").textContent = answer.data.results.length ? "" : none;
   }
 
   function formatShow() {
@@ -130,6 +136,7 @@
     $("t-format").addEventListener("change", formatShow);
     $("tc-kind").addEventListener("change", Facedown.clockForm.timeControlShow);
     $("t-starts").value = localInput(new Date(Date.now() + 86400 * 1000));
+    for (const id of ["t-opens", "t-closes", "t-starts"]) Facedown.echoDate($(id));
     $("create-form").addEventListener("submit", create);
     formatShow();
     await refresh();

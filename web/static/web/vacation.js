@@ -68,6 +68,7 @@
     const until = new Date(`${day}T23:59:00`);
     send("POST", { until: until.toISOString() });
   });
+  Facedown.echoDate($("vacation-until"));
   $("vacation-end").addEventListener("click", () => send("DELETE"));
   $("vacation-auto").addEventListener("change", () => send("PATCH", { auto_vacation: $("vacation-auto").checked }));
   $("vacation-zone").addEventListener("change", () => {

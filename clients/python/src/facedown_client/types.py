@@ -60,6 +60,8 @@ class Account(TypedDict, total=False):
     #: Who may invite you: ``anyone``, ``known`` or ``nobody`` (docs/api.md).
     invitations_from: str
     invitations_from_bots: bool
+    #: The web client's screen-reader mode on match pages.
+    screen_reader: bool
 
 
 class BotInfo(TypedDict, total=False):

@@ -1,8 +1,8 @@
 """The bodies of the match routes (a match, a page of matches, a move's answer, a page of
 events), each declared once, here.
 
-``reads.py`` and the move service return these types, and the OpenAPI schema's components are
-generated from the same declarations (games/api/shapes.py), so a body and its schema cannot
+``presenters.py`` and the move service return these types, and the OpenAPI schema's components are
+generated from the same declarations (games/api/body_schemas.py), so a body and its schema cannot
 drift apart: tests/api/test_shapes.py checks that each body carries exactly the declared keys,
 and the schema guard checks every response the tests receive against the schema. A
 ``TypedDict`` costs nothing at run time: the hot routes render plain dictionaries, never a
@@ -287,7 +287,7 @@ class SeatOfferPage(TypedDict):
     results: list[SeatOffer]
 
 
-#: Every shape above, the OpenAPI components generated from them (games/api/shapes.py).
+#: Every shape above, the OpenAPI components generated from them (games/api/body_schemas.py).
 class ConditionalRule(TypedDict):
     pot: Annotated[
         list[int] | None,

@@ -17,9 +17,9 @@ from core.text import one_of
 from games.catalog import bots_of, get_bot
 from games.engine.options import schema_reason
 from games.models import Match, Move, Seat
+from games.services.bot_decisions import bot_decide
 from games.services.follow_ups import bots_waiting
 from games.services.moves import move_record
-from games.services.standins import bot_decide
 from games.services.unit_of_work import match_change
 
 log = logging.getLogger(__name__)

@@ -1,5 +1,5 @@
 """The OpenAPI components of the match routes' bodies, generated from their declarations
-(``games.services.shapes``) by msgspec's JSON Schema generator, translated to OpenAPI 3.0.3.
+(``games.services.bodies``) by msgspec's JSON Schema generator, translated to OpenAPI 3.0.3.
 
 A view names its body with ``shape(Match)`` in ``extend_schema``: a reference to the
 component, which ``shape_components`` (a drf-spectacular postprocessing hook) adds to the
@@ -17,7 +17,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games.api.event_schema import openapi_30
-from games.services.shapes import SHAPES
+from games.services.bodies import SHAPES
 
 _REF = "#/components/schemas/{name}"
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from games.clock import Clock, expires_at, time_control_of
 from games.events import timestamp
 from games.models import Match
-from games.services import shapes
+from games.services import bodies
+from games.time_controls import Clock, expires_at, time_control_of
 
 
 def _shown_running(match: Any, clock: Clock, seat: int, you: int | None) -> bool:
@@ -50,12 +50,12 @@ def deadline_shown(match: Any, forfeited: Sequence[bool]) -> datetime | None:
 
 def clocks_shown(
     match: Any, you: int | None, held_until: Sequence[datetime | None]
-) -> list[shapes.SeatClock] | None:
+) -> list[bodies.SeatClock] | None:
     """Every seat's clock as ``you`` (a seat, or None) may see it."""
     tc = time_control_of(match)
     if tc is None or match.clocks is None:
         return None
-    shown: list[shapes.SeatClock] = []
+    shown: list[bodies.SeatClock] = []
     for seat, clock in enumerate(match.clocks):
         is_running = _shown_running(match, clock, seat, you)
         stop = clock["stop"]

@@ -1,4 +1,4 @@
-"""The seats' clocks through a match's life, on an open ``MatchChange`` (games/clock.py has
+"""The seats' clocks through a match's life, on an open ``MatchChange`` (games/time_controls.py has
 the arithmetic).
 
 Two deadlines come out of the clocks. ``match.deadline``, on the row, is the sweep's: the
@@ -13,7 +13,9 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from accounts.models import User
-from games.clock import (
+from games.models import Match, Seat
+from games.services.unit_of_work import MatchChange
+from games.time_controls import (
     Clock,
     clock_held,
     clock_new,
@@ -26,8 +28,6 @@ from games.clock import (
     running,
     time_control_of,
 )
-from games.models import Match, Seat
-from games.services.unit_of_work import MatchChange
 
 
 def clocks_begin(tx: MatchChange) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Container
 from accounts.models import User
 from games import events
 from games.models import Match, Seat
-from games.services.bots import bot_options_validate
+from games.services.bot_seats import bot_options_validate
 from games.services.unit_of_work import match_change
 from tournaments.models import Tournament, TournamentMatch
 
