@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from core.errors import InsufficientScope
+from core.text import Text
 
 READ = "read"
 PLAY = "play"
@@ -99,5 +100,7 @@ class ScopesAllow(BasePermission):
             return True
         scope = needed_scope(view, request.method, is_bot)
         if scope not in grant.scopes:
-            raise InsufficientScope(f"This token lacks the {scope!r} scope.")
+            raise InsufficientScope(
+                Text(gettext_noop("This token lacks the %(scope)s scope."), scope=repr(scope))
+            )
         return True

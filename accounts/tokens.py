@@ -22,6 +22,7 @@ from accounts.models import AccessToken, User
 from accounts.revocation import revocation_record
 from accounts.scopes import BOT_PLAY, PLAY, SCOPES
 from core.errors import NotFound, ValidationFailed
+from core.text import Text
 
 PREFIX = "fdp_"
 #: What may follow the keyword: today's secrets, and the 40-digit keys issued before them.
@@ -45,7 +46,9 @@ def scopes_validate(user: User, scopes: list[str] | None) -> list[str]:
         return default_scopes(user)
     unknown = sorted(set(scopes) - set(SCOPES))
     if unknown or not scopes:
-        raise ValidationFailed({"scopes": [f"Choose from {', '.join(SCOPES)}."]})
+        raise ValidationFailed(
+            {"scopes": [Text(gettext_noop("Choose from %(choices)s."), choices=", ".join(SCOPES))]}
+        )
     if BOT_PLAY in scopes and not user.is_bot:
         raise ValidationFailed(
             {"scopes": [gettext_noop("bot:play is for bot accounts (POST accounts/me/bot).")]}
@@ -67,7 +70,13 @@ def token_issue(
     if expires_in is not None and not timedelta(minutes=1) <= expires_in <= MAX_LIFETIME:
         raise ValidationFailed({"expires_in": [gettext_noop("From 60 seconds to 366 days.")]})
     if AccessToken.objects.filter(user=user).count() >= MAX_TOKENS:
-        raise ValidationFailed({"name": [f"An account holds at most {MAX_TOKENS} tokens."]})
+        raise ValidationFailed(
+            {
+                "name": [
+                    Text(gettext_noop("An account holds at most %(high)s tokens."), high=MAX_TOKENS)
+                ]
+            }
+        )
     secret = PREFIX + secrets.token_hex(20)
     now = timezone.now()
     token = AccessToken.objects.create(

@@ -5,7 +5,8 @@ problem+json. Messages never name another seat's hidden data.
 
 Titles and fixed messages are English and marked with ``gettext_noop``: they stay plain
 strings wherever they travel, and ``core.problems`` looks them up in the reader's language only
-when it writes the problem (the ``code`` never changes).
+when it writes the problem (the ``code`` never changes). A detail or field message with
+parameters is a ``core.text.Text``: its template is looked up the same way.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.translation import gettext_noop
 from rest_framework import parsers
-from rest_framework.exceptions import ParseError
 
 from core.errors import PayloadTooLarge, ValidationFailed
-from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
+from core.problems import PROBLEM_CONTENT_TYPE, MalformedBody, problem_body, problem_vary
+from core.text import Text
 
 #: C0 controls except tab, newline and carriage return; DEL; the C1 controls.
 CONTROL_CHARACTERS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
@@ -60,7 +60,7 @@ def _depth_and_text_check(document: Any, limit: int) -> None:
         node, depth, where = pending.pop()
         if isinstance(node, (dict, list)):
             if depth > limit:
-                raise ParseError(f"JSON nested deeper than {limit} levels.")
+                raise MalformedBody(_too_deep(limit))
             items = node.items() if isinstance(node, dict) else enumerate(node)
             for key, value in items:
                 name = str(key)
@@ -69,6 +69,10 @@ def _depth_and_text_check(document: Any, limit: int) -> None:
                 pending.append((value, depth + 1, f"{where}.{name}" if where else name))
         elif isinstance(node, str) and has_control_characters(node):
             raise ValidationFailed({where or "non_field_errors": [CONTROL_MESSAGE]})
+
+
+def _too_deep(limit: int) -> Text:
+    return Text(gettext_noop("JSON nested deeper than %(limit)s levels."), limit=limit)
 
 
 class JSONParser(parsers.JSONParser):
@@ -85,11 +89,11 @@ class JSONParser(parsers.JSONParser):
             text = codecs.decode(raw, encoding)
             document = json.loads(text, parse_float=_finite_float, parse_constant=_no_constants)
         except RecursionError:
-            raise ParseError(
-                f"JSON nested deeper than {settings.FACEDOWN_MAX_JSON_DEPTH} levels."
-            ) from None
+            raise MalformedBody(_too_deep(settings.FACEDOWN_MAX_JSON_DEPTH)) from None
         except ValueError as exc:
-            raise ParseError(f"JSON parse error - {exc}") from None
+            # The decoder's own words (where in the body it stopped) stay English.
+            error = Text(gettext_noop("JSON parse error - %(error)s"), error=str(exc))
+            raise MalformedBody(error) from None
         _depth_and_text_check(document, settings.FACEDOWN_MAX_JSON_DEPTH)
         return document
 

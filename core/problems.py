@@ -17,6 +17,7 @@ the next request's first query), so the process recovers by itself once PostgreS
 from __future__ import annotations
 
 import logging
+import math
 import sys
 from typing import Any
 
@@ -25,12 +26,14 @@ from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions as drf
 from rest_framework.response import Response
 
+from core.drf_messages import drf_said
 from core.errors import FacedownError, PayloadTooLarge, ServiceUnavailable
 from core.languages import request_language
+from core.text import Text, said
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +55,15 @@ def problem_vary(response: HttpResponseBase, *, profile: bool = True) -> None:
     patch_vary_headers(response, LANGUAGE_VARY if profile else BROWSER_LANGUAGE_VARY)
 
 
+class MalformedBody(drf.ParseError):
+    """DRF's ``parse_error`` with a detail that has parameters: DRF keeps only a detail's
+    text, so the ``Text`` is kept here for the problem writer to translate."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text)
+        self.text = text
+
+
 _DRF_CODES: list[tuple[type[Exception], str, str]] = [
     (drf.NotAuthenticated, "not_authenticated", gettext_noop("Not authenticated")),
     (drf.AuthenticationFailed, "not_authenticated", gettext_noop("Not authenticated")),
@@ -67,11 +79,13 @@ _DRF_CODES: list[tuple[type[Exception], str, str]] = [
 ]
 
 
-def said(text: object) -> str:
-    """``text`` in the active language: a message of a catalogue (ours, Django's, DRF's) is
-    looked up, anything else is kept as it is."""
-    plain = str(text)
-    return gettext(plain) if plain else plain
+def _field_said(message: object) -> str:
+    """A field message in the active language: ours and DRF's plain ones from the catalogues,
+    DRF's with parameters from the message they were formatted from."""
+    translated = said(message)
+    if translated == str(message):
+        return drf_said(translated) or translated
+    return translated
 
 
 def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) -> dict[str, Any]:
@@ -79,7 +93,7 @@ def problem_body(status: int, code: str, title: str, detail: str, **extra: Any) 
     errors = extra.get("errors")
     if isinstance(errors, dict):
         extra["errors"] = {
-            field: [said(m) for m in messages] if isinstance(messages, list) else messages
+            field: [_field_said(m) for m in messages] if isinstance(messages, list) else messages
             for field, messages in errors.items()
         }
     return {
@@ -168,6 +182,17 @@ def _log_unavailable(exc: BaseException) -> None:
     )
 
 
+def _throttled(wait: int) -> Text:
+    """DRF's own words, which it formats before it looks them up (so never translated)."""
+    if wait == 1:
+        return Text(
+            gettext_noop("Request was throttled. Expected available in %(wait)s second."), wait=wait
+        )
+    return Text(
+        gettext_noop("Request was throttled. Expected available in %(wait)s seconds."), wait=wait
+    )
+
+
 def _drf_problem(exc: Exception, code: str, title: str) -> Response:
     status = getattr(exc, "status_code", 404)
     headers: dict[str, str] = {}
@@ -180,6 +205,10 @@ def _drf_problem(exc: Exception, code: str, title: str) -> Response:
     if isinstance(exc, drf.ValidationError):
         extra["errors"] = flatten_errors(exc.detail)
         detail = gettext_noop("The request has invalid fields.")
+    elif isinstance(exc, MalformedBody):
+        detail = exc.text
+    elif isinstance(exc, drf.Throttled) and wait is not None:
+        detail = _throttled(math.ceil(wait))
     elif isinstance(exc, drf.APIException):
         detail = str(exc.detail)
     else:

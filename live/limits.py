@@ -32,11 +32,14 @@ from django.core import signing
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils import translation
+from django.utils.translation import gettext_noop
 from rest_framework.exceptions import AuthenticationFailed
 
 from accounts.authentication import token_from_header, token_identity
+from accounts.models import User
 from core.client_address import client_address
 from core.errors import FacedownError, TooManyStreams
+from core.languages import request_language
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from core.throttling import Slot, reserved_counts
 from live.auth import _SALT as TICKET_SALT
@@ -50,8 +53,15 @@ _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 class Throttled(FacedownError):
-    status, code, title = 429, "throttled", "Too many requests"
-    default_detail = "Too many streams or long-polls opened; retry after Retry-After seconds."
+    status, code, title = 429, "throttled", gettext_noop("Too many requests")
+    default_detail = gettext_noop(
+        "Too many streams or long-polls opened; retry after Retry-After seconds."
+    )
+
+    def __init__(self, *, retry_after: float, user_id: int | None = None) -> None:
+        super().__init__(retry_after=retry_after)
+        #: Whose opens were counted (None: the address's), for the problem's language.
+        self.user_id = user_id
 
 
 def _rate(text: str) -> tuple[int, int]:
@@ -133,16 +143,28 @@ def _opener(request: HttpRequest) -> Opener | Throttled:
     if user_id is not None:
         wait = _over(_window("user", str(user_id), settings.FACEDOWN_THROTTLE_LIVE_OPENS, now), now)
         if wait is not None:
-            return Throttled(retry_after=wait)
+            return Throttled(retry_after=wait, user_id=user_id)
     return Opener(address, user_id, token_id)
 
 
-def problem(exc: FacedownError, retry_after: float, request: HttpRequest) -> JsonResponse:
+def _language(request: HttpRequest, user_id: int | None) -> str:
+    """The counted user's profile language, else the browser's (as the API's problems)."""
+    user = User.objects.filter(pk=user_id, is_active=True).first() if user_id else None
+    return (
+        request_language(request, user) if user else translation.get_language_from_request(request)
+    )
+
+
+async def problem(
+    exc: FacedownError, retry_after: float, request: HttpRequest, user_id: int | None
+) -> JsonResponse:
     extra = {k: v for k, v in exc.extra.items() if k != "retry_after"}
-    with translation.override(translation.get_language_from_request(request)):
+    language = await bounded(_language)(request, user_id)
+    with translation.override(language):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
-    problem_vary(response, profile=False)
+    response["Content-Language"] = language
+    problem_vary(response)
     response["Retry-After"] = str(int(retry_after + 0.999))
     return response
 
@@ -157,7 +179,7 @@ async def admit(request: HttpRequest) -> Admission | JsonResponse:
     """Count this open and take its slot, or the 429 to answer."""
     opener = await bounded(_opener)(request)
     if isinstance(opener, Throttled):
-        return problem(opener, float(opener.extra["retry_after"]), request)
+        return await problem(opener, float(opener.extra["retry_after"]), request, opener.user_id)
     limits = [
         Limit(f"live:slots:addr:{opener.address}", settings.FACEDOWN_LIVE_MAX_STREAMS_PER_ADDRESS)
     ]
@@ -170,7 +192,7 @@ async def admit(request: HttpRequest) -> Admission | JsonResponse:
         limits.append(Limit(f"live:slots:token:{opener.token_id}", per_token))
     taken = await slots().take(limits)
     if isinstance(taken, Limit):
-        return problem(TooManyStreams(), TooManyStreams.retry_after, request)
+        return await problem(TooManyStreams(), TooManyStreams.retry_after, request, opener.user_id)
     return Admission(opener, taken)
 
 

@@ -43,6 +43,7 @@ from django.views import View
 
 from accounts.models import User
 from core.errors import FacedownError, NotFound, NotSupported, ValidationFailed
+from core.languages import request_language
 from core.problems import PROBLEM_CONTENT_TYPE, problem_body, problem_vary
 from games.api.params import param_int
 from games.services import bodies, presenters, reads
@@ -112,15 +113,30 @@ def _frames(request: HttpRequest) -> Frames:
     return Frames(ndjson=NDJSON in request.headers.get("Accept", ""))
 
 
-def _problem(exc: FacedownError, request: HttpRequest) -> JsonResponse:
-    # The browser's language (a stream's reader has no profile at hand without a query).
-    with translation.override(translation.get_language_from_request(request)):
+async def _problem(exc: FacedownError, request: HttpRequest, reader: User | None) -> JsonResponse:
+    """The problem in the language of the API's problems: the profile of the stream's reader
+    once their credential is read (the profile may need a query), else the browser's."""
+    if reader is not None:
+        language = await bounded(request_language)(request, reader)
+    else:
+        language = translation.get_language_from_request(request)
+    with translation.override(language):
         body = problem_body(exc.status, exc.code, exc.title, exc.detail, **exc.extra)
     response = JsonResponse(body, status=exc.status, content_type=PROBLEM_CONTENT_TYPE)
-    problem_vary(response, profile=False)
+    response["Content-Language"] = language
+    problem_vary(response)
     if isinstance(exc, NotAuthenticated):
         response["WWW-Authenticate"] = "Token"
     return response
+
+
+class ReaderRefused(Exception):
+    """A refusal once the stream knows its reader, whose profile then chooses its language."""
+
+    def __init__(self, problem: FacedownError, reader: User) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+        self.reader = reader
 
 
 def _stream_response(frames: Frames, body: AsyncIterator[str]) -> StreamingHttpResponse:
@@ -169,7 +185,10 @@ def _seat_read(
     """The viewer's credential, their seat and the players whose chat they muted (as of
     opening)."""
     credential = stream_credential(request, f"match:{match_id}")
-    seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+    try:
+        seat = reads.match_snapshot(match_id=match_id, user=credential.user).you
+    except FacedownError as exc:
+        raise ReaderRefused(exc, credential.user) from exc
     return credential, seat, frozenset(mutes_of(credential.user))
 
 
@@ -300,6 +319,7 @@ class MatchStreamReader(StreamReader):
 
 
 async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
+    user: User | None = None
     try:
         frames = _frames(request)
         key = _match_key(match_id)
@@ -320,7 +340,9 @@ async def match_stream(request: HttpRequest, match_id: str) -> HttpResponseBase:
         else:
             raise NotFound(gettext_noop("No match with this id."))
     except FacedownError as exc:
-        return _problem(exc, request)
+        return await _problem(exc, request, user)
+    except ReaderRefused as refused:
+        return await _problem(refused.problem, request, refused.reader)
     return _stream_response(
         frames, _match_items(frames, listener, opening, MatchStreamReader(credential, key, muted))
     )
@@ -439,6 +461,7 @@ def _user_opening(user: User, resume: str | None) -> tuple[str | None, list[str]
 
 
 async def user_stream(request: HttpRequest) -> HttpResponseBase:
+    user: User | None = None
     try:
         frames = _frames(request)
         resume = _resume_from(request)
@@ -453,7 +476,7 @@ async def user_stream(request: HttpRequest) -> HttpResponseBase:
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request)
+        return await _problem(exc, request, user)
     return _stream_response(
         frames, _user_items(frames, listener, after, snapshot, StreamReader(credential))
     )
@@ -518,10 +541,12 @@ def _tournament_key(raw: str) -> str:
 
 
 async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpResponseBase:
+    reader: User | None = None
     try:
         frames = _frames(request)
         key = _tournament_key(tournament_id)
         credential = await bounded(stream_credential)(request, f"tournament:{key}")
+        reader = credential.user
         # Invitation-only: a stranger's stream is not_found, as a missing tournament's.
         await bounded(tournament_readable)(key, viewer=credential.user)
         # Subscribed before the read: a change committed after it still reaches the stream.
@@ -534,7 +559,7 @@ async def tournament_stream(request: HttpRequest, tournament_id: str) -> HttpRes
             await listener.close()
             raise
     except FacedownError as exc:
-        return _problem(exc, request)
+        return await _problem(exc, request, reader)
     return _stream_response(
         frames, _tournament_items(frames, listener, standings, StreamReader(credential))
     )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.lookup import user_named
 from core.errors import FacedownError, ValidationFailed
+from core.text import said
 from moderation.forms import CloseReportForm, ReasonForm, SanctionForm
 from moderation.models import Report, Sanction
 from moderation.reports import report_close, report_take
@@ -104,11 +105,11 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
 def _errors(form: forms.Form, exc: FacedownError) -> None:
     errors = exc.extra.get("errors") if isinstance(exc, ValidationFailed) else None
     if not errors:
-        form.add_error(None, gettext(exc.detail))
+        form.add_error(None, said(exc.detail))
         return
     for field, texts in errors.items():
         for text in texts:
-            form.add_error(field if field in form.fields else None, gettext(text))
+            form.add_error(field if field in form.fields else None, said(text))
 
 
 class OperateViews(admin.ModelAdmin):

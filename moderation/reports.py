@@ -25,6 +25,7 @@ from core.errors import (
     ReportingSuspended,
     ValidationFailed,
 )
+from core.text import at_most_characters
 from games.services.presenters import match_resource
 from games.services.reads import spectator_snapshot
 from moderation.log import staff_action_record
@@ -142,7 +143,7 @@ def report_file(
         raise ValidationFailed({"reason": [gettext_noop("Unknown reason.")]})
     comment = (comment or "").strip()
     if len(comment) > COMMENT_MAX:
-        raise ValidationFailed({"comment": [f"At most {COMMENT_MAX} characters."]})
+        raise ValidationFailed({"comment": [at_most_characters(COMMENT_MAX)]})
     if comment and (problem := display_text_problem(comment)) is not None:
         raise ValidationFailed({"comment": [problem]})
     paused = reporting_paused_until(reporter, now=now)

@@ -23,6 +23,7 @@ from accounts.services import account_close
 from core.account_feed import feed_send
 from core.display_text import display_text_problem
 from core.errors import AlreadyAppealed, NotFound, PermissionDenied, ValidationFailed
+from core.text import at_most_characters
 from games.events import timestamp
 from games.services.players import invitations_decline
 from games.services.suspensions import seats_to_stand_in_unrated
@@ -62,7 +63,7 @@ def _text(field: str, text: str, limit: int) -> str:
     if not text:
         raise ValidationFailed({field: [gettext_noop("A reason is required.")]})
     if len(text) > limit:
-        raise ValidationFailed({field: [f"At most {limit} characters."]})
+        raise ValidationFailed({field: [at_most_characters(limit)]})
     problem = display_text_problem(text)
     if problem is not None:
         raise ValidationFailed({field: [problem]})

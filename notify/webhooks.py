@@ -33,6 +33,7 @@ from django.utils.translation import gettext, gettext_noop
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
 from core.languages import language_of
+from core.text import Text
 from games import dispatch
 from notify.kinds import KINDS
 from notify.models import Webhook, WebhookDelivery
@@ -52,13 +53,28 @@ def signature(secret: str, body: bytes, timestamp: int) -> str:
 def webhook_create(*, user: User, url: str, event_types: list[str]) -> Webhook:
     unknown = sorted(set(event_types) - set(KINDS))
     if unknown:
-        raise ValidationFailed({"event_types": [f"Unknown type: {', '.join(unknown)}."]})
+        raise ValidationFailed(
+            {
+                "event_types": [
+                    Text(gettext_noop("Unknown type: %(types)s."), types=", ".join(unknown))
+                ]
+            }
+        )
     try:
         target_check(url, resolve=False)  # its DNS answers are checked before each request
     except UnsafeTarget as exc:
         raise ValidationFailed({"url": [str(exc)]}) from None
     if Webhook.objects.filter(user=user).count() >= MAX_HOOKS_PER_USER:
-        raise ValidationFailed({"url": [f"At most {MAX_HOOKS_PER_USER} webhooks per account."]})
+        raise ValidationFailed(
+            {
+                "url": [
+                    Text(
+                        gettext_noop("At most %(high)s webhooks per account."),
+                        high=MAX_HOOKS_PER_USER,
+                    )
+                ]
+            }
+        )
     return Webhook.objects.create(
         user=user,
         url=url,

@@ -31,6 +31,7 @@ from core.errors import (
     PermissionDenied,
     ValidationFailed,
 )
+from core.text import Text, seat_range, status_word
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
@@ -105,7 +106,7 @@ def challenge_create(
     count = seats if seats is not None else engine.min_players
     if not max(2, engine.min_players) <= count <= engine.max_players:
         raise ValidationFailed(
-            {"seats": [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]}
+            {"seats": [seat_range(engine.name, engine.min_players, engine.max_players)]}
         )
     try:
         filled = engine.validate_options(options or {}, count)
@@ -192,7 +193,9 @@ def _locked(challenge_id: uuid.UUID) -> Challenge:
 def _open(challenge: Challenge) -> None:
     status = _status(challenge)
     if status != Challenge.Status.PENDING:
-        raise ChallengeClosed(f"The challenge is {status}.")
+        raise ChallengeClosed(
+            Text(gettext_noop("The challenge is %(status)s."), status=status_word(status))
+        )
 
 
 def challenge_accept(*, challenge_id: uuid.UUID, user: User) -> Challenge:
@@ -292,7 +295,9 @@ def bulk_pairing_create(
     them accepted (``POST /matches/{id}/join``); nobody plays a match they did not accept."""
     play_allowed_check(organiser)
     if not 1 <= len(pairings) <= MAX_BULK_MATCHES:
-        raise ValidationFailed({"pairings": [f"From 1 to {MAX_BULK_MATCHES} matches."]})
+        raise ValidationFailed(
+            {"pairings": [Text(gettext_noop("From 1 to %(high)s matches."), high=MAX_BULK_MATCHES)]}
+        )
     created: list[Match] = []
     with transaction.atomic():
         # Every invitation of the request counted at once, before any match exists.

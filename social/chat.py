@@ -26,6 +26,7 @@ from accounts.models import User
 from accounts.sanctions import chat_allowed_check
 from core.display_text import display_text_problem
 from core.errors import ChatDisabled, NotFound, NotSeated, PermissionDenied, ValidationFailed
+from core.text import characters_from_one
 from games.events import timestamp
 from games.models import Match, Seat
 from social.locks import chat_room_lock
@@ -73,7 +74,7 @@ def chat_post(
     text = text.strip()
     limit = settings.FACEDOWN_CHAT_MAX_LENGTH
     if not text or len(text) > limit:
-        raise ValidationFailed({"text": [f"From 1 to {limit} characters."]})
+        raise ValidationFailed({"text": [characters_from_one(limit)]})
     problem = display_text_problem(text)
     if problem is not None:
         raise ValidationFailed({"text": [problem]})

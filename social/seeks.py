@@ -24,6 +24,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
 from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
+from core.text import Text, seat_range, status_word
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
 from games.events import timestamp
@@ -46,10 +47,14 @@ def rating_range_validate(raw: Any) -> dict[str, int] | None:
     if raw is None:
         return None
     if not isinstance(raw, dict) or not raw or set(raw) - {"min", "max"}:
-        raise ValidationFailed({"rating_range": ['An object {"min": n, "max": n}, or null.']})
+        raise ValidationFailed(
+            {"rating_range": [gettext_noop('An object {"min": n, "max": n}, or null.')]}
+        )
     for key, value in raw.items():
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10_000:
-            raise ValidationFailed({f"rating_range.{key}": ["A JSON integer from 0 to 10000."]})
+            raise ValidationFailed(
+                {f"rating_range.{key}": [gettext_noop("A JSON integer from 0 to 10000.")]}
+            )
     if raw.get("min", 0) > raw.get("max", 10_000):
         raise ValidationFailed({"rating_range": [gettext_noop("min is above max.")]})
     return dict(raw)
@@ -91,7 +96,7 @@ def seek_post(
         raise ValidationFailed({"game": [gettext_noop("Unknown game.")]})
     if not engine.min_players <= players <= engine.max_players:
         raise ValidationFailed(
-            {"players": [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]}
+            {"players": [seat_range(engine.name, engine.min_players, engine.max_players)]}
         )
     try:
         filled = engine.validate_options(options or {}, players)
@@ -164,7 +169,9 @@ def seek_cancel(*, seek_id: uuid.UUID, user: User) -> Seek:
         if seek is None:
             raise NotFound(gettext_noop("No seek of yours with this id."))
         if _status(seek) != Seek.Status.OPEN:
-            raise SeekClosed(f"The seek is {_status(seek)}.")
+            raise SeekClosed(
+                Text(gettext_noop("The seek is %(status)s."), status=status_word(_status(seek)))
+            )
         seek.status = Seek.Status.CANCELLED
         seek.save(update_fields=["status"])
     return seek

@@ -21,6 +21,7 @@ from accounts.models import User
 from accounts.services import password_reset_confirm, user_register
 from accounts.usernames import username_normalise, username_refusal
 from core.errors import ValidationFailed
+from core.text import said
 
 
 class SignUpForm(forms.Form):
@@ -91,7 +92,7 @@ def _add_errors(form: forms.Form, refused: ValidationFailed, fields: dict[str, s
     errors: dict[str, list[str]] = refused.extra.get("errors", {})
     for name, messages in errors.items():
         field = fields.get(name, name)
-        form.add_error(field if field in form.fields else None, messages)
+        form.add_error(field if field in form.fields else None, [said(m) for m in messages])
 
 
 class PasswordResetForm(forms.Form):

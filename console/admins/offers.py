@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from console.operations import operator_of
 from console.records import staff_record
 from core.errors import FacedownError
+from core.text import said
 from games.models import SeatOffer
 from games.services import substitutes
 
@@ -65,7 +66,7 @@ class SeatOfferAdmin(ReadOnlyAdmin):
                         changes={"offer": offer.pk},
                     )
             except FacedownError as exc:
-                failed.append(f"{offer.pk}: {exc.detail}")
+                failed.append(f"{offer.pk}: {said(exc.detail)}")
             else:
                 done += 1
         if done:

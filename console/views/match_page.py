@@ -24,6 +24,7 @@ from console.texts import time_control_text
 from console.views import match_sections as sections
 from console.views.table import table_html
 from core.errors import FacedownError
+from core.text import said
 from games.events import timestamp
 from games.models import Match
 from games.services.audit import audit_transcript
@@ -100,12 +101,12 @@ def page_context(model_admin: Any, request: HttpRequest, match: Match) -> dict[s
 def _form_errors(form: ReasonForm, exc: FacedownError) -> None:
     errors = exc.extra.get("errors") or {}
     if not errors:
-        form.add_error(None, exc.detail)
+        form.add_error(None, said(exc.detail))
         return
     for field, problems in errors.items():
         target = field if field in form.fields else None
         for problem in problems:
-            form.add_error(target, problem)
+            form.add_error(target, said(problem))
 
 
 def _record(request: HttpRequest, match: Match, name: str, data: dict[str, Any]) -> None:
@@ -212,7 +213,7 @@ def bulk(
                     operation.call(operator_of(request), match, data)
                     _record(request, match, name, data)
             except FacedownError as exc:
-                failed.append(f"{match.pk}: {exc.detail}")
+                failed.append(f"{match.pk}: {said(exc.detail)}")
             else:
                 done += 1
                 model_admin.log_change(request, match, f"{title}: done. Reason: {data['reason']}")

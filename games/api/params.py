@@ -15,6 +15,7 @@ from django.utils.translation import gettext_noop
 
 from core.errors import NotFound, ValidationFailed
 from core.input import CONTROL_MESSAGE, has_control_characters
+from core.text import Text, one_of
 from games.catalog import engines
 
 _ASCII_NUMBER = re.compile(r"[0-9]{1,18}", re.ASCII)
@@ -44,7 +45,17 @@ def param_int(params: Mapping[str, str], name: str, *, default: int, low: int, h
         return default
     value = param_text(params, name) or ""
     if not _ASCII_NUMBER.fullmatch(value) or not low <= int(value) <= high:
-        raise ValidationFailed({name: [f"A whole number from {low} to {high}, in ASCII digits."]})
+        raise ValidationFailed(
+            {
+                name: [
+                    Text(
+                        gettext_noop("A whole number from %(low)s to %(high)s, in ASCII digits."),
+                        low=low,
+                        high=high,
+                    )
+                ]
+            }
+        )
     return int(value)
 
 
@@ -52,7 +63,7 @@ def param_choice(params: Mapping[str, str], name: str, choices: Iterable[str]) -
     value = param_text(params, name)
     allowed = list(choices)
     if value is not None and value not in allowed:
-        raise ValidationFailed({name: [f"One of {', '.join(allowed)}."]})
+        raise ValidationFailed({name: [one_of(allowed)]})
     return value
 
 

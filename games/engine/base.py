@@ -73,7 +73,7 @@ class BaseEngine(ABC, Generic[GameStateT]):
         """The acting seats, once ``moves`` holds exactly one legal move for each of them."""
         acting = self.to_act(state)
         if acting is None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         check_step_moves(moves, acting.seats)
         for seat in acting.seats:
             self.check_move(state, seat, moves[seat])
@@ -115,9 +115,9 @@ def check_step_moves(moves: Mapping[int, Move], seats: Sequence[int]) -> None:
     missing = sorted(set(seats) - given)
     extra = sorted(given - set(seats), key=repr)
     if missing:
-        raise IllegalMove(f"missing moves for seats {missing}")
+        raise IllegalMove("missing_moves", seats=str(missing))
     if extra:
-        raise IllegalMove(f"seats {extra} are not to act")
+        raise IllegalMove("seats_not_to_act", seats=str(extra))
 
 
 def json_moves(moves: list[TypedMoveT]) -> list[Move]:

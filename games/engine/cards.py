@@ -15,10 +15,10 @@ class CardMove(TypedDict):
 def card_of(move: object) -> int:
     """The card of a ``{"card": n}`` move; IllegalMove for any other shape."""
     if not isinstance(move, Mapping) or set(move) != {"card"}:
-        raise IllegalMove('a move must be exactly {"card": <integer>}')
+        raise IllegalMove("card_move_shape")
     card = move["card"]
     if isinstance(card, bool) or not isinstance(card, int):
-        raise IllegalMove("card must be an integer")
+        raise IllegalMove("card_not_integer")
     return card
 
 

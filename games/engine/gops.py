@@ -184,7 +184,7 @@ class Gops(SealedBidEngine[GopsState]):
     def check_card(self, state: GopsState, seat: int, card: int) -> None:
         n = state["options"]["num_cards"]
         if not 1 <= card <= n:
-            raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to {n})")
+            raise IllegalMove("card_out_of_range", card=card, high=n)
 
     def apply(self, state: GopsState, moves: Mapping[int, Move]) -> Resolution[GopsState]:
         new, bids = self.bids_played(state, moves)

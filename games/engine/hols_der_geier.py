@@ -101,6 +101,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
 from games.engine.base import is_seat
+from games.engine.messages import Reason
 from games.engine.options import check_options, check_seats, raise_if
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution
 from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
@@ -266,9 +267,7 @@ class HolsDerGeier(SealedBidEngine[HolsState]):
             and filled.get("two_player_variant") is True
             and players != 2
         ):
-            errors["options.two_player_variant"] = [
-                "the two-player variant needs exactly 2 players"
-            ]
+            errors["options.two_player_variant"] = [Reason("hdg_two_player_variant")]
         raise_if(errors)
         return filled
 
@@ -304,9 +303,9 @@ class HolsDerGeier(SealedBidEngine[HolsState]):
 
     def check_card(self, state: HolsState, seat: int, card: int) -> None:
         if card not in BID_CARDS:
-            raise IllegalMove(f"card {card} is not in your hand (cards run from 1 to 15)")
+            raise IllegalMove("card_out_of_range", card=card, high=15)
         if card in state["removed_bids"][seat]:
-            raise IllegalMove(f"card {card} was removed before the deal")
+            raise IllegalMove("card_removed", card=card)
 
     def apply(self, state: HolsState, moves: Mapping[int, Move]) -> Resolution[HolsState]:
         new, bids = self.bids_played(state, moves)

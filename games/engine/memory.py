@@ -251,19 +251,19 @@ class Memory(BaseEngine[MemoryState]):
 
     def check_move(self, state: MemoryState, seat: int, move: Move) -> None:
         if state["over"]:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
+            raise IllegalMove("seat_not_in_game", seat=seat)
         if seat != state["turn"]:
-            raise IllegalMove(f"it is seat {state['turn']}'s turn, not seat {seat}'s")
+            raise IllegalMove("memory_not_your_turn", turn=state["turn"], seat=seat)
         position = _position_of(move)
         size = len(state["cards"])
         if not 0 <= position < size:
-            raise IllegalMove(f"position {position} is not on the grid (0 to {size - 1})")
+            raise IllegalMove("position_off_grid", position=position, last=size - 1)
         if state["owner"][position] is not None:
-            raise IllegalMove(f"position {position} has already been taken")
+            raise IllegalMove("position_taken", position=position)
         if position in state["flipped"]:
-            raise IllegalMove(f"position {position} is already flipped this turn")
+            raise IllegalMove("position_flipped", position=position)
 
     def apply(self, state: MemoryState, moves: Mapping[int, Move]) -> Resolution[MemoryState]:
         (seat,) = self.checked_step(state, moves)
@@ -380,7 +380,7 @@ class Memory(BaseEngine[MemoryState]):
     def timeout_move(self, state: MemoryState, seat: int) -> Move:
         moves = self.legal_moves(state, seat)
         if not moves:
-            raise IllegalMove("no move is due")
+            raise IllegalMove("no_move_due")
         return moves[0]
 
     def shuffle_hidden(self, state: MemoryState, seat: int | None, rng: DealRng) -> MemoryState:
@@ -411,10 +411,10 @@ class Memory(BaseEngine[MemoryState]):
 
 def _position_of(move: object) -> int:
     if not isinstance(move, Mapping) or set(move) != {"flip"}:
-        raise IllegalMove('a move must be exactly {"flip": <position>}')
+        raise IllegalMove("flip_move_shape")
     position = move["flip"]
     if isinstance(position, bool) or not isinstance(position, int):
-        raise IllegalMove("position must be an integer")
+        raise IllegalMove("position_not_integer")
     return position
 
 

@@ -142,6 +142,7 @@ from importlib import resources
 from typing import Any, Literal, TypedDict, cast
 
 from games.engine.base import BaseEngine, SeatedState, is_seat
+from games.engine.messages import Reason
 from games.engine.options import check_options, check_seats, raise_if
 from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
 from games.engine.ranking import SortKey, rank, top_seats
@@ -447,7 +448,7 @@ class OldMenOfTheForest(BaseEngine[OmfState]):
             and "options.allow_five" not in errors
             and filled.get("allow_five") is not True
         ):
-            seat_errors = {"seats": [f"{SLUG} takes 3 or 4 players; 5 need allow_five: true"]}
+            seat_errors = {"seats": [Reason("omf_five_players", game=SLUG)]}
         errors.update(seat_errors)
         raise_if(errors)
         return filled
@@ -509,38 +510,33 @@ class OldMenOfTheForest(BaseEngine[OmfState]):
 
     def check_move(self, state: OmfState, seat: int, move: Move) -> None:
         if state["over"]:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
+            raise IllegalMove("seat_not_in_game", seat=seat)
         if seat != state["current"]:
-            raise IllegalMove(f"it is not your turn: seat {state['current']} is to act")
+            raise IllegalMove("omf_not_your_turn", seat=state["current"])
         phase = state["phase"]
         if not isinstance(move, Mapping) or set(move) != {phase}:
-            shapes = {
-                "play": '{"play": "<card>"}',
-                "take": '{"take": "<card>"}',
-                "cash_in": '{"cash_in": {"orangutan": "<id>"}} or {"cash_in": null}',
-            }
-            raise IllegalMove(f"a {phase} step: the move must be {shapes[phase]}")
+            raise IllegalMove(f"omf_{phase}_shape")
         if phase == "play":
             card = move["play"]
             if not isinstance(card, str) or card not in _CARD_INDEX:
-                raise IllegalMove("play must name a card code such as R3 or X10")
+                raise IllegalMove("omf_play_code")
             if card not in state["hands"][seat]:
-                raise IllegalMove(f"{card} is not in your hand")
+                raise IllegalMove("not_in_hand", card=card)
             return
         if phase == "take":
             card = move["take"]
             if not isinstance(card, str) or card not in _CARD_INDEX:
-                raise IllegalMove("take must name a card code such as R3 or X10")
+                raise IllegalMove("omf_take_code")
             for entry in state["trick"]:
                 if entry["card"] == card:
                     if entry["seat"] == seat:
-                        raise IllegalMove(f"{card} is your own card; take one someone else played")
+                        raise IllegalMove("omf_own_card", card=card)
                     if entry["taken_by"] is not None:
-                        raise IllegalMove(f"{card} has already been taken")
+                        raise IllegalMove("omf_taken", card=card)
                     return
-            raise IllegalMove(f"{card} was not played in this trick")
+            raise IllegalMove("omf_not_in_trick", card=card)
         self._cash_in_plan(state, seat, move["cash_in"])
 
     def _cash_in_plan(
@@ -550,30 +546,30 @@ class OldMenOfTheForest(BaseEngine[OmfState]):
         if choice is None:
             return None
         if not isinstance(choice, Mapping) or "orangutan" not in choice:
-            raise IllegalMove('cash_in must be null or {"orangutan": "<id>", "give"?: [cards]}')
+            raise IllegalMove("omf_cash_in_value")
         extra = set(choice) - {"orangutan", "give"}
         if extra:
-            raise IllegalMove(f"cash_in has unknown fields {sorted(map(str, extra))}")
+            raise IllegalMove("omf_cash_in_fields", fields=str(sorted(map(str, extra))))
         ident = choice["orangutan"]
         if not isinstance(ident, str) or ident not in state["layout"]:
-            raise IllegalMove(f"orang-utan {ident!r} is not in the layout")
+            raise IllegalMove("omf_no_orangutan", ident=repr(ident))
         collection = state["collections"][seat]
         if not affords(collection, ident):
-            raise IllegalMove(f"your collection does not meet the requirement of {ident}")
+            raise IllegalMove("omf_requirement_unmet", ident=ident)
         if "give" not in choice:
             return ident, default_give(collection, ident)
         give = choice["give"]
         if not isinstance(give, list) or not all(isinstance(c, str) for c in give):
-            raise IllegalMove("give must be a list of card codes")
+            raise IllegalMove("omf_give_list")
         if len(set(give)) != len(give):
-            raise IllegalMove("give names a card twice")
+            raise IllegalMove("omf_give_twice")
         missing = [card for card in give if card not in collection]
         if missing:
-            raise IllegalMove(f"give names cards not in your collection: {missing}")
+            raise IllegalMove("omf_give_missing", cards=str(missing))
         requires: dict[str, int] = ORANGUTANS[ident]["requires"]
         counts = Counter(colour_of(card) for card in give)
         if dict(counts) != requires:
-            raise IllegalMove(f"give must meet exactly the requirement of {ident}: {requires}")
+            raise IllegalMove("omf_give_inexact", ident=ident, requires=str(requires))
         return ident, sort_cards(give)
 
     def apply(self, state: OmfState, moves: Mapping[int, Move]) -> Resolution[OmfState]:
@@ -803,7 +799,7 @@ class OldMenOfTheForest(BaseEngine[OmfState]):
     def timeout_move(self, state: OmfState, seat: int) -> Move:
         moves = self.legal_moves(state, seat)
         if not moves:
-            raise IllegalMove("no move is due")
+            raise IllegalMove("no_move_due")
         phase = state["phase"]
         if phase == "play":
             hand = state["hands"][seat]

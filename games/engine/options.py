@@ -10,6 +10,7 @@ from typing import Any
 
 import jsonschema
 
+from games.engine.messages import Reason
 from games.engine.protocol import InvalidOptions
 
 
@@ -31,12 +32,12 @@ def check_options(
     for error in validator.iter_errors(raw):
         if error.validator == "additionalProperties" and isinstance(raw, dict):
             for key in sorted(str(k) for k in raw if k not in properties):
-                errors.setdefault(f"options.{key}", []).append("unknown option")
+                errors.setdefault(f"options.{key}", []).append(Reason("option_unknown"))
             continue
         path = "".join(f".{part}" for part in error.absolute_path)
-        errors.setdefault(f"options{path}", []).append(error.message)
+        errors.setdefault(f"options{path}", []).append(schema_reason(error))
     if not isinstance(raw, dict):
-        return {}, errors or {"options": ["options must be an object"]}
+        return {}, errors or {"options": [Reason("options_not_object")]}
     filled: dict[str, Any] = {}
     for key, prop in properties.items():
         value = raw.get(key, prop["default"])
@@ -46,10 +47,25 @@ def check_options(
     return filled, errors
 
 
+def schema_reason(error: jsonschema.ValidationError) -> str:
+    """The schema's refusal as a ``Reason`` for the validators the option schemas use (the
+    words of ``jsonschema``'s own messages); any other as ``jsonschema`` says it."""
+    value = repr(error.instance)
+    expected = error.validator_value
+    if error.validator == "type":
+        types = expected if isinstance(expected, list) else [expected]
+        return Reason("option_type", value=value, types=", ".join(map(repr, types)))
+    if error.validator == "enum":
+        return Reason("option_enum", value=value, choices=repr(expected))
+    if error.validator in ("minimum", "maximum"):
+        return Reason(f"option_{error.validator}", value=value, limit=repr(expected))
+    return str(error.message)
+
+
 def check_seats(slug: str, players: int, low: int, high: int) -> dict[str, list[str]]:
     """An error for ``seats`` unless ``low <= players <= high``."""
     if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
-        return {"seats": [f"{slug} takes {low} to {high} players"]}
+        return {"seats": [Reason("seats_range", game=slug, low=low, high=high)]}
     return {}
 
 

@@ -15,6 +15,7 @@ from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
+from games.engine.messages import Reason
 from games.engine.rng import DealRng
 
 JSON = Any
@@ -33,7 +34,8 @@ class EngineError(Exception):
 
 
 class InvalidOptions(EngineError):
-    """Options that do not fit the game; ``errors`` maps a field path to messages."""
+    """Options that do not fit the game; ``errors`` maps a field path to messages (each a
+    ``messages.Reason``)."""
 
     def __init__(self, errors: Mapping[str, list[str]]) -> None:
         super().__init__("invalid options")
@@ -41,7 +43,12 @@ class InvalidOptions(EngineError):
 
 
 class IllegalMove(EngineError):
-    """A move that the rules do not allow now. The message never names hidden values."""
+    """A move that the rules do not allow now: ``reason`` names one of ``messages.MESSAGES``
+    with its parameters. The message never names hidden values."""
+
+    def __init__(self, message_id: str, **params: object) -> None:
+        self.reason = Reason(message_id, **params)
+        super().__init__(self.reason)
 
 
 def is_template(move: Move) -> bool:

@@ -37,13 +37,13 @@ class SealedBidEngine(BaseEngine[HandsStateT]):
 
     def check_move(self, state: HandsStateT, seat: int, move: Move) -> None:
         if state["over"]:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
+            raise IllegalMove("seat_not_in_game", seat=seat)
         card = card_of(move)
         self.check_card(state, seat, card)
         if card not in state["hands"][seat]:
-            raise IllegalMove(f"card {card} has already been played")
+            raise IllegalMove("card_played", card=card)
 
     @abstractmethod
     def check_card(self, state: HandsStateT, seat: int, card: int) -> None:
@@ -63,6 +63,6 @@ class SealedBidEngine(BaseEngine[HandsStateT]):
     def timeout_move(self, state: HandsStateT, seat: int) -> Move:
         hand = state["hands"][seat]
         if state["over"] or not hand:
-            raise IllegalMove("no move is due")
+            raise IllegalMove("no_move_due")
         move: CardMove = {"card": min(hand)}
         return dict(move)

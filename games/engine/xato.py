@@ -348,15 +348,15 @@ def _locate(state: XatoState, card: str) -> tuple[str, int | None]:
 
 def _code(move: object, key: str, shape: str) -> object:
     if not isinstance(move, Mapping) or set(move) != {key}:
-        raise IllegalMove(f"a move must be exactly {shape} now")
+        raise IllegalMove("xato_move_shape", shape=shape)
     return move[key]
 
 
 def _check_code(state: XatoState, card: object) -> str:
     if not isinstance(card, str) or card not in ALL_CODES:
-        raise IllegalMove(f"{card!r} is not a card code (rank A23456789TJQK + suit SHDC, RJ, BJ)")
+        raise IllegalMove("xato_not_a_code", card=repr(card))
     if card not in pack(state["players"]):
-        raise IllegalMove(f"{card} is not in the pack with {state['players']} players")
+        raise IllegalMove("xato_not_in_pack", card=card, players=state["players"])
     return card
 
 
@@ -438,42 +438,42 @@ class Xato(BaseEngine[XatoState]):
 
     def check_move(self, state: XatoState, seat: int, move: Move) -> None:
         if state["over"]:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if not is_seat(state, seat):
-            raise IllegalMove(f"seat {seat} is not in this game")
+            raise IllegalMove("seat_not_in_game", seat=seat)
         acting = self.to_act(state)
         if acting is None or seat not in acting.seats:
-            raise IllegalMove(f"seat {seat} is not to act now")
+            raise IllegalMove("xato_not_to_act", seat=seat)
         phase = state["phase"]
         if phase == "draft":
             card = _check_code(state, _code(move, "take", '{"take": "<card>"}'))
             if card not in state["pool"]:
-                raise IllegalMove(f"{card} is no longer on the table")
+                raise IllegalMove("xato_not_on_table", card=card)
         elif phase == "life":
             chosen = _code(move, "life", '{"life": [<cards>]}')
             k: int = state["options"]["life_cards"]
             if not isinstance(chosen, list):
-                raise IllegalMove("life must be a list of card codes")
+                raise IllegalMove("xato_life_list")
             if len(chosen) != k:
-                raise IllegalMove(f"choose exactly {k} life cards")
+                raise IllegalMove("xato_life_count", count=k)
             cards = [_check_code(state, card) for card in chosen]
             if len(set(cards)) != len(cards):
-                raise IllegalMove("life cards must be distinct")
+                raise IllegalMove("xato_life_distinct")
             for card in cards:
                 if card not in state["hands"][seat]:
-                    raise IllegalMove(f"{card} is not one of your cards")
+                    raise IllegalMove("xato_not_yours", card=card)
         elif phase == "hunt":
             _check_code(state, _code(move, "call", '{"call": "<card>"}'))
         elif phase == "claim":
             claim = _code(move, "claim", '{"claim": true|false}')
             if not isinstance(claim, bool):
-                raise IllegalMove("claim must be true or false")
+                raise IllegalMove("xato_claim_boolean")
         else:
             given = _code(move, "sacrifice", '{"sacrifice": "<card>" | null}')
             if given is not None:
                 card = _check_code(state, given)
                 if card not in state["hands"][seat]:
-                    raise IllegalMove(f"{card} is not in your hand")
+                    raise IllegalMove("not_in_hand", card=card)
 
     def apply(self, state: XatoState, moves: Mapping[int, Move]) -> Resolution[XatoState]:
         seats = self.checked_step(state, moves)
@@ -572,7 +572,7 @@ class Xato(BaseEngine[XatoState]):
     def timeout_move(self, state: XatoState, seat: int) -> Move:
         legal = self.legal_moves(state, seat)
         if not legal:
-            raise IllegalMove("no move is due")
+            raise IllegalMove("no_move_due")
         phase = state["phase"]
         if phase == "life":
             k = state["options"]["life_cards"]

@@ -21,6 +21,7 @@ from django.utils.timezone import now
 from django.utils.translation import gettext_noop
 
 from core.errors import MatchNotFinished, NotFound
+from core.text import Text, status_word
 from games.catalog import get_engine
 from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
@@ -121,7 +122,12 @@ def _history(
         if not match.is_over or match.finished_at is None or match.finished_at > now() - age:
             return None
     if not match.is_over:
-        raise MatchNotFinished(f"The match is {match.status}: its transcript comes at the end.")
+        raise MatchNotFinished(
+            Text(
+                gettext_noop("The match is %(status)s: its transcript comes at the end."),
+                status=status_word(match.status),
+            )
+        )
     seats = list(Seat.objects.filter(match=match).select_related("user").order_by("index"))
     # From the hot tables, or rebuilt from the match's archive (games/services/archive.py).
     moves = history_moves(match)

@@ -13,7 +13,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import NotFound, ValidationFailed
+from core.text import one_of
 from games.catalog import bots_of, get_bot
+from games.engine.options import schema_reason
 from games.models import Match, Move, Seat
 from games.services.bot_decisions import bot_decide
 from games.services.follow_ups import bots_waiting
@@ -27,13 +29,14 @@ def bot_options_validate(*, game: str, name: str, options: Any, field: str) -> d
     """The bot's options with defaults filled; ``field`` names the seat in error paths."""
     bot = get_bot(game, name)
     if bot is None:
-        raise ValidationFailed({f"{field}.bot": [f"One of {', '.join(sorted(bots_of(game)))}."]})
+        raise ValidationFailed({f"{field}.bot": [one_of(sorted(bots_of(game)))]})
     options = options if options is not None else {}
     validator = jsonschema.Draft202012Validator(bot.options_schema)
     problems = sorted(validator.iter_errors(options), key=lambda e: list(e.path))
     if problems:
+        where = f"{field}.options"
         raise ValidationFailed(
-            {".".join([f"{field}.options", *map(str, e.path)]): [e.message] for e in problems}
+            {".".join([where, *map(str, e.path)]): [schema_reason(e)] for e in problems}
         )
     filled = {
         key: spec["default"]

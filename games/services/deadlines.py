@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from core.errors import NotFound, ValidationFailed
+from core.text import Text, one_of
 from games import dispatch, events
 from games.catalog import bots_of
 from games.locks import overdue_step_claim
@@ -67,7 +68,7 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
         )
     kind = raw.get("kind", "per_step")
     if kind not in KINDS:
-        raise ValidationFailed({"time_control.kind": [f"One of {', '.join(KINDS)}."]})
+        raise ValidationFailed({"time_control.kind": [one_of(KINDS)]})
     form = _FORMS[kind]
     errors: dict[str, list[str]] = {}
     extra = {"periods"} if kind == "byoyomi" else set()
@@ -77,13 +78,19 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
     for key, high in form.items():
         if not _seconds(raw.get(key), high):
             errors[f"time_control.{key}"] = [
-                f"A whole number of seconds from {max(low, 10)} to {high}."
+                Text(
+                    gettext_noop("A whole number of seconds from %(low)s to %(high)s."),
+                    low=max(low, 10),
+                    high=high,
+                )
             ]
     periods = raw.get("periods")
     if kind == "byoyomi" and (
         isinstance(periods, bool) or not isinstance(periods, int) or not 1 <= periods <= MAX_PERIODS
     ):
-        errors["time_control.periods"] = [f"A whole number of periods from 1 to {MAX_PERIODS}."]
+        errors["time_control.periods"] = [
+            Text(gettext_noop("A whole number of periods from 1 to %(high)s."), high=MAX_PERIODS)
+        ]
     if (
         kind == "fischer"
         and "time_control.max_seconds" not in errors
@@ -93,10 +100,10 @@ def time_control_validate(raw: Any, *, game: str) -> dict[str, Any] | None:
         errors["time_control.max_seconds"] = [gettext_noop("At least initial_seconds.")]
     on_timeout = raw.get("on_timeout", "auto_move")
     if on_timeout not in ON_TIMEOUT:
-        errors["time_control.on_timeout"] = [f"One of {', '.join(ON_TIMEOUT)}."]
+        errors["time_control.on_timeout"] = [one_of(ON_TIMEOUT)]
     bot = raw.get("auto_move_bot", "greedy")
     if bot not in bots_of(game):
-        errors["time_control.auto_move_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
+        errors["time_control.auto_move_bot"] = [one_of(sorted(bots_of(game)))]
     for flag, default in (("weekend_pause", False), ("allow_pause", True)):
         if not isinstance(raw.get(flag, default), bool):
             errors[f"time_control.{flag}"] = [gettext_noop("true or false.")]

@@ -20,6 +20,7 @@ from core.errors import (
     SeatTaken,
     ValidationFailed,
 )
+from core.text import Text, seat_between, seat_range
 from games import events
 from games.catalog import get_engine
 from games.engine.protocol import InvalidOptions
@@ -90,7 +91,9 @@ def _seat_rows(*, match: Match, creator: User, specs: list[SeatSpec], ready: boo
             user, accepted, invited = found, False, True
             offsite = found.offsite_channels
         if user.pk in seated:
-            raise AlreadySeated(f"{user.username} is given more than one seat.")
+            raise AlreadySeated(
+                Text(gettext_noop("%(name)s is given more than one seat."), name=user.username)
+            )
         seated.add(user.pk)
         seat = Seat(match=match, index=index, user=user, accepted=accepted, invited=invited)
         # As the match lock reads it (notify/offsite.py): no outbound job for a user who has
@@ -152,7 +155,7 @@ def match_create(
     time_control = time_control_validate(time_control, game=game)
     if not engine.min_players <= len(seats) <= engine.max_players:
         raise ValidationFailed(
-            {"seats": [f"{engine.name} takes {engine.min_players} to {engine.max_players} seats."]}
+            {"seats": [seat_range(engine.name, engine.min_players, engine.max_players, seats=True)]}
         )
     if sum(spec.kind == "me" for spec in seats) > 1:
         raise AlreadySeated(gettext_noop("'me' may appear only once."))
@@ -249,9 +252,9 @@ def _open_seat(seats: list[Seat], index: int | None) -> Seat:
             raise SeatTaken(MSG_NO_OPEN_SEAT)
         return found
     if not 0 <= index < len(seats):
-        raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(seats) - 1}."]})
+        raise ValidationFailed({"seat": [seat_between(len(seats) - 1)]})
     if not seats[index].is_open:
-        raise SeatTaken(f"Seat {index} is not open.")
+        raise SeatTaken(Text(gettext_noop("Seat %(seat)s is not open."), seat=index))
     return seats[index]
 
 

@@ -29,6 +29,7 @@ from core.errors import (
     StaleStep,
     WrongPhase,
 )
+from core.text import Text, status_word
 from games import events
 from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.models import Match, Move, Seat
@@ -65,11 +66,21 @@ def _acting_seat(tx: MatchChange, *, user: User, step: int) -> Seat:
         recorded = Move.objects.filter(
             match=match, step=step, seat=seat.index, source=Move.Source.PLAYER
         ).exists()
-        raise StaleStep(f"Step {step} has already resolved.", recorded=recorded)
+        raise StaleStep(
+            Text(gettext_noop("Step %(step)s has already resolved."), step=step), recorded=recorded
+        )
     if match.status != Match.Status.ACTIVE:
-        raise MatchNotActive(f"The match is {match.status}.")
+        raise MatchNotActive(
+            Text(gettext_noop("The match is %(status)s."), status=status_word(match.status))
+        )
     if step != match.step:
-        raise WrongPhase(f"Step {step} is not open; the current step is {match.step}.")
+        raise WrongPhase(
+            Text(
+                gettext_noop("Step %(step)s is not open; the current step is %(current)s."),
+                step=step,
+                current=match.step,
+            )
+        )
     return seat
 
 
@@ -159,7 +170,7 @@ def move_record(tx: MatchChange, *, seat: int, move: dict[str, Any], source: str
     try:
         tx.engine.check_move(match.state, seat, move)
     except EngineIllegalMove as exc:
-        raise IllegalMove(str(exc)) from exc
+        raise IllegalMove(exc.reason) from exc
     receipt, salt = _receipt(tx, seat, move, None)
     move_new(tx, seat, move, source, receipt=receipt, receipt_salt=salt)
     _submitted(tx, seat)
@@ -232,7 +243,7 @@ def reveal_submit(
             # The forfeit is committed; then the move is refused.
             seat_forfeit(tx, seat, reason="illegal_reveal")
             match_play_on(tx)
-            refusal = IllegalMove(str(exc), forfeited=True)
+            refusal = IllegalMove(exc.reason, forfeited=True)
         else:
             receipt = _reveal_record(tx, recorded, move=move, salt=salt)
     if refusal is not None:

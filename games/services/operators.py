@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import MatchNotActive, PermissionDenied, StaleStep, ValidationFailed
+from core.text import Text, at_most_characters, one_of, seat_between, status_word
 from games import events
 from games.catalog import bots_of, get_bot
 from games.events import timestamp
@@ -36,7 +37,7 @@ def _reason(reason: str) -> str:
     if not text:
         raise ValidationFailed({"reason": [gettext_noop("A reason is required.")]})
     if len(text) > MAX_REASON:
-        raise ValidationFailed({"reason": [f"At most {MAX_REASON} characters."]})
+        raise ValidationFailed({"reason": [at_most_characters(MAX_REASON)]})
     return text
 
 
@@ -49,14 +50,22 @@ def _operator(operator: User) -> str:
 def _active(match: Match, *, step: int | None) -> None:
     """The match must be running, and (when the caller names one) still at ``step``."""
     if match.status != Match.Status.ACTIVE:
-        raise MatchNotActive(f"The match is {match.status}.")
+        raise MatchNotActive(
+            Text(gettext_noop("The match is %(status)s."), status=status_word(match.status))
+        )
     if step is not None and step != match.step:
-        raise StaleStep(f"Step {step} is no longer open; the current step is {match.step}.")
+        raise StaleStep(
+            Text(
+                gettext_noop("Step %(step)s is no longer open; the current step is %(current)s."),
+                step=step,
+                current=match.step,
+            )
+        )
 
 
 def _seat(seats: list[Seat], index: int) -> Seat:
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(seats):
-        raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(seats) - 1}."]})
+        raise ValidationFailed({"seat": [seat_between(len(seats) - 1)]})
     return seats[index]
 
 
@@ -91,7 +100,9 @@ def match_abort(*, match_id: uuid.UUID | str, operator: User, reason: str) -> Ma
     name = _operator(operator)
     with match_change(match_id) as tx:
         if tx.match.status not in (Match.Status.OPEN, Match.Status.ACTIVE):
-            raise MatchNotActive(f"The match is {tx.match.status}.")
+            raise MatchNotActive(
+                Text(gettext_noop("The match is %(status)s."), status=status_word(tx.match.status))
+            )
         match_abort_in(tx, reason=reason, operator=name)
     return tx.match
 
@@ -111,7 +122,9 @@ def deadline_extend(
     if isinstance(seconds, bool) or not isinstance(seconds, int) or seconds < 1:
         raise ValidationFailed({"seconds": [gettext_noop("A positive whole number of seconds.")]})
     if seconds > MAX_STEP_SECONDS:
-        raise ValidationFailed({"seconds": [f"At most {MAX_STEP_SECONDS}."]})
+        raise ValidationFailed(
+            {"seconds": [Text(gettext_noop("At most %(high)s."), high=MAX_STEP_SECONDS)]}
+        )
     with match_change(match_id) as tx:
         match = tx.match
         _active(match, step=step)
@@ -190,8 +203,7 @@ def seat_replace_with_bot(
                 }
             )
         if get_bot(match.game, bot) is None:
-            choices = ", ".join(sorted(bots_of(match.game)))
-            raise ValidationFailed({"bot": [f"One of {choices}."]})
+            raise ValidationFailed({"bot": [one_of(sorted(bots_of(match.game)))]})
         options = bot_options_validate(game=match.game, name=bot, options=None, field="seat")
         _control(target, Seat.Controller.BOT, bot=bot, options=options)
         # Follow-ups on commit: the bot moves if its seat is waiting in the open step.

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from core.errors import NotFound, ValidationFailed
+from core.text import Text
 from games.models import Match, Seat, Series
 from games.services.in_transaction import in_transaction_register
 from games.services.matches import SeatSpec, match_create
@@ -33,7 +34,13 @@ def series_create(
 ) -> Series:
     """Create the series and its first match (a match as ``match_create`` makes it)."""
     if not 1 <= matches <= MAX_MATCHES:
-        raise ValidationFailed({"matches": [f"A series has 1 to {MAX_MATCHES} matches."]})
+        raise ValidationFailed(
+            {
+                "matches": [
+                    Text(gettext_noop("A series has 1 to %(high)s matches."), high=MAX_MATCHES)
+                ]
+            }
+        )
     with transaction.atomic():
         series = Series.objects.create(game=game, created_by=creator, length=matches)
         match_create(creator=creator, game=game, seats=seats, series=series, **match_fields)

@@ -43,6 +43,7 @@ from core.errors import (
     ValidationFailed,
     WrongPhase,
 )
+from core.text import seat_between
 from games import events
 from games.models import Match, Move, Seat, SeatOffer, SeatTenure
 from games.services import bodies
@@ -150,7 +151,7 @@ def _may_offer(tx: MatchChange, user: User, *, operator: bool) -> None:
 
 def _offerable(tx: MatchChange, index: int) -> Seat:
     if not 0 <= index < len(tx.seats):
-        raise ValidationFailed({"seat": [f"Seat must be between 0 and {len(tx.seats) - 1}."]})
+        raise ValidationFailed({"seat": [seat_between(len(tx.seats) - 1)]})
     tc = time_control_of(tx.match)
     seat = tx.seats[index]
     if tc is None or not tc.correspondence or not seat.forfeited or seat.user_id is None:

@@ -159,6 +159,31 @@ def test_errors_are_problems(asgi: Server, alice: Player, bob: Player):
         stream.close()
 
 
+def test_problems_follow_the_readers_profile_language(asgi: Server, alice: Player, bob: Player):
+    """As the API's: the profile of a signed-in reader, else ``Accept-Language``."""
+    alice.user.language = "de"
+    alice.user.save(update_fields=["language"])
+    missing = "00000000-0000-0000-0000-000000000000"
+    cases = [
+        (alice, "en", f"/matches/{missing}/stream", "Keine Partie mit dieser ID."),
+        (alice, "en", f"/tournaments/{missing}/stream", "Kein solches Turnier."),
+        (bob, "de", f"/matches/{missing}/stream", "Keine Partie mit dieser ID."),
+        (bob, "en", f"/matches/{missing}/stream", "No match with this id."),
+        (None, "de", f"/matches/{missing}/stream", "Anmeldedaten fehlen."),
+    ]
+    for player, accept, path, detail in cases:
+        headers = {**(_token(player) if player else {}), "Accept-Language": accept}
+        stream = Stream(asgi.port, f"/api/v1{path}", headers)
+        assert stream.content_type == "application/problem+json"
+        assert stream.body()["detail"] == detail, (player, accept, path)
+        assert stream.response.getheader("Content-Language") == detail_language(detail)
+        stream.close()
+
+
+def detail_language(detail: str) -> str:
+    return "en" if detail.startswith("No ") else "de"
+
+
 def test_tickets_open_the_streams_they_name_for_a_minute(asgi: Server, alice: Player, bob: Player):
     match_id = start_match("gops", [alice, bob])
     other_id = start_match("gops", [alice, bob])

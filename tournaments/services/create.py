@@ -13,6 +13,7 @@ from accounts.models import User
 from accounts.sanctions import play_allowed_check
 from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
+from core.text import characters_from_one, one_of, seat_range, whole_number
 from games.catalog import bots_of, get_engine
 from games.engine.protocol import InvalidOptions
 from games.services.deadlines import time_control_validate
@@ -30,20 +31,20 @@ MAX_RATING = 10_000  # a shown rating (games/services/rating_scale.py), as seeks
 
 def _choice(errors: dict[str, list[str]], field: str, value: Any, choices: Any) -> None:
     if value not in choices:
-        errors[field] = [f"One of {', '.join(choices)}."]
+        errors[field] = [one_of(choices)]
 
 
 def _whole(errors: dict[str, list[str]], field: str, value: Any, low: int, high: int) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        errors[field] = [f"A whole number from {low} to {high}."]
+        errors[field] = [whole_number(low, high)]
 
 
 def _settings_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> None:
     name = str(fields.get("name") or "").strip()
     if not name or len(name) > MAX_NAME:
-        errors["name"] = [f"From 1 to {MAX_NAME} characters."]
+        errors["name"] = [characters_from_one(MAX_NAME)]
     elif (problem := name_text_problem(name)) is not None:
         # Its report file and exports carry it on one line (tournaments/pairing/export.py).
         errors["name"] = [problem]
@@ -108,11 +109,11 @@ def _game_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> dict[st
         errors["seats"] = [gettext_noop("A whole number of seats.")]
         return {}
     if not engine.min_players <= seats <= engine.max_players:
-        errors["seats"] = [f"{engine.name} takes {engine.min_players} to {engine.max_players}."]
+        errors["seats"] = [seat_range(engine.name, engine.min_players, engine.max_players)]
         return {}
     assert isinstance(game, str)
     if fields.get("stand_in_bot") not in bots_of(game):
-        errors["stand_in_bot"] = [f"One of {', '.join(sorted(bots_of(game)))}."]
+        errors["stand_in_bot"] = [one_of(sorted(bots_of(game)))]
     try:
         return dict(engine.validate_options(fields.get("options") or {}, seats))
     except InvalidOptions as exc:
