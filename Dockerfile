@@ -19,6 +19,7 @@ COPY pyproject.toml ./
 COPY config ./config
 COPY core ./core
 COPY accounts ./accounts
+COPY cardgames ./cardgames
 COPY games ./games
 COPY notify ./notify
 COPY observability ./observability

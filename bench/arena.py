@@ -11,7 +11,7 @@ among three greedy seats). A name is a bot of the game's catalogue, else an aren
 ``bench/strategies.py`` (``ARENA_BOTS``), or ``package.module:ClassName`` for any ``BaseBot``.
 
 Bots are fed as the server feeds them: ``observe`` after the start and after every resolved
-step for every seat (``games.bots.observe.observation_for``), ``choose`` when a seat must act
+step for every seat (``cardgames.bots.observe.observation_for``), ``choose`` when a seat must act
 and some acting seat has a choice (a step where every acting seat has one move is played
 without asking), and every memory goes through a JSON round trip, as the seat row does. Each
 bot's randomness is its own ``random.Random``, seeded from the seed, the deal, the rotation and
@@ -48,11 +48,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.strategies import ARENA_BOTS  # noqa: E402
-from games.bots.base import Bot, BotContext  # noqa: E402
-from games.bots.observe import observation_for  # noqa: E402
+from cardgames.bots.base import Bot, BotContext  # noqa: E402
+from cardgames.bots.observe import observation_for  # noqa: E402
+from cardgames.engines.protocol import Engine, Move, State, is_template  # noqa: E402
+from cardgames.engines.rng import DealRng  # noqa: E402
 from games.catalog import bots_of, get_engine  # noqa: E402
-from games.engine.protocol import Engine, Move, State, is_template  # noqa: E402
-from games.engine.rng import DealRng  # noqa: E402
 
 Z95 = 1.959963984540054
 

@@ -44,8 +44,8 @@ def _seed(matches: int, overdue: int) -> list[uuid.UUID]:
     from django.utils import timezone
 
     from accounts.models import User
+    from cardgames.engines.rng import DealRng
     from games.catalog import get_engine
-    from games.engine.rng import DealRng
     from games.models import Match, Seat
     from games.services.fairness import seed_new
 

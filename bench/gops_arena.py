@@ -22,10 +22,10 @@ from typing import Any
 
 from bench.gops_rules import RULES
 from bench.strategies import ARENA_BOTS
-from games.bots.base import Bot, BotContext
+from cardgames.bots.base import Bot, BotContext
+from cardgames.engines.gops import ENGINE
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.gops import ENGINE
-from games.engine.rng import DealRng
 
 
 def bot_named(name: str) -> Bot:

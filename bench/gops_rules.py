@@ -12,7 +12,7 @@ card is always in hand in a two-player game: every prize is turned up exactly on
 
 from __future__ import annotations
 
-from games.bots.base import BaseBot, BotContext, Decision
+from cardgames.bots.base import BaseBot, BotContext, Decision
 
 
 class ShiftRule(BaseBot):

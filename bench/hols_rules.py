@@ -9,8 +9,8 @@ against (and plays out its searches with).
 
 from __future__ import annotations
 
-from games.bots.base import BaseBot, BotContext, Decision
-from games.bots.hols_der_geier import rank_bid
+from cardgames.bots.base import BaseBot, BotContext, Decision
+from cardgames.bots.hols_der_geier import rank_bid
 
 
 class RankHolsBot(BaseBot):

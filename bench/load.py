@@ -848,8 +848,8 @@ def audit(accepted: list[tuple[str, int, int, str]]) -> tuple[list[str], int, in
     """Problems found (empty: OK), matches checked, moves checked."""
     from django.db import connection
 
+    from cardgames.engines.rng import DealRng
     from games.catalog import get_engine
-    from games.engine.rng import DealRng
     from games.models import Match, Move
 
     problems: list[str] = []

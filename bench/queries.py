@@ -218,9 +218,9 @@ def _drop_indexes(cursor: Any) -> list[str]:
 
 
 def _openings() -> list[tuple[str, Any, Any]]:
+    from cardgames.engines.protocol import InvalidOptions
+    from cardgames.engines.rng import DealRng
     from games.catalog import get_engine
-    from games.engine.protocol import InvalidOptions
-    from games.engine.rng import DealRng
 
     openings = []
     for slug in GAMES:

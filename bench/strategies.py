@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.bots.base import BaseBot, BotContext, Decision, nearest_card
+from cardgames.bots.base import BaseBot, BotContext, Decision, nearest_card
 
 
 class GopsTargetBot(BaseBot):

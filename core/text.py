@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_noop
 @runtime_checkable
 class Templated(Protocol):
     """A text that knows its template and parameters: ``Text`` here, and the engines' own
-    ``games.engine.messages.Reason`` (they may not import Django, nor this module)."""
+    ``cardgames.engines.messages.Reason`` (they may not import Django, nor this module)."""
 
     template: str
     params: Mapping[str, object]

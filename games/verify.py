@@ -3,7 +3,7 @@
     python -m games.verify transcript.json [--public-key HEX ...]
 
 It needs no database and no Django settings: it imports only the game engines
-(``games.engine``, found through the pure ``games.catalog``), the standard library and
+(``cardgames.engines``, found through the pure ``games.catalog``), the standard library and
 ``cryptography``. Every formula the server uses is written out again here, so this file is an
 independent check of the server, not a copy of it.
 
@@ -30,9 +30,9 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from cardgames.engines.protocol import Engine, EngineError
+from cardgames.engines.rng import DealRng
 from games.catalog import get_engine
-from games.engine.protocol import Engine, EngineError
-from games.engine.rng import DealRng
 
 FORMAT = "facedown-transcript-v1"
 MOVE_PREFIX = "facedown-move-v1"

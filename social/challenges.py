@@ -23,6 +23,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
+from cardgames.engines.protocol import InvalidOptions
 from core.account_feed import feed_send
 from core.errors import (
     BotsNotAllowed,
@@ -33,7 +34,6 @@ from core.errors import (
 )
 from core.text import Text, seat_range, status_word
 from games.catalog import get_engine
-from games.engine.protocol import InvalidOptions
 from games.events import timestamp
 from games.models import Match
 from games.services.bot_seats import bot_options_validate

@@ -23,10 +23,10 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
+from cardgames.engines.protocol import InvalidOptions
 from core.errors import AlreadySeeking, NotFound, SeekClosed, ValidationFailed
 from core.text import Text, seat_range, status_word
 from games.catalog import get_engine
-from games.engine.protocol import InvalidOptions
 from games.events import timestamp
 from games.models import Match, Rating
 from games.services.deadlines import time_control_validate

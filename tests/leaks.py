@@ -12,8 +12,8 @@ from typing import Any
 
 from django.db import transaction
 
+from cardgames.engines.rng import DealRng
 from games.catalog import get_engine
-from games.engine.rng import DealRng
 from games.models import Match
 from tests.players import Player
 

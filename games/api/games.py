@@ -11,10 +11,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from cardgames.engines.protocol import Engine
 from core.errors import NotFound
 from games.api.serializers import GameOutput
 from games.catalog import GAMES, engines, get_engine
-from games.engine.protocol import Engine
 
 
 def game_resource(engine: Engine) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Every game, registered once: its engine, its bots, its conformance hints and how the web
 client draws it (``GameRecord``). The layer above the rules and the bots
-(``games.engine``, ``games.bots``); neither imports it.
+(``cardgames.engines``, ``cardgames.bots``); neither imports it.
 
 Adding a game: its engine and bot modules, a module here holding its ``RECORD``, and one line
 in ``RECORDS``.
@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.bots.base import Bot
+from cardgames.bots.base import Bot
+from cardgames.engines.protocol import Engine
 from games.catalog import gops, hols_der_geier, memory, old_men_of_the_forest, xato
 from games.catalog.option_words import words_in
 from games.catalog.record import ConformanceHints, GameRecord, WebDrawing
-from games.engine.protocol import Engine
 
 #: In the order ``GET /games`` lists them.
 RECORDS: tuple[GameRecord, ...] = (

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from games.bots.base import RandomBot
-from games.bots.gops import ExpertGopsBot, GreedyGopsBot
+from cardgames.bots.base import RandomBot
+from cardgames.bots.gops import ExpertGopsBot, GreedyGopsBot
+from cardgames.engines.gops import ENGINE
 from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import (
     BotNote,
@@ -13,7 +14,6 @@ from games.catalog.record import (
     WebDrawing,
     bots_by_name,
 )
-from games.engine.gops import ENGINE
 
 OPTION_WORDS = {
     "num_cards": OptionWords(

@@ -3,8 +3,9 @@ expert bot."""
 
 from __future__ import annotations
 
-from games.bots.base import RandomBot
-from games.bots.hols_der_geier import ExpertHolsBot, GreedyHolsBot
+from cardgames.bots.base import RandomBot
+from cardgames.bots.hols_der_geier import ExpertHolsBot, GreedyHolsBot
+from cardgames.engines.hols_der_geier import ENGINE
 from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import (
     BotNote,
@@ -14,7 +15,6 @@ from games.catalog.record import (
     WebDrawing,
     bots_by_name,
 )
-from games.engine.hols_der_geier import ENGINE
 
 OPTION_WORDS = {
     "two_player_variant": OptionWords(

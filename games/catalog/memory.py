@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from games.bots.base import RandomBot
-from games.bots.memory import ExpertMemoryBot, GreedyMemoryBot
+from cardgames.bots.base import RandomBot
+from cardgames.bots.memory import ExpertMemoryBot, GreedyMemoryBot
+from cardgames.engines.memory import ENGINE
 from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
-from games.engine.memory import ENGINE
 
 OPTION_WORDS = {
     "pairs": OptionWords(

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from games.bots.base import RandomBot
-from games.bots.old_men_of_the_forest import ExpertOldMenBot, GreedyOldMenBot
+from cardgames.bots.base import RandomBot
+from cardgames.bots.old_men_of_the_forest import ExpertOldMenBot, GreedyOldMenBot
+from cardgames.engines.old_men_of_the_forest import ENGINE
 from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
-from games.engine.old_men_of_the_forest import ENGINE
 
 OPTION_WORDS = {
     "allow_five": OptionWords(
@@ -58,7 +58,7 @@ RECORD = GameRecord(
         ),
     },
     option_words=OPTION_WORDS,
-    # The placeholder cards' note (games/engine/data/), as the views carry it.
+    # The placeholder cards' note (cardgames/engines/data/), as the views carry it.
     view_texts=(
         gettext_noop(
             "Stand-in orang-utan cards: the published list is not available. Only OU01 (Baby, "

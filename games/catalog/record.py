@@ -6,9 +6,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from games.bots.base import Bot
+from cardgames.bots.base import Bot
+from cardgames.engines.protocol import Engine, State
 from games.catalog.option_words import OptionWords, options_schema_in_words
-from games.engine.protocol import Engine, State
 
 #: ``cards``: the sealed-bid card table (pot, hands of numbered cards, bids revealed per step);
 #: ``generic``: the page that draws any view and any legal move.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from games.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
+from cardgames.bots.xato import ExpertXatoBot, GreedyXatoBot, RandomXatoBot
+from cardgames.engines.xato import ENGINE
 from games.catalog.option_words import Choice, OptionWords, gettext_noop
 from games.catalog.record import BotNote, ConformanceHints, GameRecord, Strength, bots_by_name
-from games.engine.xato import ENGINE
 
 OPTION_WORDS = {
     "life_cards": OptionWords(

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots import BotContext
+from cardgames.bots import BotContext
+from cardgames.engines.protocol import Move as EngineMove
 from games.catalog import get_bot
-from games.engine.protocol import Move as EngineMove
 from games.models import Seat
 from games.services.unit_of_work import MatchChange
 

@@ -12,10 +12,10 @@ from django.conf import settings
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from cardgames.engines.options import schema_reason
 from core.errors import NotFound, ValidationFailed
 from core.text import one_of
 from games.catalog import bots_of, get_bot
-from games.engine.options import schema_reason
 from games.models import Match, Move, Seat
 from games.services.bot_decisions import bot_decide
 from games.services.follow_ups import bots_waiting

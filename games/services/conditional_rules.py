@@ -14,8 +14,8 @@ from typing import Any, TypedDict
 
 from django.utils.translation import gettext_noop
 
+from cardgames.engines import hols_der_geier
 from core.errors import ValidationFailed
-from games.engine import hols_der_geier
 from games.time_controls import TimeControl
 
 #: The most rules a seat may hold (a full GOPS suit, five times over, and then some).

@@ -9,7 +9,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from games.engine.rng import DealRng
+from cardgames.engines.rng import DealRng
 from games.events import timestamp
 from games.models import Match, Seat
 from games.signing import receipt_sign

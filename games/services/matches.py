@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
+from cardgames.engines.protocol import InvalidOptions
 from core.errors import (
     AlreadySeated,
     MatchNotActive,
@@ -23,7 +24,6 @@ from core.errors import (
 from core.text import Text, seat_between, seat_range
 from games import events
 from games.catalog import get_engine
-from games.engine.protocol import InvalidOptions
 from games.models import Match, Seat
 from games.services.bot_seats import bot_options_validate
 from games.services.consent import invitations_allow

@@ -18,6 +18,7 @@ from typing import Any, cast
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from cardgames.engines.protocol import IllegalMove as EngineIllegalMove
 from core.errors import (
     AlreadySubmitted,
     CommitmentMismatch,
@@ -31,7 +32,6 @@ from core.errors import (
 )
 from core.text import Text, status_word
 from games import events
-from games.engine.protocol import IllegalMove as EngineIllegalMove
 from games.models import Match, Move, Seat
 from games.services import bodies
 from games.services.clock_changes import clock_on_submit

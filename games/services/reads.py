@@ -16,10 +16,10 @@ from django.db.models import Case, Exists, F, Max, OuterRef, Prefetch, Q, QueryS
 from django.utils.translation import gettext_noop
 
 from accounts.models import User
+from cardgames.engines.protocol import Engine
 from core.errors import NotFound
 from games import match_store
 from games.catalog import get_engine
-from games.engine.protocol import Engine
 from games.models import Match, Move, Seat
 from games.services.archive import archived_events, archived_moves
 

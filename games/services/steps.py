@@ -12,11 +12,11 @@ from typing import Any
 
 from django.db import connection
 
+from cardgames.bots.observe import observation_for
+from cardgames.engines.protocol import Move as EngineMove
+from cardgames.engines.protocol import Outcome, Resolution, is_template
 from games import events
-from games.bots.observe import observation_for
 from games.catalog import get_bot
-from games.engine.protocol import Move as EngineMove
-from games.engine.protocol import Outcome, Resolution, is_template
 from games.events import MatchResult, SeatEntry
 from games.match_store import json_column
 from games.models import Match, Move, Seat

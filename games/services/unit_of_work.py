@@ -40,9 +40,9 @@ from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
 from django.utils import timezone
 
+from cardgames.engines.protocol import Engine
 from core.postgresql.own import OwnTransaction, own_transaction
 from games.catalog import get_engine
-from games.engine.protocol import Engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
 from games.match_store import NotPlain, insert_sql, update_sql

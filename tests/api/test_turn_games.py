@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from games.bots.base import concrete
+from cardgames.bots.base import concrete
+from cardgames.engines.rng import DealRng
 from games.catalog import get_engine
-from games.engine.rng import DealRng
 from games.models import Match
 from games.services.bot_seats import bot_moves_play
 from tests.players import Player, make_player

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from bench import arena
-from games.bots.base import BaseBot, BotContext, Decision, Observation
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation
 
 
 class Watcher(BaseBot):

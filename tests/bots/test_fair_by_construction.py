@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import Bot, BotContext, concrete
-from games.bots.observe import observation_for
+from cardgames.bots.base import Bot, BotContext, concrete
+from cardgames.bots.observe import observation_for
+from cardgames.engines.protocol import Engine, InvalidOptions, State
+from cardgames.engines.rng import DealRng
 from games.catalog import RECORDS
-from games.engine.protocol import Engine, InvalidOptions, State
-from games.engine.rng import DealRng
 
 CHECKPOINTS = 4  # decisions checked per bot and seat count
 SEEDS = 3  # random seeds compared per decision

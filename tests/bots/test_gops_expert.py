@@ -10,12 +10,12 @@ import pytest
 
 from bench.gops_arena import duplicate
 from bench.gops_exploitability import exploitability
-from games.bots import gops_solver
-from games.bots.base import BotContext
-from games.bots.gops import ExpertGopsBot, GreedyGopsBot
+from cardgames.bots import gops_solver
+from cardgames.bots.base import BotContext
+from cardgames.bots.gops import ExpertGopsBot, GreedyGopsBot
+from cardgames.engines.gops import ENGINE
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.gops import ENGINE
-from games.engine.rng import DealRng
 
 
 def test_simplex_agrees_with_highs() -> None:

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from bench.hols_rules import RankHolsBot
-from games.bots.base import BaseBot, BotContext
-from games.bots.hols_der_geier import ExpertHolsBot, play_out, rank_bid, winner_of
-from games.bots.observe import observation_for
+from cardgames.bots.base import BaseBot, BotContext
+from cardgames.bots.hols_der_geier import ExpertHolsBot, play_out, rank_bid, winner_of
+from cardgames.bots.observe import observation_for
+from cardgames.engines.hols_der_geier import ENGINE
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.hols_der_geier import ENGINE
-from games.engine.rng import DealRng
 
 
 def deal_rng(number: int, players: int) -> DealRng:

@@ -10,12 +10,12 @@ from typing import Any
 import jsonschema
 import pytest
 
-from games.bots.base import Bot, BotContext
-from games.bots.memory import GreedyMemoryBot, remember
+from cardgames.bots.base import Bot, BotContext
+from cardgames.bots.memory import GreedyMemoryBot, remember
+from cardgames.engines.memory import ENGINE
+from cardgames.engines.protocol import State
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.memory import ENGINE
-from games.engine.protocol import State
-from games.engine.rng import DealRng
 
 
 def deal_rng(number: int, players: int) -> DealRng:

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import Bot, BotContext
-from games.bots.memory import ExpertMemoryBot, position_value, second_flip_values, turn_values
-from games.bots.observe import observation_for
+from cardgames.bots.base import Bot, BotContext
+from cardgames.bots.memory import ExpertMemoryBot, position_value, second_flip_values, turn_values
+from cardgames.bots.observe import observation_for
+from cardgames.engines.memory import ENGINE
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.memory import ENGINE
-from games.engine.rng import DealRng
 
 
 def deal_rng(number: int, players: int) -> DealRng:

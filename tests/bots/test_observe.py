@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from games.bots.base import BaseBot, BotContext, Decision, Observation, RandomBot
-from games.bots.observe import observation_for
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation, RandomBot
+from cardgames.bots.observe import observation_for
+from cardgames.engines.protocol import Engine, State
+from cardgames.engines.rng import DealRng
 from games.catalog import get_engine
-from games.engine.protocol import Engine, State
-from games.engine.rng import DealRng
 
 
 def memory_match() -> tuple[Engine, State]:

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import Bot, BotContext
-from games.bots.old_men_of_the_forest import GreedyOldMenBot, reach, take_gain
+from cardgames.bots.base import Bot, BotContext
+from cardgames.bots.old_men_of_the_forest import GreedyOldMenBot, reach, take_gain
+from cardgames.engines.old_men_of_the_forest import ENGINE, ORANGUTANS
+from cardgames.engines.protocol import State
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.old_men_of_the_forest import ENGINE, ORANGUTANS
-from games.engine.protocol import State
-from games.engine.rng import DealRng
 
 OLD_MEN_BOTS = bots_of("old-men-of-the-forest")
 

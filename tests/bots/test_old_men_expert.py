@@ -8,12 +8,12 @@ import random
 import pytest
 
 from bench import arena
-from games.bots import old_men_of_the_forest as old_men
-from games.bots.base import BotContext, Observation
-from games.bots.old_men_of_the_forest import ExpertOldMenBot, unseen_cards
+from cardgames.bots import old_men_of_the_forest as old_men
+from cardgames.bots.base import BotContext, Observation
+from cardgames.bots.old_men_of_the_forest import ExpertOldMenBot, unseen_cards
+from cardgames.engines.old_men_of_the_forest import ENGINE
+from cardgames.engines.rng import DealRng
 from games.catalog import bots_of
-from games.engine.old_men_of_the_forest import ENGINE
-from games.engine.rng import DealRng
 
 GAME = "old-men-of-the-forest"
 

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from games.bots.old_men_sim import Playout, code, name
-from games.engine.old_men_of_the_forest import ENGINE
-from games.engine.protocol import Move
-from games.engine.rng import DealRng
+from cardgames.bots.old_men_sim import Playout, code, name
+from cardgames.engines.old_men_of_the_forest import ENGINE
+from cardgames.engines.protocol import Move
+from cardgames.engines.rng import DealRng
 
 
 def _engine_move(playout: Playout, choice: int | str | None) -> Move:

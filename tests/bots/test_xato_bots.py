@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import BotContext
+from cardgames.bots.base import BotContext
+from cardgames.engines.protocol import State
+from cardgames.engines.rng import DealRng
+from cardgames.engines.xato import ENGINE
 from games.catalog import bots_of
-from games.engine.protocol import State
-from games.engine.rng import DealRng
-from games.engine.xato import ENGINE
 
 XATO_BOTS = bots_of("xato")
 RANDOM = XATO_BOTS["random"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.bots.xato_endgame import Endgame, OutOfBudget
+from cardgames.bots.xato_endgame import Endgame, OutOfBudget
 
 # (hand cards, life cards, out, sacrificed, calls made)
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games.bots.base import BotContext
-from games.bots.observe import observation_for
-from games.bots.xato import ExpertXatoBot
+from cardgames.bots.base import BotContext
+from cardgames.bots.observe import observation_for
+from cardgames.bots.xato import ExpertXatoBot
+from cardgames.engines.protocol import State
+from cardgames.engines.rng import DealRng
+from cardgames.engines.xato import ENGINE
 from games.catalog import bots_of
-from games.engine.protocol import State
-from games.engine.rng import DealRng
-from games.engine.xato import ENGINE
 
 
 def test_registered_with_a_bounded_iterations_option() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.bots.base import BaseBot
+from cardgames.bots.base import BaseBot
 from games.catalog import GAMES, RECORDS, bots_of, get_bot, get_engine, get_record
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,8 +83,11 @@ def outside(modules: set[tuple[str, str]], allowed: tuple[str, ...]) -> set[tupl
 
 
 def test_the_engine_imports_only_itself() -> None:
-    assert outside(imported_modules("games.engine"), ("games.engine",)) == set()
+    assert outside(imported_modules("cardgames.engines"), ("cardgames.engines",)) == set()
 
 
 def test_the_bots_import_only_themselves_and_the_engine() -> None:
-    assert outside(imported_modules("games.bots"), ("games.bots", "games.engine")) == set()
+    assert (
+        outside(imported_modules("cardgames.bots"), ("cardgames.bots", "cardgames.engines"))
+        == set()
+    )

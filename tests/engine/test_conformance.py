@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from games.bots.base import concrete
+from cardgames.bots.base import concrete
+from cardgames.engines.protocol import Engine, IllegalMove, InvalidOptions, Outcome, State
+from cardgames.engines.rng import DealRng
 from games.catalog import GAMES
 from games.catalog.record import ConformanceHints
-from games.engine.protocol import Engine, IllegalMove, InvalidOptions, Outcome, State
-from games.engine.rng import DealRng
 from tests.scale import scaled
 
 CHUNKS = 4  # playouts run in chunks so that pytest-xdist can spread them

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.gops import ENGINE
-from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State
-from games.engine.rng import DealRng
+from cardgames.engines.gops import ENGINE
+from cardgames.engines.protocol import IllegalMove, InvalidOptions, Resolution, State
+from cardgames.engines.rng import DealRng
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000001"

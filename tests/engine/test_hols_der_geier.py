@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.hols_der_geier import BID_CARDS, ENGINE, POINT_CARDS
-from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State
-from games.engine.rng import DealRng
+from cardgames.engines.hols_der_geier import BID_CARDS, ENGINE, POINT_CARDS
+from cardgames.engines.protocol import IllegalMove, InvalidOptions, Resolution, State
+from cardgames.engines.rng import DealRng
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000001"

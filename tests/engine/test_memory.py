@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from games.engine.memory import CARD_ORDER, ENGINE, deck, rank_of
-from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State, ToAct
-from games.engine.rng import DealRng
+from cardgames.engines.memory import CARD_ORDER, ENGINE, deck, rank_of
+from cardgames.engines.protocol import IllegalMove, InvalidOptions, Resolution, State, ToAct
+from cardgames.engines.rng import DealRng
 from tests.scale import scaled
 
 SEED = bytes(range(32))

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from games.engine.old_men_of_the_forest import (
+from cardgames.engines.old_men_of_the_forest import (
     CARDS,
     DATA_PATH,
     ENGINE,
@@ -25,8 +25,8 @@ from games.engine.old_men_of_the_forest import (
     sort_cards,
     value_of,
 )
-from games.engine.protocol import IllegalMove, InvalidOptions, Resolution, State
-from games.engine.rng import DealRng
+from cardgames.engines.protocol import IllegalMove, InvalidOptions, Resolution, State
+from cardgames.engines.rng import DealRng
 from tests.scale import scaled
 
 SEED = bytes(range(32))
@@ -88,7 +88,7 @@ def finish_by_timeout(state: State) -> State:
 
 
 def test_card_data_loads_and_is_flagged_placeholder() -> None:
-    text = (resources.files("games.engine") / DATA_PATH).read_text(encoding="utf-8")
+    text = (resources.files("cardgames.engines") / DATA_PATH).read_text(encoding="utf-8")
     data = json.loads(text)
     assert data["placeholder"] is True
     assert PLACEHOLDER is True
@@ -105,7 +105,7 @@ def test_card_data_loads_and_is_flagged_placeholder() -> None:
 
 
 def test_module_docstring_names_the_placeholder() -> None:
-    import games.engine.old_men_of_the_forest as module
+    import cardgames.engines.old_men_of_the_forest as module
 
     doc = module.__doc__ or ""
     assert "placeholder" in doc

@@ -1,4 +1,4 @@
-"""The deal stream, pinned by fixed vectors (see games/engine/rng.py and docs/fairness.md,
+"""The deal stream, pinned by fixed vectors (see cardgames/engines/rng.py and docs/fairness.md,
 "The deal stream")."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import hmac
 
 import pytest
 
-from games.engine.rng import DealRng
+from cardgames.engines.rng import DealRng
 
 SEED = bytes(range(32))
 MATCH_ID = "00000000-0000-0000-0000-000000000001"

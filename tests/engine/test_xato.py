@@ -10,9 +10,17 @@ from typing import Any
 
 import pytest
 
-from games.engine.protocol import IllegalMove, InvalidOptions, Move, Resolution, State, ToAct
-from games.engine.rng import DealRng
-from games.engine.xato import ENGINE, HAND_SIZES, PACK_52, PACK_54, hunt_position, pack, target_of
+from cardgames.engines.protocol import IllegalMove, InvalidOptions, Move, Resolution, State, ToAct
+from cardgames.engines.rng import DealRng
+from cardgames.engines.xato import (
+    ENGINE,
+    HAND_SIZES,
+    PACK_52,
+    PACK_54,
+    hunt_position,
+    pack,
+    target_of,
+)
 from tests.scale import scaled
 
 SEED = bytes(range(32))

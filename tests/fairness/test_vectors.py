@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from cardgames.engines.rng import DealRng
 from games import verify
 from games.catalog import get_engine
-from games.engine.rng import DealRng
 from games.signing import key_from_hex
 from games.signing import signature_message as server_signature_message
 

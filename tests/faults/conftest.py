@@ -21,9 +21,9 @@ from django.conf import settings
 from django.db import connection
 from kombu import pools as kombu_pools
 
+from cardgames.engines.rng import DealRng
 from config.celery import app
 from games.catalog import get_engine
-from games.engine.rng import DealRng
 from games.models import Match, Move
 from games.services.audit import audit_transcript
 from games.verify import verify_transcript

@@ -86,6 +86,6 @@ def test_every_text_of_the_game_catalogue_is_in_the_catalogue() -> None:
 def test_the_view_texts_are_what_the_views_carry() -> None:
     """A sentence of a view marked for translation must be the view's own, else the page
     would show the English one (a changed data file changes the view)."""
-    from games.engine.old_men_of_the_forest import PLACEHOLDER_NOTE
+    from cardgames.engines.old_men_of_the_forest import PLACEHOLDER_NOTE
 
     assert GAMES["old-men-of-the-forest"].view_texts == (PLACEHOLDER_NOTE,)

@@ -1,5 +1,5 @@
 """Every reason an engine gives, in German: each message id of the one registry
-(``games.engine.messages``) has a German translation with the same parameters, the engines
+(``cardgames.engines.messages``) has a German translation with the same parameters, the engines
 raise no id outside it, and a walk of every game reaches every illegal-move reason, whose
 German text (written as the problem writer writes it) is not the English one."""
 
@@ -16,15 +16,15 @@ from django.utils import translation
 from django.utils.translation import gettext
 from jsonschema import Draft202012Validator
 
+from cardgames.bots.base import concrete
+from cardgames.engines import old_men_of_the_forest as omf
+from cardgames.engines import xato
+from cardgames.engines.messages import MESSAGES, Reason
+from cardgames.engines.options import check_options
+from cardgames.engines.protocol import Engine, IllegalMove, InvalidOptions, Move, State
+from cardgames.engines.rng import DealRng
 from core.text import said
-from games.bots.base import concrete
 from games.catalog import GAMES
-from games.engine import old_men_of_the_forest as omf
-from games.engine import xato
-from games.engine.messages import MESSAGES, Reason
-from games.engine.options import check_options
-from games.engine.protocol import Engine, IllegalMove, InvalidOptions, Move, State
-from games.engine.rng import DealRng
 
 ENGINE_SOURCES = Path(__file__).resolve().parents[2] / "games" / "engine"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")

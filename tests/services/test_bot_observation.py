@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from accounts.models import User
-from games.bots.base import BaseBot, BotContext, Decision, Observation
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation
 from games.catalog import bots_of
 from games.models import Match, Seat
 from games.services.bot_seats import bot_moves_play

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.bots import BotContext, Decision
-from games.bots.base import RandomBot
+from cardgames.bots import BotContext, Decision
+from cardgames.bots.base import RandomBot
 from games.catalog import bots_of, get_engine
 from games.models import Match, Move, Seat
 from games.services.bot_seats import bot_moves_play, stalled_bots_sweep

@@ -31,7 +31,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 NewPage = Callable[..., Page]
 WIDTHS = (390, 1280)
 #: Names kept in their own language wherever they show.
-OLD_MEN_CARDS = "games/engine/data/old_men_of_the_forest_cards.json"
+OLD_MEN_CARDS = "cardgames/engines/data/old_men_of_the_forest_cards.json"
 NAMES = ("Facedown", "GOPS", "Hols der Geier", "Old Men of the Forest", "Xato", "Memory")
 #: Game data, not text of the client: the stand-in orang-utan cards' names (docs/languages.md).
 CARD_NAMES = tuple(

@@ -11,11 +11,11 @@ from django.utils.translation import gettext_noop
 
 from accounts.models import User
 from accounts.sanctions import play_allowed_check
+from cardgames.engines.protocol import InvalidOptions
 from core.display_text import name_text_problem
 from core.errors import PermissionDenied, ValidationFailed
 from core.text import characters_from_one, one_of, seat_range, whole_number
 from games.catalog import bots_of, get_engine
-from games.engine.protocol import InvalidOptions
 from games.services.deadlines import time_control_validate
 from games.time_controls import TimeControl
 from tournaments.models import Tournament

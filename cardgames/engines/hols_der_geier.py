@@ -100,14 +100,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import is_seat
-from games.engine.messages import Reason
-from games.engine.options import check_options, check_seats, raise_if
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution
-from games.engine.ranking import SortKey, rank, top_seats, unique_top_seat
-from games.engine.rng import DealRng
-from games.engine.sealed_bids import HandsState, SealedBidEngine
-from games.engine.states import without_history
+from cardgames.engines.base import is_seat
+from cardgames.engines.messages import Reason
+from cardgames.engines.options import check_options, check_seats, raise_if
+from cardgames.engines.protocol import IllegalMove, Move, Outcome, Resolution
+from cardgames.engines.ranking import SortKey, rank, top_seats, unique_top_seat
+from cardgames.engines.rng import DealRng
+from cardgames.engines.sealed_bids import HandsState, SealedBidEngine
+from cardgames.engines.states import without_history
 
 SLUG = "hols-der-geier"
 

@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots.base import BaseBot, BotContext, Decision, Observation, nearest_card
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation, nearest_card
 
 
 class GreedyHolsBot(BaseBot):

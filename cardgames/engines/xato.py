@@ -154,10 +154,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import BaseEngine, SeatedState, is_seat
-from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
-from games.engine.rng import DealRng
-from games.engine.states import clone
+from cardgames.engines.base import BaseEngine, SeatedState, is_seat
+from cardgames.engines.protocol import IllegalMove, Move, Resolution, ToAct
+from cardgames.engines.rng import DealRng
+from cardgames.engines.states import clone
 
 SLUG = "xato"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-from games.engine.protocol import IllegalMove
+from cardgames.engines.protocol import IllegalMove
 
 
 class CardMove(TypedDict):

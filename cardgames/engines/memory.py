@@ -99,10 +99,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
-from games.engine.protocol import IllegalMove, Move, Resolution, ToAct
-from games.engine.rng import DealRng
-from games.engine.states import without_history
+from cardgames.engines.base import BaseEngine, SeatedState, is_seat, json_moves
+from cardgames.engines.protocol import IllegalMove, Move, Resolution, ToAct
+from cardgames.engines.rng import DealRng
+from cardgames.engines.states import without_history
 
 SLUG = "memory"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots.base import Bot, Observation
-from games.engine.protocol import Engine, Resolution, State
+from cardgames.bots.base import Bot, Observation
+from cardgames.engines.protocol import Engine, Resolution, State
 
 
 def resolution_for_seat(resolution: Resolution[Any], seat: int) -> dict[str, Any]:

@@ -4,6 +4,6 @@ Which bots a game offers is written in its record (``games.catalog``)."""
 
 from __future__ import annotations
 
-from games.bots.base import BaseBot, Bot, BotContext, Decision, Observation
+from cardgames.bots.base import BaseBot, Bot, BotContext, Decision, Observation
 
 __all__ = ["BaseBot", "Bot", "BotContext", "Decision", "Observation"]

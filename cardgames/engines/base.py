@@ -13,9 +13,9 @@ from typing import Any, ClassVar, Generic, TypedDict, TypeVar, cast
 
 import jsonschema
 
-from games.engine import options as opts
-from games.engine import ranking
-from games.engine.protocol import IllegalMove, Move, Outcome, ToAct
+from cardgames.engines import options as opts
+from cardgames.engines import ranking
+from cardgames.engines.protocol import IllegalMove, Move, Outcome, ToAct
 
 
 class SeatedState(TypedDict):

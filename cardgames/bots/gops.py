@@ -1,13 +1,13 @@
 """GOPS bots. ``greedy`` bids close to what the pot is worth, scaled to the cards in play;
-``expert`` plays the equilibrium (``games.bots.gops_solver``)."""
+``expert`` plays the equilibrium (``cardgames.bots.gops_solver``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from games.bots import gops_solver
-from games.bots.base import BaseBot, BotContext, Decision, nearest_card
+from cardgames.bots import gops_solver
+from cardgames.bots.base import BaseBot, BotContext, Decision, nearest_card
 
 
 class GreedyGopsBot(BaseBot):

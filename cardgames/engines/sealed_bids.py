@@ -11,10 +11,10 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import TypeVar
 
-from games.engine.base import BaseEngine, SeatedState, is_seat, json_moves
-from games.engine.cards import CardMove, card_moves, card_of
-from games.engine.protocol import IllegalMove, Move, ToAct
-from games.engine.states import clone
+from cardgames.engines.base import BaseEngine, SeatedState, is_seat, json_moves
+from cardgames.engines.cards import CardMove, card_moves, card_of
+from cardgames.engines.protocol import IllegalMove, Move, ToAct
+from cardgames.engines.states import clone
 
 
 class HandsState(SeatedState):

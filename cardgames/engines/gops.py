@@ -69,11 +69,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import is_seat
-from games.engine.protocol import IllegalMove, Move, Resolution
-from games.engine.rng import DealRng
-from games.engine.sealed_bids import HandsState, SealedBidEngine
-from games.engine.states import clone
+from cardgames.engines.base import is_seat
+from cardgames.engines.protocol import IllegalMove, Move, Resolution
+from cardgames.engines.rng import DealRng
+from cardgames.engines.sealed_bids import HandsState, SealedBidEngine
+from cardgames.engines.states import clone
 
 SLUG = "gops"
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import jsonschema
 
-from games.engine.messages import Reason
-from games.engine.protocol import InvalidOptions
+from cardgames.engines.messages import Reason
+from cardgames.engines.protocol import InvalidOptions
 
 
 def check_options(

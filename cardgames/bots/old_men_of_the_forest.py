@@ -14,7 +14,7 @@ It reads only its seat's view (``layout`` with points and requirements, ``collec
 ``expert`` counts the cards played face up in this game (``observe``) and picks among its legal
 moves by determinized playouts: the unseen cards dealt to the other hands and the orang-utan
 deck shuffled, the rest of the game played with every seat on the greedy rules
-(``games/bots/old_men_sim.py``, a fast copy of the engine's rules), the budget of ``samples``
+(``cardgames/bots/old_men_sim.py``, a fast copy of the engine's rules), the budget of ``samples``
 playouts per legal move spent by successive halving.
 """
 
@@ -26,10 +26,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.base import BaseBot, BotContext, Decision, Observation
-from games.bots.old_men_sim import Playout, code
-from games.engine.old_men_of_the_forest import CARDS, ORANGUTAN_IDS, TRICKS
-from games.engine.protocol import Move
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation
+from cardgames.bots.old_men_sim import Playout, code
+from cardgames.engines.old_men_of_the_forest import CARDS, ORANGUTAN_IDS, TRICKS
+from cardgames.engines.protocol import Move
 
 DEFORESTATION = "X"
 #: How much a deforestation card in the collection is held against a take.

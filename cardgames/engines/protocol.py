@@ -15,8 +15,8 @@ from typing import Any, Generic, Protocol
 
 from typing_extensions import TypeVar
 
-from games.engine.messages import Reason
-from games.engine.rng import DealRng
+from cardgames.engines.messages import Reason
+from cardgames.engines.rng import DealRng
 
 JSON = Any
 #: A state as stored: a JSON object. Each engine reads it as its own ``TypedDict``.

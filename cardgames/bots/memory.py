@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from games.bots.base import BaseBot, BotContext, Decision, Observation
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation
 
 GREEDY_OPTIONS: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -11,7 +11,7 @@ Components
     16 orang-utan cards, each with points and a requirement (how many cards of which colours
     must be handed in). **The orang-utan list is a placeholder**: the published list is not
     known. Only ``OU01`` (Baby, 3 points, one yellow card) is real; the others are stand-ins
-    read from ``games/engine/data/old_men_of_the_forest_cards.json`` (``"placeholder":
+    read from ``cardgames/engines/data/old_men_of_the_forest_cards.json`` (``"placeholder":
     true``), and every view carries ``placeholder: true`` and a note so users see the label.
 
 Setup (per game)
@@ -141,13 +141,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from typing import Any, Literal, TypedDict, cast
 
-from games.engine.base import BaseEngine, SeatedState, is_seat
-from games.engine.messages import Reason
-from games.engine.options import check_options, check_seats, raise_if
-from games.engine.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
-from games.engine.ranking import SortKey, rank, top_seats
-from games.engine.rng import DealRng
-from games.engine.states import clone, without_history
+from cardgames.engines.base import BaseEngine, SeatedState, is_seat
+from cardgames.engines.messages import Reason
+from cardgames.engines.options import check_options, check_seats, raise_if
+from cardgames.engines.protocol import IllegalMove, Move, Outcome, Resolution, ToAct
+from cardgames.engines.ranking import SortKey, rank, top_seats
+from cardgames.engines.rng import DealRng
+from cardgames.engines.states import clone, without_history
 
 SLUG = "old-men-of-the-forest"
 TRICKS = 10
@@ -157,13 +157,13 @@ REQUIRABLE: tuple[str, ...] = ("R", "B", "Y", "G")
 DEFORESTATION = "X"
 CARDS: tuple[str, ...] = tuple(f"{c}{v}" for c in COLOURS for v in range(1, 11))
 _CARD_INDEX: dict[str, int] = {card: i for i, card in enumerate(CARDS)}
-#: Where the (placeholder) orang-utan data lives, relative to the ``games.engine`` package.
+#: Where the (placeholder) orang-utan data lives, relative to the ``cardgames.engines`` package.
 DATA_PATH = "data/old_men_of_the_forest_cards.json"
 
 
 def _load_card_data() -> dict[str, Any]:
     text = (
-        resources.files("games.engine") / "data" / "old_men_of_the_forest_cards.json"
+        resources.files("cardgames.engines") / "data" / "old_men_of_the_forest_cards.json"
     ).read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     seen: set[str] = set()

@@ -8,7 +8,7 @@ one ``BotContext``.
 A bot also watches the match: after the match starts and after every step resolves, each seat
 a bot plays is shown an ``Observation`` (the seat's view then, and what the step revealed to
 that seat) whether or not it must move, and ``observe`` returns its new memory. The server and
-the arena build observations with the same function, ``games.bots.observe.observation_for``.
+the arena build observations with the same function, ``cardgames.bots.observe.observation_for``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from games.engine.protocol import Move, is_template
+from cardgames.engines.protocol import Move, is_template
 
 NO_OPTIONS: dict[str, Any] = {
     "type": "object",

@@ -1,7 +1,7 @@
 """A fast playout of the rest of one Old Men of the Forest game, for the ``expert``'s rollouts.
 
 The engine's rules for play, take and cash-in on small integers, with every seat played by the
-``greedy`` rules (``games/bots/old_men_of_the_forest.py``). A card is ``value * 8 + kind``
+``greedy`` rules (``cardgames/bots/old_men_of_the_forest.py``). A card is ``value * 8 + kind``
 (kind 0 deforestation, 1-4 red, blue, yellow, green), so sorting codes sorts by value with a
 deforestation card below the coloured cards of its value, the greedy rules' order. A collection
 is only counted (cards per colour, deforestation cards, all cards): which cards a cash-in hands
@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.engine.old_men_of_the_forest import ORANGUTANS, TRICKS
+from cardgames.engines.old_men_of_the_forest import ORANGUTANS, TRICKS
 
 #: How much a deforestation card in the collection is held against a take (greedy's rule).
 DEFORESTATION_COST = 3.0

@@ -29,10 +29,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.bots.base import BaseBot, BotContext, Decision, Observation
-from games.bots.xato_endgame import Endgame, OutOfBudget, SeatCounts
-from games.engine.protocol import Move
-from games.engine.xato import pack
+from cardgames.bots.base import BaseBot, BotContext, Decision, Observation
+from cardgames.bots.xato_endgame import Endgame, OutOfBudget, SeatCounts
+from cardgames.engines.protocol import Move
+from cardgames.engines.xato import pack
 
 FORGETFUL_OPTIONS: dict[str, Any] = {
     "type": "object",
