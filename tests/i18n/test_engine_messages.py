@@ -26,7 +26,7 @@ from cardgames.engines.rng import DealRng
 from core.text import said
 from games.catalog import GAMES
 
-ENGINE_SOURCES = Path(__file__).resolve().parents[2] / "games" / "engine"
+ENGINE_SOURCES = Path(__file__).resolve().parents[2] / "cardgames" / "engines"
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 #: An id as the engines write it: ``IllegalMove("id", …)`` or ``Reason("id", …)``; an f-string
 #: id (``f"omf_{phase}_shape"``) is matched as a pattern.
