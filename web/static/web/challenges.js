@@ -79,15 +79,26 @@
     return null; // canceled: by this player, who saw it go
   }
 
+  let drawn = "";
+
   async function refresh() {
     const answer = await api("GET", "/challenges");
     if (!answer.ok) return;
     const { incoming, outgoing } = answer.data;
-    $("challenges-in").replaceChildren(...incoming.map((c) => item(c, true)));
-    $("challenges-in-empty").hidden = incoming.length > 0;
     // only those to a named player: an open one or one to a house bot is not sent from here
     const mine = outgoing.filter((c) => c.to);
-    $("challenges-out").replaceChildren(...mine.map((c) => item(c, false)));
+    // A poll redraws a list only when it changed, and keeps the reasons already picked: it
+    // must not undo a choice, nor take the focus from a keyboard user, a moment before Decline.
+    const shape = JSON.stringify([incoming, mine]);
+    if (shape !== drawn) {
+      drawn = shape;
+      const picked = new Map([...document.querySelectorAll("#challenges-in select.challenge-reason")]
+        .map((select) => [select.id, select.value]));
+      $("challenges-in").replaceChildren(...incoming.map((c) => item(c, true)));
+      for (const [id, value] of picked) { if ($(id)) $(id).value = value; }
+      $("challenges-out").replaceChildren(...mine.map((c) => item(c, false)));
+    }
+    $("challenges-in-empty").hidden = incoming.length > 0;
     $("challenges-out-empty").hidden = mine.length > 0;
     for (const c of mine) sent.add(c.id);
     for (const id of [...sent]) {
