@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from accounts import scopes
 from accounts.requester import requester
-from core.api.answers import AnswerFamily, answer_api
+from core.api.answers import answer_api
 from core.api.input import validated
 from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from core.api.throttles import SIGNED_IN_THROTTLES
@@ -22,6 +22,7 @@ from core.errors import NotFound
 from games.api import serializers as s
 from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
+from games.api.match_answers import match_answer_family
 from games.api.params import match_id_or_404
 from games.models import Match, Proposal
 from games.services import bodies
@@ -101,16 +102,7 @@ def _proposal_answered(
     return _answer(proposal)
 
 
-PROPOSALS = AnswerFamily(
-    name="Proposal",
-    answer=_proposal_answered,
-    throttle_scope="moves",
-    token_scope=scopes.PLAY,
-    tags=["matches"],
-    throttle_classes=SIGNED_IN_THROTTLES,
-    wrap=idempotent,
-    parameters=[IDEMPOTENCY_HEADER],
-)
+PROPOSALS = match_answer_family("Proposal", _proposal_answered)
 _ANSWER_RESPONSES = {
     200: OpenApiResponse(shape(bodies.Proposal), description="The proposal after the answer."),
     403: PROBLEM,

@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 
 from accounts import scopes
 from accounts.requester import requester
-from core.api.answers import AnswerFamily, answer_api
+from core.api.answers import answer_api
 from core.api.input import validated
 from core.api.schema import IDEMPOTENCY_HEADER, PROBLEM
 from core.api.throttles import SIGNED_IN_THROTTLES
@@ -24,6 +24,7 @@ from core.openapi import operation_id
 from games.api import serializers as s
 from games.api.body_schemas import shape
 from games.api.idempotent import idempotent
+from games.api.match_answers import match_answer_family
 from games.api.params import match_id_or_404
 from games.models import Match, SeatOffer
 from games.services import bodies
@@ -108,16 +109,7 @@ def _offer_answered(
     return _answer(offer)
 
 
-SEAT_OFFERS = AnswerFamily(
-    name="SeatOffer",
-    answer=_offer_answered,
-    throttle_scope="moves",
-    token_scope=scopes.PLAY,
-    tags=["matches"],
-    throttle_classes=SIGNED_IN_THROTTLES,
-    wrap=idempotent,
-    parameters=[IDEMPOTENCY_HEADER],
-)
+SEAT_OFFERS = match_answer_family("SeatOffer", _offer_answered)
 _ANSWER_RESPONSES = {
     200: OpenApiResponse(shape(bodies.SeatOffer), description="The offer after the answer."),
     403: PROBLEM,

@@ -14,6 +14,18 @@ from core.serializers import (
 from tournaments.models import Entry, Tournament
 
 
+def rating_bound() -> StrictIntegerField:
+    """An entry condition's bound: optional, in the rating players read."""
+    return StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=0,
+        max_value=10_000,
+        help_text="The rating players read (1500 for a newcomer), not openskill's ordinal.",
+    )
+
+
 class TournamentCreateInput(StrictSerializer):
     name = StrictCharField(max_length=100)
     game = StrictCharField(max_length=40)
@@ -62,22 +74,8 @@ class TournamentCreateInput(StrictSerializer):
         "to move to the end.",
     )
     visibility = serializers.ChoiceField(choices=Tournament.Visibility.values, default="public")
-    min_rating = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=0,
-        max_value=10_000,
-        help_text="The rating players read (1500 for a newcomer), not openskill's ordinal.",
-    )
-    max_rating = StrictIntegerField(
-        required=False,
-        allow_null=True,
-        default=None,
-        min_value=0,
-        max_value=10_000,
-        help_text="The rating players read (1500 for a newcomer), not openskill's ordinal.",
-    )
+    min_rating = rating_bound()
+    max_rating = rating_bound()
     min_rated_games = StrictIntegerField(min_value=0, max_value=100_000, default=0)
     min_account_days = StrictIntegerField(min_value=0, max_value=100_000, default=0)
     max_players = StrictIntegerField(
