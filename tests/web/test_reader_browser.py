@@ -128,7 +128,8 @@ GAMES: list[tuple[str, int, dict[str, Any], bool, str, dict[str, str]]] = [
             "over": "Partie vorbei:",
         },
     ),
-    ("hols-der-geier", 1, {}, True, "en", {"p": "Pot:", "h": "Your hand: 1", "w": "ear-hols-d"}),
+    # The two-player deal removes three random cards: the hand starts with any of them.
+    ("hols-der-geier", 1, {}, True, "en", {"p": "Pot:", "h": "Your hand: ", "w": "ear-hols-d"}),
     (
         "memory",
         1,
