@@ -16,10 +16,11 @@ behind and has replayed past the reader's last write: a client never reads older
 wrote, however long the replica lags. The replica down, not streaming, not a copy of this
 primary, or Redis unreachable: the read goes to the primary, without an error.
 
-The moment compared is a time, not a log position: the write's time is taken after its commit
-on the web machine's clock, the replica's from the primary's commit timestamps (machines'
-clocks kept in step, as NTP does) or, when it has replayed everything the primary had flushed,
-from the measuring machine's clock.
+The moment compared is a time, not a log position (which would cost a query on every write):
+the write's is taken after its commit on the web machine's clock; the replica's is the commit
+timestamp of the last transaction it replayed (the primary's clock) or, when it had replayed
+everything the primary had flushed, the moment the measurement began (the measuring machine's
+clock). Clocks must agree to within ``CLOCK_MARGIN`` (NTP keeps them to milliseconds).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ PRIMARY = "default"
 STATUS_KEY = "facedown:replica:status"
 #: The replica's state when it cannot be used: it has nothing, infinitely behind.
 UNUSABLE = (-math.inf, math.inf)
+#: Seconds a write must precede what the replica has, for clocks of machines a little apart.
+CLOCK_MARGIN = 0.25
 
 
 def wrote_key(account_id: int) -> str:
@@ -116,7 +119,7 @@ def replica_allowed() -> bool:
     last_write = _parsed_float(values[1]) if len(values) > 1 else None
     if lag > settings.FACEDOWN_REPLICA_MAX_LAG_SECONDS:
         return False
-    return last_write is None or last_write < caught_up_to
+    return last_write is None or last_write + CLOCK_MARGIN < caught_up_to
 
 
 def replica_failed(exc: BaseException) -> None:
@@ -141,8 +144,8 @@ def measure() -> tuple[float, float]:
     position, then the replica's replay position compared with it."""
     now = time.time()
     with connections[PRIMARY].cursor() as cursor:
-        cursor.execute("SELECT system_identifier, pg_is_in_recovery() FROM pg_control_system()")
-        system, primary_recovering = _row(cursor.fetchone())
+        cursor.execute(_PRIMARY_STATE)
+        system, started, primary_recovering = _row(cursor.fetchone())
         if primary_recovering:
             return UNUSABLE
         cursor.execute("SELECT pg_current_wal_flush_lsn()::text")
@@ -150,14 +153,15 @@ def measure() -> tuple[float, float]:
     try:
         with connections[REPLICA].cursor() as cursor:
             cursor.execute(_REPLICA_STATE, [flushed])
-            same, recovering, streaming, replayed, replayed_at = _row(cursor.fetchone())
+            same, same_start, recovering, streaming, replayed, replayed_at = _row(cursor.fetchone())
     except DatabaseError as exc:
         logger.warning("replica gate: the replica cannot serve (%s)", _named(exc))
         return UNUSABLE
     if int(same) != int(system):
         return UNUSABLE  # a database of another cluster: it never receives this one's commits
     if not recovering:
-        return (math.inf, 0.0)  # the primary's own cluster under another name
+        # The primary itself under another name has every commit; a promoted copy none to come.
+        return (math.inf, 0.0) if same_start == started else UNUSABLE
     if replayed:
         return (now, 0.0)
     if not streaming or replayed_at is None:
@@ -165,8 +169,13 @@ def measure() -> tuple[float, float]:
     return (float(replayed_at), max(0.0, now - float(replayed_at)))
 
 
+_PRIMARY_STATE = """
+SELECT system_identifier, pg_postmaster_start_time(), pg_is_in_recovery()
+FROM pg_control_system()
+"""
 _REPLICA_STATE = """
 SELECT system_identifier,
+       pg_postmaster_start_time(),
        pg_is_in_recovery(),
        EXISTS (SELECT 1 FROM pg_stat_wal_receiver WHERE status = 'streaming'),
        coalesce(pg_last_wal_replay_lsn() >= %s::pg_lsn, false),

@@ -62,7 +62,7 @@ class _Unreachable:
     """A store at a port nothing listens on: every read fails to connect."""
 
     def __init__(self) -> None:
-        self.client = redis.Redis(port=free_port(), socket_connect_timeout=0.5)
+        self.client = redis.Redis.from_url(f"redis://127.0.0.1:{free_port()}/0")
 
     def send(self, commands: Sequence[tuple[str, ...]]) -> None:
         return None
