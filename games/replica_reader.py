@@ -1,8 +1,8 @@
 """Who reads and who wrote, for the read replica's gate (games/replica_gate.py).
 
 ``ReplicaReaderMiddleware`` makes a request's account known to ``replica_reads()`` (found only
-when a read needs it: the token of an ``Authorization`` header, also on the public views that
-otherwise read no credentials, or the session's user; an invalid token reads as anonymous),
+when a read needs it: the authenticated user, or on the public views that read no credentials
+the token of an ``Authorization`` header; an invalid token reads as anonymous),
 and after a write request of an account that succeeded (any method but GET, HEAD, OPTIONS and
 TRACE, answered below 400: a refused request changes nothing) notes the moment, after its
 commit, for that account. With no replica configured it does nothing.
@@ -30,15 +30,19 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "TRACE"})
 
 
 def request_account(request: HttpRequest) -> int | None:
-    """The account the request is made for, or None (anonymous, or an invalid token)."""
-    if is_token_api_request(request):
-        try:
-            secret = token_from_header(request.META["HTTP_AUTHORIZATION"])
-            return token_identity(secret)[0].pk if secret is not None else None
-        except AuthenticationFailed:
-            return None
+    """The account the request is made for, or None (anonymous, or an invalid token): the user
+    DRF authenticated (it sets it on the request for the middleware too) or the session's; on
+    a public view, which authenticates nobody, the token's (from the process's token cache)."""
     user = getattr(request, "user", None)
-    return user.pk if user is not None and user.is_authenticated else None
+    if user is not None and user.is_authenticated:
+        return int(user.pk)
+    if not is_token_api_request(request):
+        return None
+    try:
+        secret = token_from_header(request.META["HTTP_AUTHORIZATION"])
+        return token_identity(secret)[0].pk if secret is not None else None
+    except AuthenticationFailed:
+        return None
 
 
 class ReplicaReaderMiddleware:
