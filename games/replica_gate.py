@@ -156,6 +156,7 @@ def measure() -> tuple[float, float]:
             same, same_start, recovering, streaming, replayed, replayed_at = _row(cursor.fetchone())
     except DatabaseError as exc:
         logger.warning("replica gate: the replica cannot serve (%s)", _named(exc))
+        connections[REPLICA].close()  # a new connection at the next measurement
         return UNUSABLE
     if int(same) != int(system):
         return UNUSABLE  # a database of another cluster: it never receives this one's commits
