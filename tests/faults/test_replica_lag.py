@@ -17,6 +17,7 @@ answered, from the primary, up to date.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -199,13 +200,20 @@ def test_reads_fall_back_to_the_primary_when_the_replica_stops(deployment: Deplo
     match_id = dave.finish_match(erin)
     deployment.replica.stop()
     try:
+        # The last measurement still says all is well: the next read finds out by failing,
+        # is answered from the primary, and notes the replica unusable.
+        shared = redis_client.Redis.from_url(deployment.redis_url)
+        shared.set(STATUS_KEY, f"{time.time() + 5!r} 0.0", px=60_000)
+        assert erin.recent("dave")[0] == match_id
+        assert shared.get(STATUS_KEY) in (b"-inf inf", None)  # None: noted, and expired since
+        assert "a read failed on the replica" in deployment.lenient.output()
         for port in (deployment.lenient.port, deployment.strict.port):
             for _ in range(5):  # every answer 200 (asserted in ``call``), up to date
                 assert erin.recent("dave", port=port)[0] == match_id
                 dave.port = port
                 assert match_id in dave.finished()
                 assert erin.call("GET", f"/matches/{match_id}/audit").status == 200
-        status = redis_client.Redis.from_url(deployment.redis_url).get(STATUS_KEY)
-        assert status is None or status == b"-inf inf", status  # noted unusable, or not measured
+        status = shared.get(STATUS_KEY)
+        assert status is None or status == b"-inf inf", status  # unusable, or not measured
     finally:
         deployment.replica.start()
