@@ -11,8 +11,9 @@ reads the replica may serve (the finished list, the player's profile, the audit)
 who writes nothing, reads the same profiles. Every writer's read shows every match it finished
 (0 older than its own writes); carol, on the lenient server, sees the replica's older data
 (which proves the replica served her), and on the strict one never does. After
-``pg_wal_replay_resume()`` carol's reads catch up; with the replica stopped, every read is
-answered, from the primary, up to date.
+``pg_wal_replay_resume()`` carol's reads catch up. With the replica stopped while the last
+measurement still says it is fine, the next read fails there and is answered from the primary,
+the replica noted unusable; every read after is answered, from the primary, up to date.
 """
 
 from __future__ import annotations
