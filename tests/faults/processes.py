@@ -81,20 +81,23 @@ class PostgresCluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
             "--no-sync", "-E", "UTF8", "--no-instructions",
         )  # fmt: skip
+        self.start()
+        self.sql("CREATE DATABASE facedown", database="postgres")
+
+    @property
+    def options(self) -> str:
+        """The server's command-line options: also those of a cluster restored from a backup."""
         # Durability stays as in production (a committed move survives a fast restart); only
         # the flush to disk is skipped, which matters for a machine crash, not for this test.
-        options = (
+        return (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c max_connections=40"
         )
-        self._options = options
-        self.start()
-        self.sql("CREATE DATABASE facedown", database="postgres")
 
     def pg_ctl(self, action: str, *extra: str) -> None:
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o",
-            self._options, "-w", "-t", "30", action, *extra,
+            self.options, "-w", "-t", "30", action, *extra,
         )  # fmt: skip
 
     def start(self) -> None:
@@ -111,7 +114,7 @@ class PostgresCluster:
 
         dsn = f"host=127.0.0.1 port={self.port} user=postgres dbname={database}"
         with psycopg.connect(dsn, autocommit=True) as conn, conn.cursor() as cursor:
-            cursor.execute(statement)  # type: ignore[arg-type]
+            cursor.execute(statement)
             return cursor.fetchall() if cursor.description else []
 
     def destroy(self) -> None:
