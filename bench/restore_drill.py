@@ -10,8 +10,7 @@ What one run does (docs/reliability.md, "Restore drill", keeps the figures):
 1. Starts a PostgreSQL cluster of its own on a free port in a temporary directory (the fault
    tests' ``PostgresCluster``) with WAL archiving on (``archive_command`` copies each finished
    segment into an archive directory beside it), and loads the migrated schema into it from
-   ``--schema-from`` (default: bench/database.py's template on the local server), so no
-   migration runs.
+   bench/database.py's template on the local server (``--server``), so no migration runs.
 2. Starts the web server (``config/web.py``, embedded mode: no Redis, no worker; the last card
    of a GOPS match is forced by the server) on it, and the load benchmark's players
    (bench/load.py): ``--pairs`` GOPS pairs playing match after match. Every ``202`` is recorded
@@ -56,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 import django  # noqa: E402
 from django.db import connections  # noqa: E402
 
-from bench.database import PG_SERVER, template_database  # noqa: E402
+from bench.database import PG_SERVER, copy_migrated  # noqa: E402
 from bench.load import Load, Player, production_env  # noqa: E402
 from games.verify import verify_transcript  # noqa: E402
 from tests.faults.processes import (  # noqa: E402
@@ -92,25 +91,13 @@ def _as_owner(cluster: PostgresCluster, *command: str) -> None:
     subprocess.run([*cluster.as_user, *command], check=True, capture_output=True, timeout=120)
 
 
-def archiving_primary(schema_from: str) -> tuple[PostgresCluster, Path]:
+def archiving_primary(server: str) -> tuple[PostgresCluster, Path]:
     """A fresh cluster with the migrated schema and every WAL segment copied to an archive."""
     primary = PostgresCluster()
     primary.init()
     archive = primary.root / "archive"
     _as_owner(primary, "mkdir", str(archive))
-    dump = subprocess.run(
-        ["pg_dump", "--no-owner", "--no-acl", "-d", schema_from],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
-    subprocess.run(
-        ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", primary.url],
-        input=dump.stdout,
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
+    copy_migrated(primary.url, server)
     primary.sql("ALTER SYSTEM SET archive_mode = on", database="postgres")
     primary.sql(
         f"ALTER SYSTEM SET archive_command = 'test ! -f {archive}/%f && cp %p {archive}/%f'",
@@ -318,11 +305,10 @@ def check_a_move(restored: PostgresCluster, web: WebServer, players: list[Player
 
 
 def drill(args: argparse.Namespace) -> dict[str, Any]:
-    schema_from = args.schema_from or f"{PG_SERVER}/{template_database()}"
     signing_key, secret_key = secrets.token_hex(32), secrets.token_hex(32)
     figures = Figures()
     started = time.monotonic()
-    primary, archive = archiving_primary(schema_from)
+    primary, archive = archiving_primary(args.server)
     restored: PostgresCluster | None = None
     try:
         env = web_env(primary, signing_key, secret_key)
@@ -383,7 +369,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--schema-from", help="database URL to copy the migrated schema from")
+    parser.add_argument(
+        "--server", default=PG_SERVER, help="the server holding the migrated template"
+    )
     parser.add_argument("--json", help="write every figure to this file")
     args = parser.parse_args(argv)
     figures = drill(args)

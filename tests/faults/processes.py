@@ -59,6 +59,8 @@ class PostgresCluster:
 
     port: int = field(default_factory=free_port)
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="facedown-pg-")))
+    #: Flush to disk on commit, as in production (a benchmark's ceiling); off for the tests.
+    fsync: bool = False
 
     def __post_init__(self) -> None:
         self.bin = _pg_bin()
@@ -90,8 +92,8 @@ class PostgresCluster:
         # Durability stays as in production (a committed move survives a fast restart); only
         # the flush to disk is skipped, which matters for a machine crash, not for this test.
         return (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c max_connections=40"
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=40"
         )
 
     def pg_ctl(self, action: str, *extra: str) -> None:
