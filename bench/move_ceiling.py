@@ -33,6 +33,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import secrets
 import subprocess
 import sys
@@ -237,6 +238,12 @@ def clone_matches(cluster: PostgresCluster, match_id: str, count: int) -> None:
 # --- the run -------------------------------------------------------------------------------------
 
 
+def _children_cpu() -> float:
+    """CPU seconds of this process's waited-for children (pgbench)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def postmaster_pid(cluster: PostgresCluster) -> int:
     return int((cluster.data / "postmaster.pid").read_text().split()[0])
 
@@ -250,6 +257,7 @@ def run_level(
     ((wal_before,),) = cluster.sql("SELECT wal_bytes FROM pg_stat_wal")
     helpers = len(_children(postmaster))  # checkpointer, WAL writer and the like
     cpu_before, busy_before, started = _tree_cpu(postmaster), _machine_busy(), time.monotonic()
+    client_before = _children_cpu()
     run = subprocess.run(
         [str(cluster.bin / "pgbench"), "-n", "-M", "prepared", "-f", str(script),
          "-D", "n=-1", "-D", f"first={first_step}",
@@ -262,6 +270,7 @@ def run_level(
     wait_until(lambda: len(_children(postmaster)) <= helpers, 10, "pgbench's backends to exit")
     cpu = _tree_cpu(postmaster) - cpu_before
     busy = _machine_busy() - busy_before
+    client = _children_cpu() - client_before
     ((wal_after,),) = cluster.sql("SELECT wal_bytes FROM pg_stat_wal")
     if run.returncode != 0:
         raise RuntimeError(f"pgbench failed:\n{run.stdout}\n{run.stderr}")
@@ -276,6 +285,7 @@ def run_level(
         "latency_ms": float(latency[1]) if latency else None,
         "postgres_cpu_cores": round(cpu / elapsed, 2),
         "postgres_cpu_ms_per_move": round(1000 * cpu / max(moves, 1), 3),
+        "pgbench_cpu_cores": round(client / elapsed, 2),
         "machine_busy_cores": round(busy / elapsed, 2),
         "wal_bytes_per_move": round((int(wal_after) - int(wal_before)) / max(moves, 1)),
     }
@@ -351,9 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             "{clients:3d} clients: {moves_per_s:8.1f} moves/s, latency {latency_ms} ms, "
             "PostgreSQL {postgres_cpu_cores} cores ({postgres_cpu_ms_per_move} ms CPU/move), "
-            "machine {machine_busy_cores} cores busy, WAL {wal_bytes_per_move} B/move".format(
-                **level
-            )
+            "pgbench {pgbench_cpu_cores} cores, machine {machine_busy_cores} cores busy, "
+            "WAL {wal_bytes_per_move} B/move".format(**level)
         )
     return 0
 
