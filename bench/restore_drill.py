@@ -91,20 +91,27 @@ def _as_owner(cluster: PostgresCluster, *command: str) -> None:
     subprocess.run([*cluster.as_user, *command], check=True, capture_output=True, timeout=120)
 
 
-def archiving_primary(server: str) -> tuple[PostgresCluster, Path]:
-    """A fresh cluster with the migrated schema and every WAL segment copied to an archive."""
-    primary = PostgresCluster()
+class ArchivingCluster(PostgresCluster):
+    """A cluster that copies every finished WAL segment into ``archive`` (beside its data
+    directory). Set on the command line, so a cluster restored from its backup does not
+    archive into it too."""
+
+    @property
+    def archive(self) -> Path:
+        return self.root / "archive"
+
+    @property
+    def options(self) -> str:
+        return f'{super().options} -c archive_mode=on -c "archive_command=cp %p {self.archive}/%f"'
+
+
+def archiving_primary(server: str) -> ArchivingCluster:
+    """A fresh archiving cluster with the migrated schema."""
+    primary = ArchivingCluster()
+    _as_owner(primary, "mkdir", str(primary.archive))
     primary.init()
-    archive = primary.root / "archive"
-    _as_owner(primary, "mkdir", str(archive))
     copy_migrated(primary.url, server)
-    primary.sql("ALTER SYSTEM SET archive_mode = on", database="postgres")
-    primary.sql(
-        f"ALTER SYSTEM SET archive_command = 'test ! -f {archive}/%f && cp %p {archive}/%f'",
-        database="postgres",
-    )
-    primary.restart()  # archive_mode is read at start only
-    return primary, archive
+    return primary
 
 
 def web_env(cluster: PostgresCluster, signing_key: str, secret_key: str) -> dict[str, str]:
@@ -152,7 +159,6 @@ def restore(backup: Path, archive: Path, target: str) -> tuple[PostgresCluster, 
     _as_owner(restored, "cp", "-a", str(backup), str(restored.data))
     with (restored.data / "postgresql.auto.conf").open("a") as conf:
         conf.write(
-            "archive_mode = 'off'\n"  # the primary's setting came with the backup
             f"restore_command = 'cp {archive}/%f %p'\n"
             f"recovery_target_name = '{target}'\n"
             "recovery_target_action = 'promote'\n"
@@ -308,7 +314,8 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
     signing_key, secret_key = secrets.token_hex(32), secrets.token_hex(32)
     figures = Figures()
     started = time.monotonic()
-    primary, archive = archiving_primary(args.server)
+    primary = archiving_primary(args.server)
+    archive = primary.archive
     restored: PostgresCluster | None = None
     try:
         env = web_env(primary, signing_key, secret_key)
