@@ -183,10 +183,9 @@ class Played:
     segment: str
 
 
-async def play(
-    args: argparse.Namespace, primary: PostgresCluster, port: int, figures: Figures
-) -> Played:
-    """The players' load with a base backup and a restore point taken under it."""
+def players_of(args: argparse.Namespace, port: int) -> tuple[Load, list[Player]]:
+    """The load benchmark's driver and its players, their accounts and tokens written straight
+    to the primary (no PBKDF2 before the run)."""
     load = Load(
         argparse.Namespace(
             rate=0.0,
@@ -200,8 +199,17 @@ async def play(
         ),
         port,
     )
-    # Accounts and tokens written straight to the primary (no PBKDF2 before the run).
-    players = await asyncio.to_thread(load.users_via_db, 2 * args.pairs)
+    return load, load.users_via_db(2 * args.pairs)
+
+
+async def play(
+    args: argparse.Namespace,
+    load: Load,
+    players: list[Player],
+    primary: PostgresCluster,
+    figures: Figures,
+) -> Played:
+    """The players' load with a base backup and a restore point taken under it."""
     load.rec.window = (0.0, float("inf"))
     options = {"num_cards": args.gops_cards}
     tasks = [
@@ -319,8 +327,6 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
     restored: PostgresCluster | None = None
     try:
         env = web_env(primary, signing_key, secret_key)
-        os.environ.update(env)  # this process writes the players' accounts to the primary
-        django.setup()
         web = WebServer(
             env=env,
             cwd=ROOT,
@@ -329,8 +335,12 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
             threads=args.threads,
         )
         try:
+            # While the web server starts: this process writes the players' accounts.
+            os.environ.update(env)
+            django.setup()
+            load, players = players_of(args, web.port)
             web.ready(60)
-            played = asyncio.run(play(args, primary, web.port, figures))
+            played = asyncio.run(play(args, load, players, primary, figures))
         finally:
             web.stop()
             connections.close_all()
