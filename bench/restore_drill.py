@@ -105,13 +105,11 @@ class ArchivingCluster(PostgresCluster):
         return f'{super().options} -c archive_mode=on -c "archive_command=cp %p {self.archive}/%f"'
 
 
-def archiving_primary(server: str) -> ArchivingCluster:
-    """A fresh archiving cluster with the migrated schema."""
-    primary = ArchivingCluster()
+def prepare_primary(primary: ArchivingCluster, server: str) -> None:
+    """The archiving cluster made and started, with the migrated schema."""
     _as_owner(primary, "mkdir", str(primary.archive))
     primary.init()
     copy_migrated(primary.url, server)
-    return primary
 
 
 def web_env(cluster: PostgresCluster, signing_key: str, secret_key: str) -> dict[str, str]:
@@ -151,10 +149,9 @@ def restore_point(primary: PostgresCluster, name: str) -> str:
     return str(segment)
 
 
-def restore(backup: Path, archive: Path, target: str) -> tuple[PostgresCluster, float]:
-    """A fresh cluster made of the base backup, recovered from the archive up to ``target``
-    and promoted: the cluster and the seconds from the copy to the end of recovery."""
-    restored = PostgresCluster()
+def restore(restored: PostgresCluster, backup: Path, archive: Path, target: str) -> float:
+    """``restored`` (not yet initialised) made of the base backup, recovered from the archive up
+    to ``target`` and promoted: the seconds from the copy to the end of recovery."""
     started = time.monotonic()
     _as_owner(restored, "cp", "-a", str(backup), str(restored.data))
     with (restored.data / "postgresql.auto.conf").open("a") as conf:
@@ -168,7 +165,7 @@ def restore(backup: Path, archive: Path, target: str) -> tuple[PostgresCluster, 
     wait_until(
         lambda: restored.sql("SELECT pg_is_in_recovery()") == [(False,)], 60, "end of recovery"
     )
-    return restored, time.monotonic() - started
+    return time.monotonic() - started
 
 
 @dataclass
@@ -322,10 +319,10 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
     signing_key, secret_key = secrets.token_hex(32), secrets.token_hex(32)
     figures = Figures()
     started = time.monotonic()
-    primary = archiving_primary(args.server)
+    primary, restored = ArchivingCluster(), PostgresCluster()
     archive = primary.archive
-    restored: PostgresCluster | None = None
     try:
+        prepare_primary(primary, args.server)
         env = web_env(primary, signing_key, secret_key)
         web = WebServer(
             env=env,
@@ -348,7 +345,7 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
         wait_until(segment.exists, 60, f"{segment} archived")
         primary.stop()
         figures.archived_segments = sum(1 for _ in archive.iterdir())
-        restored, figures.restore_seconds = restore(played.backup, archive, played.target)
+        figures.restore_seconds = restore(restored, played.backup, archive, played.target)
         figures.problems += check_moves(restored, played.load, played.point, figures)
         web = WebServer(
             env=web_env(restored, signing_key, secret_key),
@@ -368,8 +365,7 @@ def drill(args: argparse.Namespace) -> dict[str, Any]:
         figures.problems += [f"load: {example}" for example in load.rec.error_examples]
     finally:
         primary.destroy()
-        if restored is not None:
-            restored.destroy()
+        restored.destroy()
     figures.total_seconds = time.monotonic() - started
     return asdict(figures)
 
