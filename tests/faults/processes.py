@@ -59,6 +59,8 @@ class PostgresCluster:
 
     port: int = field(default_factory=free_port)
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="facedown-pg-")))
+    #: Flush to disk on commit, as in production (a benchmark's ceiling); off for the tests.
+    fsync: bool = False
 
     def __post_init__(self) -> None:
         self.bin = _pg_bin()
@@ -84,30 +86,13 @@ class PostgresCluster:
         self.start()
         self.sql("CREATE DATABASE facedown", database="postgres")
 
-    @property
-    def _options(self) -> str:
-        # Durability stays as in production (a committed move survives a fast restart); only
-        # the flush to disk is skipped, which matters for a machine crash, not for this test.
-        # PostgreSQL's default wal_level (replica) lets ``standby()`` stream from it.
-        return (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c max_connections=40"
-        )
-
     def migrate(self) -> None:
-        """The current migrations' schema in ``facedown``, copied (``pg_dump | psql``) from the
-        migrated template of the shared server (bench/database.py: migrated once for each state
-        of the migrations): a second or two, where a ``migrate`` of its own takes ten or more."""
-        from bench.database import PG_SERVER, template_database
+        """The current migrations' schema in ``facedown``, copied from the migrated template of
+        the shared server (bench/database.py: migrated once for each state of the migrations):
+        a second or two, where a ``migrate`` of its own takes ten or more."""
+        from bench.database import copy_migrated
 
-        dump = subprocess.run(
-            [str(self.bin / "pg_dump"), "--no-owner", "-d", f"{PG_SERVER}/{template_database()}"],
-            check=True, capture_output=True, timeout=120,
-        ).stdout  # fmt: skip
-        subprocess.run(
-            [str(self.bin / "psql"), "-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", self.url],
-            input=dump, check=True, capture_output=True, timeout=120,
-        )  # fmt: skip
+        copy_migrated(self.url)
 
     def standby(self, replica: PostgresCluster | None = None) -> PostgresCluster:
         """A streaming replica of this (running) cluster, on its own port and directory (of
@@ -122,10 +107,20 @@ class PostgresCluster:
         replica.start()
         return replica
 
+    @property
+    def options(self) -> str:
+        """The server's command-line options: also those of a cluster restored from a backup."""
+        # Durability stays as in production (a committed move survives a fast restart); only
+        # the flush to disk is skipped, which matters for a machine crash, not for this test.
+        return (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=40"
+        )
+
     def pg_ctl(self, action: str, *extra: str) -> None:
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o",
-            self._options, "-w", "-t", "30", action, *extra,
+            self.options, "-w", "-t", "30", action, *extra,
         )  # fmt: skip
 
     def start(self) -> None:
@@ -142,7 +137,7 @@ class PostgresCluster:
 
         dsn = f"host=127.0.0.1 port={self.port} user=postgres dbname={database}"
         with psycopg.connect(dsn, autocommit=True) as conn, conn.cursor() as cursor:
-            cursor.execute(statement)  # type: ignore[arg-type]
+            cursor.execute(statement)
             return cursor.fetchall() if cursor.description else []
 
     def destroy(self) -> None:
