@@ -11,17 +11,20 @@ from django.test.client import Client
 from tests.players import Player, make_player
 from tests.schema_guard import session_guard
 
-# Tests that need the whole machine: the benchmark smokes (callgrind among them, each starting
-# a stack of several processes), the production install, and the fault tests that kill a worker
-# process in a window of a few seconds (a lock timeout, a Redis restart). They are marked
-# ``serial`` here and run in scripts/test's serial phase, after the two workers' phase
+# Tests that need the whole machine: the load benchmark's smoke (a stack of several processes
+# driven at its measured capacity, beside tests of the load generator's pacing in
+# milliseconds), the production install, and the fault tests that kill a worker process in a
+# window of a few seconds (a lock timeout, a Redis restart). They are marked ``serial`` here
+# and run in scripts/test's serial phase, after the two workers' phase
 # (tests/test_serial_phase.py). The other fault tests run beside the rest: their clusters, Redis
 # servers and worker processes are their own, on free ports, and nothing they wait for is timed.
+# So do the other benchmark smokes: each on a database of its own (named after the worker's)
+# and the worker's own Redis database, and none asserts a time (callgrind counts instructions).
 SERIAL_PATHS = (
     "tests/faults/test_worker_kill.py",
     "tests/faults/test_worker_reconnects.py",
     "tests/faults/test_bank_sweep_kill.py",
-    "tests/bench/",
+    "tests/bench/test_load_smoke.py",
     "tests/deployment/test_production_install.py",
 )
 ROOT = Path(__file__).resolve().parents[1]
