@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -57,12 +58,27 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
         items[0].config.stash.setdefault(DESELECTED, []).extend(items)
 
 
+@pytest.hookimpl(tryfirst=True)  # before the test's fixtures are set up
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A ``serial`` test never runs beside another worker (scripts/test: ``-m "not serial"``
-    for the workers' phase)."""
+    for the workers' phase). A test that uses no browser runs with none open."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and item.get_closest_marker("serial"):
         pytest.fail(f"{item.nodeid} is marked serial but ran on xdist worker {worker}")
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _close_shared_browser()
+
+
+def pytest_sessionfinish() -> None:
+    _close_shared_browser()
+
+
+def _close_shared_browser() -> None:
+    """Close the browser tests' Chromium (tests/web/shared_browser.py) if this process has
+    loaded them at all: without them, no Playwright to import."""
+    browsers = sys.modules.get("tests.web.shared_browser")
+    if browsers is not None:
+        browsers.shared.close()
 
 
 @pytest.fixture(autouse=True, scope="session")
