@@ -34,6 +34,10 @@ class SharedBrowser:
         self._browser: Browser | None = None
         self._previous: str | None = None
 
+    @property
+    def running(self) -> bool:
+        return self._playwright is not None
+
     def get(self) -> Browser:
         """The running Chromium, launched when there is none (or the last one went away)."""
         if self._browser is not None and not self._browser.is_connected():
