@@ -1,0 +1,160 @@
+"""The ladder through its API and services, in process: entering (what is declared is checked
+by each engine's schema), the caps and their codes, a wave seating each entrant at most its cap
+(two waves at once included), results rating the ladder's own pool, the pause and its resume,
+refusal settings, and the public page with its verifier counts."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games.models import Match, Rating
+from ladder.models import LadderEntry, LadderMatch
+from ladder.services.pairing import ladder_pair
+from ladder.services.results import match_finished
+from ladder.services.verification import ladder_verify
+from ladder.services.wilson import wilson
+from tests.players import Player, make_player, play_to_end
+
+GOPS3 = [{"num_cards": 3}]
+
+
+@pytest.fixture(autouse=True)
+def _no_runner(settings: Any) -> None:
+    settings.FACEDOWN_TASK_RUNNER = "off"
+
+
+def _enter(player: Player, **body: Any) -> Any:
+    return player.post("/ladders/gops/entry", {"options": GOPS3, **body})
+
+
+def _running(player: Player) -> list[str]:
+    entry = LadderEntry.objects.get(user=player.user, game="gops")
+    rows = LadderMatch.objects.filter(finished_at__isnull=True)
+    return [str(r.pk) for r in rows if entry.pk in r.entries]
+
+
+def _play_all(players: list[Player]) -> int:
+    """Play every running ladder match to its end and record it; returns how many."""
+    done = 0
+    for row in LadderMatch.objects.filter(finished_at__isnull=True):
+        by_entry = {p: LadderEntry.objects.get(pk=p).user_id for p in row.entries}
+        seated = [next(x for x in players if x.user.pk == by_entry[p]) for p in row.entries]
+        play_to_end(str(row.pk), seated, pick=_by_seat(seated))
+        assert match_finished(row.pk)
+        done += 1
+    return done
+
+
+def _by_seat(seated: list[Player]) -> Any:
+    """A move picker: the first seat's highest legal card, every other seat's lowest."""
+    turn = iter(range(10_000))
+
+    def pick(legal: list[dict[str, Any]]) -> dict[str, Any]:
+        chooser = max if next(turn) % len(seated) == 0 else min
+        return chooser(legal, key=lambda move: move["card"])
+
+    return pick
+
+
+@pytest.mark.django_db
+def test_entering_checks_what_is_declared_and_changes_nothing_when_refused() -> None:
+    bot = make_player(bot=True)
+    bad = _enter(bot, options=[{"num_cards": 999}])
+    assert (bad.status_code, bad.json()["code"]) == (400, "validation_error")
+    assert "options.0.num_cards" in bad.json()["errors"]
+    assert _enter(bot, seats=[9]).json()["code"] == "validation_error"
+    assert _enter(bot, max_concurrent=99).json()["code"] == "validation_error"
+    assert _enter(bot, time_controls=[{"kind": "nope"}]).json()["code"] == "validation_error"
+    assert not LadderEntry.objects.exists()
+    first = _enter(bot, max_concurrent=2)
+    assert first.status_code == 201, first.content
+    assert first.json()["status"] == "active" and first.json()["rating"] == 1500
+    assert _enter(bot, max_concurrent=1).status_code == 200  # a change, not a new entry
+    assert bot.get("/ladders/gops/entry").json()["max_concurrent"] == 1
+    assert bot.client.delete("/api/v1/ladders/gops/entry").json()["status"] == "left"
+    assert bot.get("/ladders/gops/entry").json()["status"] == "left"
+    assert bot.post("/ladders/gops/entry/resume").json()["code"] == "not_on_ladder"
+
+
+@pytest.mark.django_db
+def test_entries_per_account_are_capped(settings: Any) -> None:
+    settings.FACEDOWN_LADDER_MAX_ENTRIES = 1
+    bot = make_player(bot=True)
+    assert _enter(bot).status_code == 201
+    refused = bot.post("/ladders/hols-der-geier/entry", {})
+    assert (refused.status_code, refused.json()["code"]) == (409, "ladder_entries_exhausted")
+    assert LadderEntry.objects.filter(user=bot.user).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_waves_at_once_never_seat_an_entrant_past_its_cap() -> None:
+    bots = [make_player(bot=True) for _ in range(4)]
+    for bot in bots:
+        assert _enter(bot, max_concurrent=1).status_code == 201
+    opened: list[int] = []
+
+    def wave() -> None:
+        try:
+            opened.append(ladder_pair())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=wave) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(opened) == [0, 2]
+    assert all(len(_running(bot)) == 1 for bot in bots)
+    assert ladder_pair() == 0  # everyone is at their cap
+
+
+@pytest.mark.django_db
+def test_results_rate_the_ladder_pool_apart_and_rematches_wait(settings: Any) -> None:
+    bots = [make_player(bot=True) for _ in range(4)]
+    for bot in bots:
+        _enter(bot)
+    met: list[frozenset[int]] = []
+    for _ in range(3):
+        assert ladder_pair() == 2
+        met += [frozenset(r.entries) for r in LadderMatch.objects.filter(finished_at__isnull=True)]
+        assert _play_all(bots) == 2
+    # Four entrants, three waves: every pair met once before any met twice.
+    assert len(set(met)) == 6
+    entries = list(LadderEntry.objects.all())
+    assert all(e.played == 3 for e in entries)
+    assert all(e.sigma < 25 / 3 for e in entries)
+    assert len({round(e.mu, 6) for e in entries}) > 1
+    assert not Rating.objects.filter(user__in=[b.user for b in bots], rated_matches__gt=0).exists()
+    assert all(not m.rated for m in Match.objects.all())
+    assert ladder_verify() == 6
+    board = bots[0].client.get("/api/v1/ladders/gops").json()
+    assert board["verification"] == {"verified": 6, "failed": 0, "pending": 0, "failures": []}
+    assert len(board["crosstable"]) == 6 and all(p["matches"] == 1 for p in board["crosstable"])
+    assert len(board["entrants"]) == 4 and len(board["matches"]) == 6
+    transcript = bots[0].client.get(board["matches"][0]["transcript"])
+    assert transcript.status_code == 200 and transcript.json()["format"] == "facedown-transcript-v1"
+
+
+@pytest.mark.django_db
+def test_a_person_refusing_bots_is_never_paired_with_one() -> None:
+    person, bot = make_player(), make_player(bot=True)
+    person.client.patch("/api/v1/accounts/me", {"invitations_from_bots": False}, format="json")
+    _enter(person), _enter(bot)
+    assert ladder_pair() == 0
+    other = make_player()
+    _enter(other)
+    assert ladder_pair() == 1
+    assert _running(person) and not _running(bot)
+
+
+def test_the_wilson_interval() -> None:
+    # 8 of 10: the textbook 95% Wilson interval is [0.490, 0.943].
+    low, high = wilson(8, 10)
+    assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
+    assert wilson(0, 5)[0] == 0.0 and 0 < wilson(0, 5)[1] < 0.5
+    assert wilson(1.5, 3) == pytest.approx((1 - wilson(1.5, 3)[1], 1 - wilson(1.5, 3)[0]))
