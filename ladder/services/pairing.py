@@ -19,6 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.sanctions import play_suspended
 from games.catalog import get_engine
 from games.services.matches import SeatSpec, match_create, match_join
 from games.services.rating_scale import shown_rating
@@ -127,7 +128,11 @@ def ladder_pair(*, now: datetime | None = None) -> int:
         entries = active_entries_lock()
         running, total = _running()
         left = int(settings.FACEDOWN_LADDER_MAX_MATCHES) - total
-        free = [e for e in entries if running[e.pk] < e.max_concurrent]
+        free = [
+            e
+            for e in entries
+            if running[e.pk] < e.max_concurrent and not play_suspended(e.user, now=now)
+        ]
         if left <= 0 or len(free) < 2:
             return 0
         recent, apart = _recent(now), _apart(free)
