@@ -20,11 +20,11 @@ from django.utils import timezone
 
 from core.account_feed import feed_deliverer_register
 from games.models import Seat, SeatOffer
+from ladder.models import LadderEntry
+from ladder.services.pairing import ladder_pair
 from notify.dispatch import register_channel, unregister_channel
 from notify.kinds import Notification
 from tests.players import Player, make_player, play_to_end, start_match
-from ladder.models import LadderEntry
-from ladder.services.pairing import ladder_pair
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
