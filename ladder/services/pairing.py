@@ -32,6 +32,12 @@ from tournaments.pairing.waves import Waiting, pair_key, pair_wave
 Pair = tuple[int, int]
 
 
+def _first_seats(game: str) -> dict[int, int]:
+    """Times each entry sat first on this ladder: at two seats, fewer goes first."""
+    firsts = LadderMatch.objects.filter(game=game).values_list("entries__0", flat=True)
+    return dict(Counter(int(pk) for pk in firsts))
+
+
 def _running() -> tuple[Counter[int], int]:
     """Running ladder matches per entry id, and in all."""
     per_entry: Counter[int] = Counter()
@@ -101,6 +107,7 @@ def _game_wave(
     ranked = sorted(free, key=lambda e: (-ordinal(e.mu, e.sigma), e.pk))
     rank = {entry.pk: place for place, entry in enumerate(ranked)}
     seated: set[int] = set()
+    firsts = _first_seats(game)
     opened = 0
     for fmt in order:
         members = [e for e in by_format[fmt] if e.pk not in seated]
@@ -111,7 +118,9 @@ def _game_wave(
             Waiting(id=e.pk, rank=rank[e.pk], rating=float(shown_rating(e.mu, e.sigma)))
             for e in members
         ]
-        wave = pair_wave(waiting, seats=fmt.seats, recent=recent, apart=apart)
+        wave = pair_wave(
+            waiting, seats=fmt.seats, recent=recent, apart=apart, first_seat=firsts
+        )
         for table in wave.tables:
             if opened >= left:
                 break

@@ -146,10 +146,12 @@ def test_a_person_refusing_bots_is_never_paired_with_one() -> None:
     person.client.patch("/api/v1/accounts/me", {"invitations_from_bots": False}, format="json")
     _enter(person), _enter(bot)
     assert ladder_pair() == 0
-    other = make_player()
-    _enter(other)
-    assert ladder_pair() == 1
-    assert _running(person) and not _running(bot)
+    others = [make_player(), make_player()]
+    for other in others:
+        _enter(other)
+    assert ladder_pair() == 2
+    assert _running(person) and _running(bot)
+    assert not set(_running(person)) & set(_running(bot))
 
 
 def test_the_wilson_interval() -> None:
