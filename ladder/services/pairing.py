@@ -118,9 +118,7 @@ def _game_wave(
             Waiting(id=e.pk, rank=rank[e.pk], rating=float(shown_rating(e.mu, e.sigma)))
             for e in members
         ]
-        wave = pair_wave(
-            waiting, seats=fmt.seats, recent=recent, apart=apart, first_seat=firsts
-        )
+        wave = pair_wave(waiting, seats=fmt.seats, recent=recent, apart=apart, first_seat=firsts)
         for table in wave.tables:
             if opened >= left:
                 break

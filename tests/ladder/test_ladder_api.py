@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from console.figures import ladder_figures
 from games.models import Match, Rating
+from games.services.deadlines import overdue_sweep
 from ladder.models import LadderEntry, LadderMatch
 from ladder.services.pairing import ladder_pair
 from ladder.services.results import match_finished
 from ladder.services.verification import ladder_verify
 from ladder.services.wilson import wilson
+from tests.clocks import overdue
 from tests.players import Player, make_player, play_to_end
 
 GOPS3 = [{"num_cards": 3}]
@@ -134,6 +137,11 @@ def test_results_rate_the_ladder_pool_apart_and_rematches_wait(settings: Any) ->
     assert ladder_verify() == 6
     board = bots[0].client.get("/api/v1/ladders/gops").json()
     assert board["verification"] == {"verified": 6, "failed": 0, "pending": 0, "failures": []}
+    shown = {str(figure.label): figure.value for figure in ladder_figures()}
+    assert shown == {
+        "Ladder transcripts verified": 6,
+        "Ladder transcripts that failed verification": 0,
+    }
     assert len(board["crosstable"]) == 6 and all(p["matches"] == 1 for p in board["crosstable"])
     assert len(board["entrants"]) == 4 and len(board["matches"]) == 6
     transcript = bots[0].client.get(board["matches"][0]["transcript"])
@@ -160,3 +168,40 @@ def test_the_wilson_interval() -> None:
     assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
     assert wilson(0, 5)[0] == 0.0 and 0 < wilson(0, 5)[1] < 0.5
     assert wilson(1.5, 3) == pytest.approx((1 - wilson(1.5, 3)[1], 1 - wilson(1.5, 3)[0]))
+
+
+@pytest.mark.django_db
+def test_strikes_pause_an_entry_until_its_own_resume(settings: Any) -> None:
+    """Two ladder matches in a row with a missed deadline pause the entry (reason on the page,
+    in German too); a clean match between strikes starts the count again."""
+    settings.FACEDOWN_LADDER_STRIKES = 2
+    slow, quick = make_player(bot=True), make_player(bot=True)
+    timed = {"time_controls": [{"per_step_seconds": 600, "on_timeout": "auto_move"}]}
+    _enter(slow, **timed), _enter(quick, **timed)
+    outcomes = []
+    for miss in (True, False, True, True):
+        assert ladder_pair() == 1
+        row = LadderMatch.objects.get(finished_at__isnull=True)
+        while Match.objects.get(pk=row.pk).status == Match.Status.ACTIVE:
+            match = quick.match(str(row.pk))
+            quick.move(str(row.pk), match["step"], match["legal_moves"][0])
+            if miss:
+                overdue(row.pk)
+                overdue_sweep()
+            else:
+                seen = slow.match(str(row.pk))
+                slow.move(str(row.pk), seen["step"], seen["legal_moves"][0])
+        assert match_finished(row.pk)
+        outcomes.append(LadderEntry.objects.get(user=slow.user).strikes)
+    assert outcomes == [1, 0, 1, 2]
+    entry = slow.get("/ladders/gops/entry").json()
+    assert (entry["status"], entry["paused_reason"]) == ("paused", "timeouts")
+    assert ladder_pair() == 0  # a paused entry is not paired
+    page = slow.client.get("/ladders/gops", HTTP_ACCEPT_LANGUAGE="de")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Rangliste: " in text and "Fristen in mehreren Ranglistenpartien" in text
+    assert quick.post("/ladders/gops/entry/resume").json()["code"] == "ladder_entry_not_paused"
+    resumed = slow.post("/ladders/gops/entry/resume").json()
+    assert (resumed["status"], resumed["paused_reason"]) == ("active", None)
+    assert ladder_pair() == 1
