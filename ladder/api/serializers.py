@@ -25,7 +25,7 @@ class LadderEntryInput(StrictSerializer):
         child=serializers.DictField(allow_null=True),
         required=False,
         default=None,
-        help_text="Time controls accepted (null: untimed; default: [null]).",
+        help_text="Time controls accepted (ladder matches are timed; default: 60 s a step).",
     )
     max_concurrent = StrictIntegerField(
         required=False,
@@ -45,7 +45,7 @@ class LadderEntryOutput(serializers.Serializer):
     )
     seats = serializers.ListField(child=serializers.IntegerField())
     options = serializers.ListField(child=serializers.DictField())
-    time_controls = serializers.ListField(child=serializers.DictField(allow_null=True))
+    time_controls = serializers.ListField(child=serializers.DictField())
     max_concurrent = serializers.IntegerField()
     rating = serializers.IntegerField(help_text="The ladder rating as shown (1500 a newcomer).")
     provisional = serializers.BooleanField()

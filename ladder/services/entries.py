@@ -27,6 +27,9 @@ from ladder.models import LadderEntry
 
 MSG_UNKNOWN_GAME = gettext_noop("Unknown game.")
 MSG_LIST = gettext_noop("A non-empty list.")
+MSG_TIMED = gettext_noop("Ladder matches are timed: a time control, not null.")
+#: What an entry accepts unless it says: a minute a step, the stand-in moving for a late seat.
+DEFAULT_TIME_CONTROL = {"kind": "per_step", "per_step_seconds": 60, "on_timeout": "auto_move"}
 
 
 def _seats(raw: Any, game: str) -> list[int]:
@@ -70,12 +73,16 @@ def _options(raw: Any, game: str, seats: list[int]) -> list[dict[str, Any]]:
 
 
 def _time_controls(raw: Any, game: str) -> list[dict[str, Any] | None]:
+    """Each as games fills it. Ladder matches are timed: an untimed one whose program stopped
+    would hold its opponent's place (``max_concurrent``) for ever."""
     if raw is None:
-        return [None]
+        raw = [DEFAULT_TIME_CONTROL]
     if not isinstance(raw, list) or not raw:
         raise ValidationFailed({"time_controls": [MSG_LIST]})
     found: list[dict[str, Any] | None] = []
     for index, control in enumerate(raw):
+        if control is None:
+            raise ValidationFailed({f"time_controls.{index}": [MSG_TIMED]})
         try:
             checked = time_control_validate(control, game=game)
         except ValidationFailed as exc:

@@ -72,6 +72,9 @@ def test_entering_checks_what_is_declared_and_changes_nothing_when_refused() -> 
     assert _enter(bot, seats=[9]).json()["code"] == "validation_error"
     assert _enter(bot, max_concurrent=99).json()["code"] == "validation_error"
     assert _enter(bot, time_controls=[{"kind": "nope"}]).json()["code"] == "validation_error"
+    assert _enter(bot, time_controls=[None]).json()["errors"] == {
+        "time_controls.0": ["Ladder matches are timed: a time control, not null."]
+    }
     assert not LadderEntry.objects.exists()
     first = _enter(bot, max_concurrent=2)
     assert first.status_code == 201, first.content

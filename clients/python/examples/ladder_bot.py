@@ -25,7 +25,8 @@ def main() -> None:
     game = sys.argv[1] if len(sys.argv) > 1 else "gops"
     limit = os.environ.get("FACEDOWN_MATCHES")
     client = Client.from_env()  # FACEDOWN_URL, FACEDOWN_TOKEN (or FACEDOWN_TOKEN_FILE)
-    # What the bot accepts: 3-card deals, two seats, untimed, one match at a time.
+    # What the bot accepts: 3-card deals, two seats, one match at a time (and the default
+    # time control: 60 s a step).
     entry = client.ladder.enter(game, seats=[2], options=[{"num_cards": 3}], max_concurrent=1)
     print(f"entered the {game} ladder: rating {entry['rating']}")
     try:

@@ -539,7 +539,7 @@ class LadderArea(Area):
         *,
         seats: list[int] | None = None,
         options: JSONList | None = None,
-        time_controls: list[JSON | None] | None = None,
+        time_controls: JSONList | None = None,
         max_concurrent: int | None = None,
     ) -> LadderEntry:
         """Enter (or change what your entry accepts): paired until you ``leave``."""

@@ -249,7 +249,7 @@ class LadderEntry(TypedDict, total=False):
     paused_reason: str | None
     seats: list[int]
     options: list[dict[str, Any]]
-    time_controls: list[dict[str, Any] | None]
+    time_controls: list[dict[str, Any]]
     max_concurrent: int
     rating: int
     provisional: bool
