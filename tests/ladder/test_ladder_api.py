@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
+from accounts.services import account_close
 from console.figures import ladder_figures
 from games.models import Match, Rating
 from games.services.deadlines import overdue_sweep
@@ -208,3 +209,15 @@ def test_strikes_pause_an_entry_until_its_own_resume(settings: Any) -> None:
     resumed = slow.post("/ladders/gops/entry/resume").json()
     assert (resumed["status"], resumed["paused_reason"]) == ("active", None)
     assert ladder_pair() == 1
+
+
+@pytest.mark.django_db
+def test_a_closing_account_leaves_and_its_export_lists_its_entries() -> None:
+    bot, other = make_player(bot=True), make_player(bot=True)
+    _enter(bot), _enter(other)
+    exported = bot.get("/accounts/me/export")
+    assert exported.status_code == 200
+    assert [e["game"] for e in exported.json()["ladder_entries"]] == ["gops"]
+    account_close(user=bot.user)
+    assert LadderEntry.objects.get(user=bot.user).status == "left"
+    assert ladder_pair() == 0  # nobody left to pair the other with
