@@ -26,7 +26,7 @@ from accounts.services import account_update
 from core.languages import supported
 from core.small_files import small_file_response
 from core.throttling import scope_refusal
-from games.catalog import get_engine, web_drawings
+from games.catalog import engines, get_engine, web_drawings
 from ladder.services.reads import ladder_board
 from web.forms import LockedLoginForm, PasswordResetForm, SignUpForm
 
@@ -158,7 +158,9 @@ def ladder_page(request: HttpRequest, game: str) -> HttpResponse:
     engine = get_engine(game)
     if board is None or engine is None:
         raise Http404(gettext("No such game."))
-    return render(request, "web/ladder.html", {"board": board, "title": engine.name})
+    ladders = [(other.slug, other.name) for other in engines() if other.slug != game]
+    context = {"board": board, "title": engine.name, "ladders": ladders}
+    return render(request, "web/ladder.html", context)
 
 
 @never_cache

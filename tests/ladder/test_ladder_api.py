@@ -205,6 +205,7 @@ def test_strikes_pause_an_entry_until_its_own_resume(settings: Any) -> None:
     assert page.status_code == 200
     text = page.content.decode()
     assert "Rangliste: " in text and "Fristen in mehreren Ranglistenpartien" in text
+    assert "Andere Ranglisten:" in text and 'href="/ladders/hols-der-geier"' in text
     assert quick.post("/ladders/gops/entry/resume").json()["code"] == "ladder_entry_not_paused"
     resumed = slow.post("/ladders/gops/entry/resume").json()
     assert (resumed["status"], resumed["paused_reason"]) == ("active", None)
@@ -221,3 +222,17 @@ def test_a_closing_account_leaves_and_its_export_lists_its_entries() -> None:
     account_close(user=bot.user)
     assert LadderEntry.objects.get(user=bot.user).status == "left"
     assert ladder_pair() == 0  # nobody left to pair the other with
+
+
+@pytest.mark.django_db
+def test_larger_tables_in_a_format_every_entrant_declared() -> None:
+    """Three seats where three entrants accept them; one who accepts only two waits."""
+    trio = [make_player(bot=True) for _ in range(3)]
+    for bot in trio:
+        assert bot.post("/ladders/hols-der-geier/entry", {"seats": [3, 4]}).status_code == 201
+    pair_only = make_player(bot=True)
+    assert pair_only.post("/ladders/hols-der-geier/entry", {"seats": [2]}).status_code == 201
+    assert ladder_pair() == 1
+    (row,) = LadderMatch.objects.all()
+    assert len(row.entries) == 3 and Match.objects.get(pk=row.pk).status == Match.Status.ACTIVE
+    assert LadderEntry.objects.get(user=pair_only.user).pk not in row.entries
