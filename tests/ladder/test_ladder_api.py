@@ -236,3 +236,14 @@ def test_larger_tables_in_a_format_every_entrant_declared() -> None:
     (row,) = LadderMatch.objects.all()
     assert len(row.entries) == 3 and Match.objects.get(pk=row.pk).status == Match.Status.ACTIVE
     assert LadderEntry.objects.get(user=pair_only.user).pk not in row.entries
+
+
+@pytest.mark.django_db
+def test_the_servers_cap_on_running_ladder_matches(settings: Any) -> None:
+    settings.FACEDOWN_LADDER_MAX_MATCHES = 1
+    bots = [make_player(bot=True) for _ in range(4)]
+    for bot in bots:
+        _enter(bot)
+    assert ladder_pair() == 1
+    assert ladder_pair() == 0  # two wait for the running one to end
+    assert sum(bool(_running(bot)) for bot in bots) == 2
