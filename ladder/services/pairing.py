@@ -138,7 +138,9 @@ def ladder_pair(*, now: datetime | None = None) -> int:
         free = [
             e
             for e in entries
-            if running[e.pk] < e.max_concurrent and not play_suspended(e.user, now=now)
+            if running[e.pk] < e.max_concurrent
+            and e.user.is_active
+            and not play_suspended(e.user, now=now)
         ]
         if left <= 0 or len(free) < 2:
             return 0

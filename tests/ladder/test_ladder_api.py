@@ -6,11 +6,14 @@ refusal settings, and the public page with its verifier counts."""
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
+from accounts.models import User
 from accounts.services import account_close
 from console.figures import ladder_figures
 from games.models import Match, Rating
@@ -247,3 +250,15 @@ def test_the_servers_cap_on_running_ladder_matches(settings: Any) -> None:
     assert ladder_pair() == 1
     assert ladder_pair() == 0  # two wait for the running one to end
     assert sum(bool(_running(bot)) for bot in bots) == 2
+
+
+@pytest.mark.django_db
+def test_a_suspended_entrant_is_neither_entered_nor_paired() -> None:
+    bots = [make_player(bot=True) for _ in range(3)]
+    for bot in bots:
+        _enter(bot)
+    later = timezone.now() + timedelta(days=1)
+    User.objects.filter(pk=bots[0].user.pk).update(play_suspended_until=later)
+    assert ladder_pair() == 1 and not _running(bots[0])
+    refused = _enter(bots[0], max_concurrent=2)
+    assert (refused.status_code, refused.json()["code"]) == (403, "suspended")
