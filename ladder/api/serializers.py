@@ -41,7 +41,8 @@ class LadderEntryOutput(serializers.Serializer):
     is_bot = serializers.BooleanField()
     status = serializers.ChoiceField(choices=LadderEntry.Status.values)
     paused_reason = serializers.CharField(
-        allow_null=True, help_text="Why the server paused the entry (`timeouts`)."
+        allow_null=True,
+        help_text="Why the server paused the entry (`timeouts`, `missed_first_move`).",
     )
     seats = serializers.ListField(child=serializers.IntegerField())
     options = serializers.ListField(child=serializers.DictField())

@@ -1,6 +1,8 @@
-"""A ladder match is over: its result rates its entrants in the ladder's own pool, and an
-entrant that timed out (or revealed an illegal move) in too many ladder matches in a row is
-paused, with the reason on its account stream and the ladder page.
+"""A ladder match is over: its result rates its entrants in the ladder's own pool. An entrant
+whose first move of the match was the clock's (it was not there) is paused at once, as an
+absent player is withdrawn elsewhere; one that timed out (or revealed an illegal move) in too
+many ladder matches in a row is paused too. The reason goes on its account stream and the
+ladder page; it is paired again only once it resumes.
 
 Run by the ``ladder_match_finished`` job after the match's change committed: the
 ``LadderMatch`` row is locked and marked recorded, so a job run twice records once.
@@ -19,13 +21,16 @@ from django.utils import timezone
 
 from core.account_feed import FeedItem, feed_send
 from games import dispatch, events
-from games.models import Match, MatchEvent, Seat
+from games.models import Match, MatchEvent, Move, Seat
 from games.services.ratings import MODEL
 from ladder.locks import entries_lock
 from ladder.models import LadderEntry, LadderMatch
 
 #: Why an entry is paused (shown on the stream and the page).
 PAUSED_TIMEOUTS = "timeouts"
+PAUSED_ABSENT = "missed_first_move"
+#: Moves the server made for a seat whose player did not move in time.
+_CLOCK_MOVES = frozenset({Move.Source.TIMEOUT})
 #: Forfeits that count as a strike (a resignation does not).
 STRIKE_FORFEITS = frozenset({"timeout", "illegal_reveal"})
 
@@ -58,6 +63,15 @@ def _struck(match: Match) -> set[int]:
     return struck
 
 
+def _absent(match: Match) -> set[int]:
+    """The seats whose first move (the server's forced moves aside) the clock made."""
+    first: dict[int, str] = {}
+    rows = Move.objects.filter(match=match).exclude(source=Move.Source.FORCED).order_by("step")
+    for seat, source in rows.values_list("seat", "source"):
+        first.setdefault(seat, source)
+    return {seat for seat, source in first.items() if source in _CLOCK_MOVES}
+
+
 def _rate(entries: list[LadderEntry], ranks: list[float]) -> None:
     teams = [[MODEL.rating(mu=e.mu, sigma=e.sigma)] for e in entries]
     rated = MODEL.rate(teams, ranks=ranks)
@@ -65,20 +79,21 @@ def _rate(entries: list[LadderEntry], ranks: list[float]) -> None:
         entry.mu, entry.sigma = float(team[0].mu), float(team[0].sigma)
 
 
-def _strike(entry: LadderEntry, struck: bool, now: datetime) -> FeedItem | None:
-    entry.strikes = entry.strikes + 1 if struck else 0
-    limit = int(settings.FACEDOWN_LADDER_STRIKES)
-    if entry.strikes < limit or entry.status != LadderEntry.Status.ACTIVE:
+def _strike(entry: LadderEntry, struck: bool, absent: bool, now: datetime) -> FeedItem | None:
+    entry.strikes = entry.strikes + 1 if struck or absent else 0
+    if absent:
+        reason = PAUSED_ABSENT
+    elif entry.strikes >= int(settings.FACEDOWN_LADDER_STRIKES):
+        reason = PAUSED_TIMEOUTS
+    else:
         return None
-    entry.status, entry.paused_reason, entry.paused_at = (
-        LadderEntry.Status.PAUSED,
-        PAUSED_TIMEOUTS,
-        now,
-    )
+    if entry.status != LadderEntry.Status.ACTIVE:
+        return None
+    entry.status, entry.paused_reason, entry.paused_at = LadderEntry.Status.PAUSED, reason, now
     return (
         entry.user_id,
         "ladder_paused",
-        {"game": entry.game, "reason": PAUSED_TIMEOUTS, "strikes": entry.strikes},
+        {"game": entry.game, "reason": reason, "strikes": entry.strikes},
     )
 
 
@@ -106,11 +121,11 @@ def match_finished(match_id: uuid.UUID, *, now: datetime | None = None) -> bool:
             row.ranking = ranking
             _rate(entries, _ranks(ranking, seats))
             winners = set(match.result["winners"])
-            struck = _struck(match)
+            struck, absent = _struck(match), _absent(match)
             for index, entry in enumerate(entries):
                 entry.played += 1
                 entry.won += index in winners
-                item = _strike(entry, index in struck, now)
+                item = _strike(entry, index in struck, index in absent, now)
                 if item is not None:
                     feed.append(item)
             fields: list[Any] = ["mu", "sigma", "played", "won", "strikes", "status"]

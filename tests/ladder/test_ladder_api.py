@@ -177,6 +177,22 @@ def test_the_wilson_interval() -> None:
     assert wilson(1.5, 3) == pytest.approx((1 - wilson(1.5, 3)[1], 1 - wilson(1.5, 3)[0]))
 
 
+def _play_timed(row: LadderMatch, quick: Player, slow: Player, slow_from: int | None) -> None:
+    """Play a ladder match of two: ``quick`` always moves; ``slow`` moves before step
+    ``slow_from`` and lets the clock run out from it on (never, with None)."""
+    match_id = str(row.pk)
+    while Match.objects.get(pk=row.pk).status == Match.Status.ACTIVE:
+        seen = quick.match(match_id)
+        quick.move(match_id, seen["step"], seen["legal_moves"][0])
+        if slow_from is not None and seen["step"] >= slow_from:
+            overdue(row.pk)
+            overdue_sweep()
+        else:
+            theirs = slow.match(match_id)
+            slow.move(match_id, theirs["step"], theirs["legal_moves"][0])
+    assert match_finished(row.pk)
+
+
 @pytest.mark.django_db
 def test_strikes_pause_an_entry_until_its_own_resume(settings: Any) -> None:
     """Two ladder matches in a row with a missed deadline pause the entry (reason on the page,
@@ -186,19 +202,9 @@ def test_strikes_pause_an_entry_until_its_own_resume(settings: Any) -> None:
     timed = {"time_controls": [{"per_step_seconds": 600, "on_timeout": "auto_move"}]}
     _enter(slow, **timed), _enter(quick, **timed)
     outcomes = []
-    for miss in (True, False, True, True):
+    for slow_from in (2, None, 2, 2):  # a 3-card deal: step 3 is forced (one card left)
         assert ladder_pair() == 1
-        row = LadderMatch.objects.get(finished_at__isnull=True)
-        while Match.objects.get(pk=row.pk).status == Match.Status.ACTIVE:
-            match = quick.match(str(row.pk))
-            quick.move(str(row.pk), match["step"], match["legal_moves"][0])
-            if miss:
-                overdue(row.pk)
-                overdue_sweep()
-            else:
-                seen = slow.match(str(row.pk))
-                slow.move(str(row.pk), seen["step"], seen["legal_moves"][0])
-        assert match_finished(row.pk)
+        _play_timed(LadderMatch.objects.get(finished_at__isnull=True), quick, slow, slow_from)
         outcomes.append(LadderEntry.objects.get(user=slow.user).strikes)
     assert outcomes == [1, 0, 1, 2]
     entry = slow.get("/ladders/gops/entry").json()
@@ -262,3 +268,14 @@ def test_a_suspended_entrant_is_neither_entered_nor_paired() -> None:
     assert ladder_pair() == 1 and not _running(bots[0])
     refused = _enter(bots[0], max_concurrent=2)
     assert (refused.status_code, refused.json()["code"]) == (403, "suspended")
+
+
+@pytest.mark.django_db
+def test_an_entrant_absent_from_its_first_move_is_paused_at_once() -> None:
+    absent, present = make_player(bot=True), make_player(bot=True)
+    _enter(absent), _enter(present)
+    assert ladder_pair() == 1
+    _play_timed(LadderMatch.objects.get(), present, absent, slow_from=1)
+    entry = absent.get("/ladders/gops/entry").json()
+    assert (entry["status"], entry["paused_reason"]) == ("paused", "missed_first_move")
+    assert present.get("/ladders/gops/entry").json()["status"] == "active"
