@@ -662,10 +662,15 @@ CELERY_BEAT_SCHEDULE["data-purge"] = {
     "schedule": FACEDOWN_PURGE_SECONDS,
 }
 # An optional read replica: lists of finished matches, audits of matches over for more than
-# FACEDOWN_REPLICA_MIN_AGE_SECONDS and leaderboards read from it (games/routers.py); every
-# live read and every write stays on the primary.
+# FACEDOWN_REPLICA_MIN_AGE_SECONDS, profiles, leaderboards and finished tournaments' standings
+# and exports read from it (games/routers.py); every live read and every write stays on the
+# primary. A read goes there only while the replica is at most FACEDOWN_REPLICA_MAX_LAG_SECONDS
+# behind (measured at most every FACEDOWN_REPLICA_CHECK_SECONDS, the result shared in Redis)
+# and has the reader's own last write (games/replica_gate.py); else to the primary.
 DATABASE_REPLICA_URL = _env_secret("DATABASE_REPLICA_URL")  # or DATABASE_REPLICA_URL_FILE
 FACEDOWN_REPLICA_MIN_AGE_SECONDS = int(os.environ.get("FACEDOWN_REPLICA_MIN_AGE_SECONDS", "60"))
+FACEDOWN_REPLICA_MAX_LAG_SECONDS = float(os.environ.get("FACEDOWN_REPLICA_MAX_LAG_SECONDS", "5"))
+FACEDOWN_REPLICA_CHECK_SECONDS = float(os.environ.get("FACEDOWN_REPLICA_CHECK_SECONDS", "1"))
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = dj_database_url.parse(
         DATABASE_REPLICA_URL,
@@ -679,6 +684,11 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 # Installed always: without a replica it answers "default" for everything.
 DATABASE_ROUTERS = ["games.routers.ReplicaRouter"]
+# Who reads and who wrote, for the replica's gate; after the session user is known.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("core.token_requests.AuthenticationMiddleware") + 1,
+    "games.replica_reader.ReplicaReaderMiddleware",
+)
 
 # --- Live updates (live/, docs/live.md) ---
 INSTALLED_APPS.append("live")

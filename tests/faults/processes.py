@@ -81,15 +81,46 @@ class PostgresCluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
             "--no-sync", "-E", "UTF8", "--no-instructions",
         )  # fmt: skip
+        self.start()
+        self.sql("CREATE DATABASE facedown", database="postgres")
+
+    @property
+    def _options(self) -> str:
         # Durability stays as in production (a committed move survives a fast restart); only
         # the flush to disk is skipped, which matters for a machine crash, not for this test.
-        options = (
+        # PostgreSQL's default wal_level (replica) lets ``standby()`` stream from it.
+        return (
             f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c max_connections=40"
         )
-        self._options = options
-        self.start()
-        self.sql("CREATE DATABASE facedown", database="postgres")
+
+    def migrate(self) -> None:
+        """The current migrations' schema in ``facedown``, copied (``pg_dump | psql``) from the
+        migrated template of the shared server (bench/database.py: migrated once for each state
+        of the migrations): a second or two, where a ``migrate`` of its own takes ten or more."""
+        from bench.database import PG_SERVER, template_database
+
+        dump = subprocess.run(
+            [str(self.bin / "pg_dump"), "--no-owner", "-d", f"{PG_SERVER}/{template_database()}"],
+            check=True, capture_output=True, timeout=120,
+        ).stdout  # fmt: skip
+        subprocess.run(
+            [str(self.bin / "psql"), "-q", "-X", "-v", "ON_ERROR_STOP=1", "-d", self.url],
+            input=dump, check=True, capture_output=True, timeout=120,
+        )  # fmt: skip
+
+    def standby(self, replica: PostgresCluster | None = None) -> PostgresCluster:
+        """A streaming replica of this (running) cluster, on its own port and directory (of
+        ``replica``, a new cluster not initialised, when given), started: ``pg_basebackup -R``
+        copies the data and writes the connection to follow."""
+        replica = replica or PostgresCluster()
+        self._run(
+            str(self.bin / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(self.port),
+            "-U", "postgres", "-D", str(replica.data), "-R", "-X", "stream", "--no-sync",
+            "--checkpoint=fast",
+        )  # fmt: skip
+        replica.start()
+        return replica
 
     def pg_ctl(self, action: str, *extra: str) -> None:
         self._run(
