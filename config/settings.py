@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "notify",
     "social",
     "tournaments",
+    "ladder",
     "moderation",
     "web",
 ]
@@ -475,6 +476,29 @@ CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
     "task": "tournaments.tasks.tournaments_sweep_task",
     "schedule": FACEDOWN_TOURNAMENT_SWEEP_SECONDS,
 }
+# --- The bot ladder (ladder/, docs/bots.md "The ladder") ---
+# How often a pairing wave seats the free entrants (one also follows each ladder match's end).
+FACEDOWN_LADDER_PAIR_SECONDS = float(os.environ.get("FACEDOWN_LADDER_PAIR_SECONDS", "10"))
+CELERY_BEAT_SCHEDULE["ladder-pair"] = {
+    "task": "ladder.tasks.ladder_pair_task",
+    "schedule": FACEDOWN_LADDER_PAIR_SECONDS,
+}
+# How often the standalone verifier checks the finished ladder matches' transcripts.
+FACEDOWN_LADDER_VERIFY_SECONDS = float(os.environ.get("FACEDOWN_LADDER_VERIFY_SECONDS", "300"))
+CELERY_BEAT_SCHEDULE["ladder-verify"] = {
+    "task": "ladder.tasks.ladder_verify_task",
+    "schedule": FACEDOWN_LADDER_VERIFY_SECONDS,
+}
+# Two entrants who met within this many seconds meet again only if otherwise one would wait.
+FACEDOWN_LADDER_REMATCH_SECONDS = float(os.environ.get("FACEDOWN_LADDER_REMATCH_SECONDS", "3600"))
+# Ladders (games) one account may be entered on at once.
+FACEDOWN_LADDER_MAX_ENTRIES = int(os.environ.get("FACEDOWN_LADDER_MAX_ENTRIES", "5"))
+# The most ladder matches at once an entry may ask for (its max_concurrent).
+FACEDOWN_LADDER_MAX_CONCURRENT = int(os.environ.get("FACEDOWN_LADDER_MAX_CONCURRENT", "4"))
+# Ladder matches running at once on the whole server; a wave seats nobody past it.
+FACEDOWN_LADDER_MAX_MATCHES = int(os.environ.get("FACEDOWN_LADDER_MAX_MATCHES", "500"))
+# Ladder matches in a row with a missed deadline (or an illegal reveal) that pause an entry.
+FACEDOWN_LADDER_STRIKES = int(os.environ.get("FACEDOWN_LADDER_STRIKES", "3"))
 # How often sanctions whose end passed are marked over and logged (docs/moderation.md).
 FACEDOWN_SANCTIONS_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SANCTIONS_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE["sanctions-running-out"] = {
@@ -593,6 +617,7 @@ _enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"
 _enum_names["DeclineReasonEnum"] = "games.models.DeclineReason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 _enum_names["TournamentStatusEnum"] = ["registering", "running", "paused", "finished", "cancelled"]
+_enum_names["LadderEntryStatusEnum"] = "ladder.models.LadderEntry.Status"
 _enum_names["EntryStatusEnum"] = ["active", "withdrawn", "disqualified"]
 # Names for the choice sets that share a field name ("kind", "reason") across components.
 _enum_names["ProposalKindEnum"] = ["pause", "abort"]

@@ -100,6 +100,7 @@ VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 ALREADY_REGISTERED = Outcome(409, "already_registered")
 NOT_REGISTERED = Outcome(409, "not_registered")
 NOT_INVITED = Outcome(409, "not_invited")
+NOT_ON_LADDER = Outcome(404, "not_on_ladder")
 NOT_OPEN = Outcome(409, "tournament_not_open")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NOT_OFFERABLE = Outcome(409, "seat_not_offerable")
@@ -230,6 +231,7 @@ class Row:
     def path(self, world: World, state: str) -> str:
         match_id = world.matches.get(state, "")
         path = self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = path.replace("{game}", "gops")
         path = path.replace("{series_id}", world.series).replace(
             "{username}", world.usernames[SEATED]
         )
@@ -483,6 +485,12 @@ ROWS: tuple[Row, ...] = (
         authenticated(OK, other_seat=ALREADY_REGISTERED),
     ),
     Row("POST", "/api/v1/tournaments/{tournament_id}/decline", authenticated(NOT_INVITED)),
+    # The ladder: public to read; nobody here has an entry, and anyone may enter themselves.
+    Row("GET", "/api/v1/ladders/{game}", PUBLIC),
+    Row("GET", "/api/v1/ladders/{game}/entry", authenticated(NOT_ON_LADDER)),
+    Row("POST", "/api/v1/ladders/{game}/entry", authenticated(CREATED), _nothing),
+    Row("DELETE", "/api/v1/ladders/{game}/entry", authenticated(NOT_ON_LADDER)),
+    Row("POST", "/api/v1/ladders/{game}/entry/resume", authenticated(NOT_ON_LADDER)),
     Row(
         "POST",
         "/api/v1/tournaments/{tournament_id}/withdraw",
