@@ -94,3 +94,31 @@ def test_a_move_on_a_match_locked_elsewhere_is_answered_503_within_the_lock_time
     accepted = alice.move(match_id, view["step"], move)
     assert accepted.status_code in (200, 202), accepted.content
     assert Move.objects.filter(match_id=match_id).count() == 1
+
+
+def test_a_worker_change_waits_the_worker_lock_timeout_not_the_webs(settings: Any) -> None:
+    """A Celery worker says so at start (config/celery.py); its changes then carry the worker's
+    limits with their BEGIN."""
+    from django.db import OperationalError
+
+    from config.celery import database_timeouts
+    from core.postgresql import session
+    from games.services.unit_of_work import match_change
+
+    settings.FACEDOWN_WEB_LOCK_TIMEOUT_MS = 60_000  # would hold the test for a minute
+    settings.FACEDOWN_WORKER_LOCK_TIMEOUT_MS = LOCK_TIMEOUT_MS
+    alice, bob = make_player(), make_player()
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 3})
+    database_timeouts()
+    try:
+        assert session.kind() == "worker"
+        with psycopg.connect(_dsn()) as holder:
+            holder.execute("SELECT 1 FROM games_match WHERE id = %s FOR UPDATE", (match_id,))
+            began = time.monotonic()
+            with pytest.raises(OperationalError, match="lock timeout"), match_change(match_id):
+                pass
+            took = time.monotonic() - began
+            holder.rollback()
+    finally:
+        session.use("web")
+    assert LOCK_TIMEOUT_MS / 1000 <= took < LOCK_TIMEOUT_MS / 1000 + 1.5

@@ -21,6 +21,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from bench.pooler import PgBouncer
 from games.models import Move
 from games.verify import verify_transcript
 from tests.faults.processes import (
@@ -32,7 +33,7 @@ from tests.faults.processes import (
     http_call,
     service_env,
 )
-from tests.machines.pooler import PgBouncer
+from tests.machines.pooler import pgbouncer
 from tests.players import make_player
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -48,7 +49,7 @@ def pooler(django_db_setup: None) -> Iterator[PgBouncer]:
     db = connection.settings_dict
     # One server connection for the web server's threads and the worker: a prepared statement
     # (psycopg names them _pg3_0, _pg3_1, … on every connection) would meet another client's.
-    bouncer = PgBouncer(
+    bouncer = pgbouncer(
         host=db["HOST"] or "127.0.0.1",
         port=int(db["PORT"] or 5432),
         users=[db["USER"], *ROLES],
