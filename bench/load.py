@@ -5,6 +5,7 @@
     .venv/bin/python bench/load.py --pairs 16 --duration 30 --rate 300 # open loop, 300 moves/s
     .venv/bin/python bench/load.py --pairs 8 --duration 20 --rate-share 0.6 # capacity, then 60%
     .venv/bin/python bench/load.py --pairs 12 --hols 2 ...             # + 5-player Hols der Geier
+    .venv/bin/python bench/load.py --pairs 8 --duration 20 --db-mode pooled  # through PgBouncer
 
 What one run does (docs/benchmarks.md keeps the results):
 
@@ -79,6 +80,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from bench.client import Connection  # noqa: E402
 from bench.database import fresh_database  # noqa: E402
+from bench.pooler import PgBouncer  # noqa: E402
 from bench.tail import Sent, access_spans, decompose, percentile  # noqa: E402
 
 API = "/api/v1"
@@ -206,6 +208,8 @@ class CpuSnapshot:
     machine: float
     #: each web worker's own CPU seconds: how evenly the connections spread over them.
     workers: dict[int, float] = field(default_factory=dict)
+    #: the run's PgBouncer (--db-mode pooled)
+    pooler: float = 0.0
 
 
 # --- the stack -----------------------------------------------------------------------------------
@@ -276,12 +280,28 @@ class Stack:
         )
         self.web: subprocess.Popen[bytes] | None = None
         self.celery: subprocess.Popen[bytes] | None = None
+        #: --db-mode: "direct" as configured (prepared statements, pipelined BEGIN/COMMIT);
+        #: "plain" without them (FACEDOWN_DB_POOLER=transaction, still direct); "pooled" the
+        #: same through a PgBouncer of the run's own (bench/pooler.py).
+        self.pooler: PgBouncer | None = None
+        if args.db_mode != "direct":
+            self.env["FACEDOWN_DB_POOLER"] = "transaction"
         #: --trace: the web server's log (stderr: its access log), kept past stop() to be read.
         self.web_log = Path(self.env["FACEDOWN_VAR_DIR"] + ".web.log")
         self._web_log_file = self.web_log.open("wb") if args.trace else None
 
     def prepare_database(self) -> None:
         fresh_database(self.args.db)  # migrated: a copy of the template (bench/database.py)
+        if self.args.db_mode == "pooled":
+            # On the same port in every run of this process: Django, set up once, keeps the URL.
+            self.pooler = PgBouncer(
+                host="127.0.0.1",
+                port=5432,
+                users=["postgres"],
+                pool_size=self.args.pool_size,
+                listen=self.args.pooler_port,
+            )
+            self.env["DATABASE_URL"] = self.pooler.url(self.args.db, "postgres")
         os.environ.update(self.env)
         import django
 
@@ -372,6 +392,7 @@ class Stack:
             machine=_machine_busy(),
             postgres_db=_database_backends(self.args.db, postgres),
             workers={pid: _own_cpu(pid) for pid in self.workers()},
+            pooler=_tree_cpu(self.pooler.process.pid) if self.pooler is not None else 0.0,
         )
 
     def stop(self) -> None:
@@ -387,6 +408,12 @@ class Stack:
         if self._web_log_file is not None:
             self._web_log_file.close()
         shutil.rmtree(self.env["FACEDOWN_VAR_DIR"], ignore_errors=True)
+
+    def release(self) -> None:
+        """Stop the run's pooler, once this process's own queries are done."""
+        if self.pooler is not None:
+            self.pooler.stop()
+            self.pooler = None
 
 
 # --- recording -----------------------------------------------------------------------------------
@@ -1054,9 +1081,15 @@ def _cpu_delta(before: CpuSnapshot, after: CpuSnapshot) -> dict[str, float]:
         "postgres_db": pg_db,
         "generator": after.generator - before.generator,
         "machine": after.machine - before.machine,
+        "pooler": after.pooler - before.pooler,
     }
     out["other"] = (
-        out["machine"] - out["server"] - out["celery"] - out["postgres"] - out["generator"]
+        out["machine"]
+        - out["server"]
+        - out["celery"]
+        - out["postgres"]
+        - out["generator"]
+        - out["pooler"]
     )
     out["workers"] = sorted(  # type: ignore[assignment]
         (cpu - before.workers[pid] for pid, cpu in after.workers.items() if pid in before.workers),
@@ -1226,8 +1259,9 @@ def _print(result: dict[str, Any]) -> None:
         f"CPU in the window ({cpu['seconds']:.1f} s, {m['cores']} cores = "
         f"{cpu['seconds'] * (m['cores'] or 1):.1f} core-s): web {cpu['server']:.1f} s, "
         f"postgres {cpu['postgres']:.1f} s (its database's backends {cpu['postgres_db']:.1f} s), "
-        f"generator {cpu['generator']:.1f} s, celery "
-        f"{cpu['celery']:.1f} s, other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})"
+        f"generator {cpu['generator']:.1f} s, celery {cpu['celery']:.1f} s, "
+        + (f"pgbouncer {cpu['pooler']:.2f} s, " if cpu["pooler"] else "")
+        + f"other {cpu['other']:.1f} s (machine busy {cpu['machine']:.1f})"
     )
     if result["server_cpu_ms_per_move"] is not None:
         print(
@@ -1331,6 +1365,16 @@ def main(argv: list[str] | None = None) -> int:
         help="gunicorn's worker class (--server gunicorn)",
     )
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument(
+        "--db-mode",
+        choices=["direct", "plain", "pooled"],
+        default="direct",
+        help="direct: prepared statements and pipelined BEGIN/COMMIT; plain: neither "
+        "(FACEDOWN_DB_POOLER=transaction); pooled: plain through a PgBouncer of the run's own",
+    )
+    parser.add_argument(
+        "--pool-size", type=int, default=4, help="PgBouncer's server connections (pooled)"
+    )
     parser.add_argument("--pgbench-seconds", type=int, default=8, help="0: skip the baseline")
     parser.add_argument("--no-queries", action="store_true", help="skip the query sampling")
     parser.add_argument("--db", default="facedown_load")
@@ -1356,6 +1400,7 @@ def main(argv: list[str] | None = None) -> int:
         "--uvloop", action="store_true", help="run the generator on uvloop (pip install uvloop)"
     )
     args = parser.parse_args(argv)
+    args.pooler_port = _free_port()
     if not args.rate_share:
         result = measure(args)
         return 0 if result["ok"] else 1
@@ -1374,7 +1419,15 @@ def main(argv: list[str] | None = None) -> int:
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run on a fresh database and stack: play, audit, report (printed)."""
     stack = Stack(args)
+    try:
+        return _measure(args, stack)
+    finally:
+        stack.release()
+
+
+def _measure(args: argparse.Namespace, stack: Stack) -> dict[str, Any]:
     stack.prepare_database()
+    print(f"database: {args.db_mode}")
     extra: dict[str, Any] = {"machine": _machine()}
     try:
         stack.start()

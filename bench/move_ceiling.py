@@ -12,8 +12,8 @@ PostgreSQL; ``pgbench`` alone leaves them to the database. What one run does
 2. Captures a real move: this process sets Django up on that cluster, plays a GOPS match's first
    step through the whole stack (``APIClient``: create, join, both reads, then both sealed
    moves), with ``log_statement = all`` around the two moves; the server's log gives every
-   statement each move sent between its ``BEGIN`` and ``COMMIT`` (the match store's locking
-   read and its one writing statement) with the values bound to it.
+   statement each move sent between its ``BEGIN`` and ``COMMIT`` (its timeouts' ``set_config``,
+   the match store's locking read and its one writing statement) with the values bound to it.
 3. Writes a ``pgbench`` script of those statements (``--script`` keeps it): each client owns
    ``--matches-per-client`` copies of the captured match (rows cloned in SQL) and plays them
    in turn, the first seat's move (step stays open) and the second's (resolves the step)
@@ -182,10 +182,13 @@ def replayable(statement: Statement) -> str:
     inserts new rows: the match id, the step, the move's seat, the events' numbers and the
     seat row's id. A lone ``$1`` (the locking read) is the match id."""
     columns = columns_of(statement.sql)
+    # The timeouts sent with the BEGIN (core/postgresql/session.py): their values as captured.
+    timeouts = statement.sql.startswith("SELECT set_config(")
     events = 0
     values: dict[int, str] = {}
     for n, value in statement.parameters.items():
-        table, column = columns.get(n, ("games_match", "id") if n == 1 else ("", ""))
+        lone = n == 1 and not timeouts
+        table, column = columns.get(n, ("games_match", "id") if lone else ("", ""))
         if column == "match_id" or (table, column) == ("games_match", "id"):
             values[n] = MATCH_ID
         elif (table, column) == ("games_seat", "id"):
@@ -316,7 +319,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         django.setup()
         moves = capture(cluster)
         most = max(args.clients)
-        match_id = moves[0][0].parameters[1].strip("'")  # the locking read's only value
+        lock = next(s for s in moves[0] if "FOR UPDATE" in s.sql)
+        match_id = lock.parameters[1].strip("'")  # the locking read's only value
         clone_matches(cluster, match_id, most * args.matches_per_client)
         text = pgbench_script(moves, args.matches_per_client)
         script = Path(args.script or tempfile.mkstemp(suffix=".sql", prefix="move-")[1])

@@ -5,8 +5,9 @@ Two things every worker does besides running tasks (docs/reliability.md, "Redis 
 - it sweeps: every ``FACEDOWN_SWEEP_SECONDS`` it expires overdue steps and plays stalled bot
   seats itself (``SweepStep``), so beat is not the only thing that ever expires a deadline;
   sweeps in several workers share the work (``games.locks.overdue_step_claim``);
-- its database sessions have a ``statement_timeout`` and a ``lock_timeout``, so a stuck query
-  or a lock held too long fails the task (which retries) instead of hanging the worker.
+- its database sessions have a ``statement_timeout`` and a ``lock_timeout`` (the worker's, not
+  a web request's), so a stuck query or a lock held too long fails the task (which retries)
+  instead of hanging the worker.
 """
 
 from __future__ import annotations
@@ -118,21 +119,12 @@ def beat_refuses_to_start_wrong(**_: Any) -> None:
 @signals.worker_init.connect
 @signals.worker_process_init.connect
 def database_timeouts(**_: Any) -> None:
-    """Give the worker's PostgreSQL sessions their statement and lock timeouts.
+    """The worker's PostgreSQL sessions get the worker's statement and lock timeouts.
 
-    Set as connection options (no extra round trip); the connection open at this point, if
-    any, is closed so the next query reconnects with them.
+    Sent with each change's ``BEGIN`` (``SET LOCAL``) and kept as the worker role's defaults
+    (``manage.py database_role_timeouts worker``), never as startup options, which a
+    transaction-mode pooler refuses (core/postgresql/session.py).
     """
-    from django.conf import settings
-    from django.db import connections
+    from core.postgresql import session
 
-    connection = connections["default"]
-    if connection.vendor != "postgresql":
-        return
-    options = connection.settings_dict.setdefault("OPTIONS", {})
-    if "options" not in options:
-        options["options"] = (
-            f"-c statement_timeout={settings.FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS}"
-            f" -c lock_timeout={settings.FACEDOWN_WORKER_LOCK_TIMEOUT_MS}"
-        )
-        connection.close()
+    session.use("worker")

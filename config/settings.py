@@ -13,6 +13,7 @@ import os
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -135,6 +136,12 @@ DATABASES = {
     )
 }
 FACEDOWN_DB_SOCKET_CHECKS = False
+# "transaction": PostgreSQL is reached through a transaction-mode pooler (PgBouncer), where a
+# session is not the client's own: no prepared statements, no server-side cursors, and the
+# unit of work's transaction without its pipelined shortcuts (core/postgresql/session.py).
+FACEDOWN_DB_POOLER = os.environ.get("FACEDOWN_DB_POOLER", "").strip().lower()
+if FACEDOWN_DB_POOLER not in ("", "transaction"):
+    raise ImproperlyConfigured("FACEDOWN_DB_POOLER must be empty or 'transaction'")
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     _server_side_binding = _env_bool("DB_SERVER_SIDE_BINDING", True)
     DATABASES["default"]["OPTIONS"] = {
@@ -148,7 +155,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         # off, as behind a transaction-mode pooler (docs/deployment.md).
         "prepare_threshold": (
             2**31 - 1
-            if _server_side_binding and _env_bool("DB_PREPARED_STATEMENTS", True)
+            if _server_side_binding
+            and _env_bool("DB_PREPARED_STATEMENTS", True)
+            and not FACEDOWN_DB_POOLER
             else None
         ),
         # A database that does not answer a connection attempt fails it (503, Retry-After)
@@ -161,6 +170,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # server (`SELECT 1`, one round trip per request): core/postgresql/health.py.
     FACEDOWN_DB_SOCKET_CHECKS = DATABASES["default"]["CONN_HEALTH_CHECKS"]
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    # A named cursor lives in its session, which a transaction-mode pooler hands on to another
+    # client between transactions (Django's "Transaction pooling and server-side cursors").
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = bool(FACEDOWN_DB_POOLER)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; IMMEDIATE takes the write lock at BEGIN so
     # two writers queue on the busy timeout instead of failing with "database is locked".
@@ -210,10 +222,22 @@ STATIC_ROOT = VAR_DIR / "static"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHES: dict[str, dict[str, Any]]
 if REDIS_URL:
     CACHES = {
         # core.cache: Django's cache API on one redis-py client, and a one-round-trip counter.
-        "default": {"BACKEND": "core.cache.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "core.cache.RedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that stops answering fails the call within this many seconds (throttles,
+            # idempotency keys, caches) instead of holding the request.
+            "OPTIONS": {
+                "socket_timeout": float(os.environ.get("FACEDOWN_REDIS_SOCKET_TIMEOUT", "2")),
+                "socket_connect_timeout": float(
+                    os.environ.get("FACEDOWN_REDIS_CONNECT_TIMEOUT", "2")
+                ),
+            },
+        }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
@@ -407,6 +431,16 @@ FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS = int(
     os.environ.get("FACEDOWN_WORKER_STATEMENT_TIMEOUT_MS", "30000")
 )
 FACEDOWN_WORKER_LOCK_TIMEOUT_MS = int(os.environ.get("FACEDOWN_WORKER_LOCK_TIMEOUT_MS", "10000"))
+# The same for a web request: a move waiting on a match another session holds longer than this
+# is answered 503 service_unavailable with Retry-After (core/postgresql/session.py sends them
+# with each change's BEGIN; `manage.py database_role_timeouts` makes them a role's defaults).
+FACEDOWN_WEB_STATEMENT_TIMEOUT_MS = int(
+    os.environ.get("FACEDOWN_WEB_STATEMENT_TIMEOUT_MS", "10000")
+)
+FACEDOWN_WEB_LOCK_TIMEOUT_MS = int(os.environ.get("FACEDOWN_WEB_LOCK_TIMEOUT_MS", "3000"))
+# A web request still running after this many seconds is logged, with its route and request
+# id, by a watchdog thread in each web process (observability/watchdog.py); 0: no watchdog.
+FACEDOWN_REQUEST_WATCHDOG_SECONDS = float(os.environ.get("FACEDOWN_REQUEST_WATCHDOG_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "overdue-sweep": {"task": "games.tasks.overdue_sweep_task", "schedule": FACEDOWN_SWEEP_SECONDS},
 }

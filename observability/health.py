@@ -41,7 +41,7 @@ def migrations_missing() -> list[str]:
 
 
 def _redis_urls() -> list[str]:
-    urls = []
+    urls: list[Any] = []
     cache_conf = settings.CACHES.get("default", {})
     if "redis" in str(cache_conf.get("BACKEND", "")).lower():
         location = cache_conf.get("LOCATION")

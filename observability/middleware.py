@@ -4,7 +4,8 @@ For every request: take or make its id (``observability.request_id``) and hold i
 context for the request's log lines and tasks; answer ``/healthz``, ``/readyz`` and
 ``/metrics`` at once; otherwise run the rest of the stack. Then count the answer and its
 duration under the route's name, send the id back in ``X-Request-ID`` and write one access
-log line. The cost per request is measured in docs/observability.md.
+log line. A synchronous request is watched meanwhile (``observability.watchdog``: logged if it
+runs past a bound). The cost per request is measured in docs/observability.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
-from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.utils.functional import SimpleLazyObject
@@ -23,6 +23,8 @@ from django.utils.functional import SimpleLazyObject
 from core.token_requests import SESSION_USER
 from observability import request_id, views
 from observability.metrics import request_observe
+from observability.routes import route_name
+from observability.watchdog import watchdog
 
 access_log = logging.getLogger("facedown.access")
 
@@ -33,16 +35,6 @@ PROBES: dict[str, tuple[str, Probe]] = {
     "/metrics": ("metrics", views.metrics),
 }
 _PROBE_METHODS = frozenset({"GET", "HEAD"})
-_STATIC_PREFIX = "/" + str(settings.STATIC_URL).lstrip("/")
-
-
-def route_name(request: HttpRequest) -> str:
-    """The matched URL pattern's name (``match-detail``), never the path: paths hold ids."""
-    match = getattr(request, "resolver_match", None)
-    if match is None:
-        # WhiteNoise answers static files before URL resolution.
-        return "static" if request.path_info.startswith(_STATIC_PREFIX) else "unmatched"
-    return str(match.view_name or match.route or "unnamed")
 
 
 def user_id(request: HttpRequest) -> int | None:
@@ -111,18 +103,26 @@ class ObservabilityMiddleware:
         if self.is_async:
             return self.__acall__(request)
         start = time.perf_counter()
-        token = request_id.activate(_request_id(request))
+        rid = _request_id(request)
+        token = request_id.activate(rid)
+        dog = watchdog()
+        key = None
         try:
             probe = _probe(request)
             if probe is not None:
                 route, view = probe
                 response = view(request)
             else:
+                if dog is not None:
+                    dog.watch()
+                    key = dog.enter(request, rid)
                 response = self.get_response(request)
                 route = route_name(request)
             request_finish(request, response, route, start)
             return response
         finally:
+            if key is not None and dog is not None:
+                dog.leave(key)
             request_id.deactivate(token)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponseBase:

@@ -18,6 +18,11 @@ The statements run on psycopg's own cursor of the connection under Django's
 prepare=True)``: PostgreSQL then neither parses nor plans them again on this connection).
 Django's query log and execute wrappers do not see them.
 
+Its ``BEGIN`` carries the process's statement and lock timeouts as ``SET LOCAL``
+(core/postgresql/session.py). Behind a transaction-mode pooler (``FACEDOWN_DB_POOLER``) nothing
+is prepared and nothing pipelined: ``BEGIN`` with the timeouts in one simple-protocol message,
+each statement in its own, ``COMMIT`` alone (two round trips more per change).
+
 Work for after the commit goes to ``after_commit``: run once the ``COMMIT`` succeeded, outside
 the lock, all inside ``core.commit_hooks.commit_hooks_context`` (one Redis write for all).
 """
@@ -33,6 +38,7 @@ import psycopg
 from django.db import connections, transaction, utils
 
 from core.commit_hooks import commit_hooks_context
+from core.postgresql import session
 
 logger = logging.getLogger(__name__)
 
@@ -67,6 +73,8 @@ class OwnTransaction:
         self.using = using
         self.begun = self.committed = False
         self._after: list[Callable[[], object]] = []
+        self.prepare = session.prepare()
+        self.shortcuts = session.shortcuts()
 
     def _raw(self) -> Any:
         # psycopg's connection under Django's: open, as set_autocommit connected it.
@@ -79,12 +87,21 @@ class OwnTransaction:
         try:
             with raw.cursor() as cursor:
                 if self.begun:
-                    cursor.execute(sql, params, prepare=True)
-                else:
+                    cursor.execute(sql, params, prepare=self.prepare)
+                elif self.shortcuts:
                     with raw.pipeline():
                         raw.execute("BEGIN")
-                        cursor.execute(sql, params, prepare=True)
+                        cursor.execute(
+                            session.SET_LOCAL_PIPELINED,
+                            session.set_local_params(),
+                            prepare=self.prepare,
+                        )
+                        cursor.execute(sql, params, prepare=self.prepare)
                     self.begun = True
+                else:
+                    raw.execute(session.first_message())
+                    self.begun = True
+                    cursor.execute(sql, params, prepare=self.prepare)
                 found: list[tuple[Any, ...]] = cursor.fetchall()
                 return found
         except psycopg.Error as error:
@@ -94,16 +111,16 @@ class OwnTransaction:
         """Run ``sql`` inside the open transaction (a write of a change that joined it)."""
         try:
             with self._raw().cursor() as cursor:
-                cursor.execute(sql, params, prepare=True)
+                cursor.execute(sql, params, prepare=self.prepare)
         except psycopg.Error as error:
             raise django_error(error) from error
 
     def begin(self) -> None:
-        """Send ``BEGIN`` alone now (one round trip), for a block whose first statement is
-        not its own (``rows`` sends the first with the ``BEGIN``)."""
+        """Send ``BEGIN`` with the timeouts now (one round trip), for a block whose first
+        statement is not its own (``rows`` sends the first with the ``BEGIN``)."""
         if not self.begun:
             try:
-                self._raw().execute("BEGIN")
+                self._raw().execute(session.first_message())
             except psycopg.Error as error:
                 raise django_error(error) from error
             self.begun = True
@@ -114,10 +131,16 @@ class OwnTransaction:
         and ``own_transaction`` rolls back."""
         raw = self._raw()
         try:
-            with raw.pipeline(), raw.cursor() as cursor:
-                if sql is not None:
-                    cursor.execute(sql, params, prepare=True)
-                cursor.execute("COMMIT")
+            if not self.shortcuts:
+                with raw.cursor() as cursor:
+                    if sql is not None:
+                        cursor.execute(sql, params)
+                    cursor.execute("COMMIT")
+            else:
+                with raw.pipeline(), raw.cursor() as cursor:
+                    if sql is not None:
+                        cursor.execute(sql, params, prepare=self.prepare)
+                    cursor.execute("COMMIT")
         except psycopg.Error as error:
             raise django_error(error) from error
         self.committed = True

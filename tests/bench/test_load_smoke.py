@@ -83,8 +83,13 @@ def test_load_benchmark_smoke(tmp_path: Path, redis_db: str) -> None:
     """One run through every path of the harness: registered players, GOPS pairs and a Hols
     table with polling, the reads, pgbench and the query sample, first as the closed loop that
     measures the capacity, then as an open loop at a share of it, traced (one run where two
-    smokes, each with a stack of its own, used to split these paths between them)."""
+    smokes, each with a stack of its own, used to split these paths between them). Through a
+    PgBouncer of its own where one is installed (``--db-mode pooled``; every other test plays
+    directly)."""
+    from bench.pooler import pgbouncer_binary
+
     out = tmp_path / "load.json"
+    mode = "pooled" if pgbouncer_binary() else "direct"
     run = subprocess.run(
         [
             sys.executable,
@@ -96,6 +101,7 @@ def test_load_benchmark_smoke(tmp_path: Path, redis_db: str) -> None:
             "--db",
             f"{settings.DATABASES['default']['NAME'].removeprefix('test_')}_load_smoke",
             *("--redis-db", redis_db, "--json", str(out)),
+            *("--db-mode", mode),
         ],
         cwd=ROOT,
         capture_output=True,
@@ -111,6 +117,9 @@ def test_load_benchmark_smoke(tmp_path: Path, redis_db: str) -> None:
         assert result["reads"]["304"]["statuses"].get("GET match 304", 0) > 0
         assert result["pgbench"]["tps"] > 0
     assert capacity["moves"] > 0
+    assert capacity["config"]["db_mode"] == mode
+    if mode == "pooled":  # no pipelined BEGIN and COMMIT behind the pooler: 4 round trips
+        assert capacity["queries"]["POST moves (step stays open)"][1] == 4
     assert capacity["endpoints"]["POST moves"]["count"] == capacity["moves"]
     # The interpreter that ran the stack, and how it was built (it moves the CPU per move).
     interpreter = capacity["machine"]["interpreter"]

@@ -26,7 +26,7 @@ def test_move_ceiling_smoke(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stdout + run.stderr
     result = json.loads(out.read_text())
     # The locking read and the one writing statement, for each seat's move.
-    assert result["statements_per_move"] == [2, 2]
+    assert result["statements_per_move"] == [3, 3]  # the timeouts, the lock, the write
     for level in result["levels"]:
         assert level["moves"] > 0 and level["failed"] == 0
         assert level["wal_bytes_per_move"] > 0 and level["postgres_cpu_ms_per_move"] > 0

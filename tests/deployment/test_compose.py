@@ -160,3 +160,28 @@ def test_slow_request_headers_are_bounded_by_the_proxy_in_front_of_uvicorn() -> 
     caddyfile = (ROOT / "deploy" / "Caddyfile").read_text()
     timeout = re.search(r"^\{.*servers \{.*timeouts \{.*read_header (\d+)s", caddyfile, re.S | re.M)
     assert timeout is not None and 0 < int(timeout.group(1)) <= 10
+
+
+def test_the_app_reaches_postgresql_through_a_transaction_pooler() -> None:
+    """PgBouncer (deploy/pgbouncer) in transaction mode in front of PostgreSQL: the long-running
+    services go through it with FACEDOWN_DB_POOLER=transaction; migrations go directly."""
+    import configparser
+
+    services = compose()["services"]
+    pooler = services["pgbouncer"]
+    assert pooler["build"] == "deploy/pgbouncer"
+    assert pooler["depends_on"]["postgres"]["condition"] == "service_healthy"
+    ini = configparser.ConfigParser(comment_prefixes=(";", "#"))
+    ini.read(ROOT / "deploy" / "pgbouncer" / "pgbouncer.ini")
+    assert ini["pgbouncer"]["pool_mode"] == "transaction"
+    assert ini["pgbouncer"]["listen_port"] == "6432"
+    assert ini["databases"]["facedown"].startswith("host=postgres port=5432")
+    assert "pgbouncer" in (ROOT / "deploy" / "pgbouncer" / "Dockerfile").read_text()
+    for name in (*LONG_RUNNING, "asgi"):
+        env = services[name]["environment"]
+        assert env["DATABASE_URL"].startswith("postgres://facedown:facedown@pgbouncer:6432/"), name
+        assert env["FACEDOWN_DB_POOLER"] == "transaction", name
+        assert services[name]["depends_on"]["pgbouncer"]["condition"] == "service_healthy", name
+    migrate = services["migrate"]["environment"]
+    assert migrate["DATABASE_URL"].startswith("postgres://facedown:facedown@postgres:5432/")
+    assert migrate["FACEDOWN_DB_POOLER"] == ""

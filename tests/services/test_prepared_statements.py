@@ -37,5 +37,9 @@ def test_the_lock_and_the_write_are_prepared_and_the_lists_are_not() -> None:
     assert any("FOR UPDATE" in sql and "games_seat" in sql for sql in texts), texts  # the lock
     assert any(sql.startswith("WITH write_0 AS (INSERT") for sql in texts), texts  # the write
     # Nothing else: the lists and reads ran three times each, unprepared.
-    assert all("FOR UPDATE" in sql or sql.startswith("WITH write_") for sql in texts), texts
+    # ... and the web's timeouts sent with the BEGIN (core/postgresql/session.py)
+    timeouts = "SELECT set_config('statement_timeout', $1, true)"
+    assert all("FOR UPDATE" in sql or sql.startswith(("WITH write_", timeouts)) for sql in texts), (
+        texts
+    )
     assert not any(match_id in sql for sql in texts)  # parameters bound, never in a text
