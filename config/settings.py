@@ -475,6 +475,13 @@ CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
     "task": "tournaments.tasks.tournaments_sweep_task",
     "schedule": FACEDOWN_TOURNAMENT_SWEEP_SECONDS,
 }
+# How often every running arena pairs its free players (a wave also follows each finished
+# match of an arena; docs/tournament-pairing.md, "Arena").
+FACEDOWN_ARENA_WAVE_SECONDS = float(os.environ.get("FACEDOWN_ARENA_WAVE_SECONDS", "2"))
+CELERY_BEAT_SCHEDULE["arena-waves"] = {
+    "task": "tournaments.tasks.arena_waves_task",
+    "schedule": FACEDOWN_ARENA_WAVE_SECONDS,
+}
 # How often sanctions whose end passed are marked over and logged (docs/moderation.md).
 FACEDOWN_SANCTIONS_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SANCTIONS_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE["sanctions-running-out"] = {

@@ -419,3 +419,11 @@ ERROR_CODES: dict[str, int] = {
     "not_acceptable": 406,
     "server_error": 500,
 }
+
+
+class BerserkRefused(FacedownError):
+    status, code, title = 409, "berserk_refused", gettext_noop("Berserk refused")
+    default_detail = gettext_noop(
+        "Berserk is possible only in your running match of an arena that allows it, before "
+        "your first move."
+    )
