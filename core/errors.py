@@ -269,6 +269,14 @@ class AlreadyRegistered(FacedownError):
     default_detail = gettext_noop("This player is already registered in the tournament.")
 
 
+class BerserkRefused(FacedownError):
+    status, code, title = 409, "berserk_refused", gettext_noop("Berserk refused")
+    default_detail = gettext_noop(
+        "Berserk is possible only in your running match of an arena that allows it, before "
+        "your first move."
+    )
+
+
 class NotRegistered(FacedownError):
     status, code, title = 409, "not_registered", gettext_noop("Not registered")
     default_detail = gettext_noop("This player is not registered in the tournament.")
@@ -390,6 +398,7 @@ ERROR_CODES: dict[str, int] = {
         AlreadyAnswered,
         TournamentNotOpen,
         TournamentFull,
+        BerserkRefused,
         EntryRefused,
         AlreadyRegistered,
         NotRegistered,
@@ -419,11 +428,3 @@ ERROR_CODES: dict[str, int] = {
     "not_acceptable": 406,
     "server_error": 500,
 }
-
-
-class BerserkRefused(FacedownError):
-    status, code, title = 409, "berserk_refused", gettext_noop("Berserk refused")
-    default_detail = gettext_noop(
-        "Berserk is possible only in your running match of an arena that allows it, before "
-        "your first move."
-    )

@@ -182,6 +182,7 @@ def _pair(
     for table in wave.tables:
         opened = table_open(tournament, round_row, table.players, entries, now)
         announce.round_started(tournament, round_row, opened, entries)
+    event_add(tournament, "paired", at=now, round=number, tables=len(wave.tables))
     return len(wave.tables)
 
 
