@@ -174,9 +174,10 @@ def test_an_arena_of_twenty_people_and_bots_joining_and_leaving_through_the_api(
         assert row["score"] == expected.get(names[row["player"]], ArenaScore()).points
         assert row["played"] == expected.get(names[row["player"]], ArenaScore()).played
     assert [r["score"] for r in standings] == sorted((r["score"] for r in standings), reverse=True)
-    assert sum(r["played"] for r in standings) == 2 * TournamentMatch.objects.filter(
-        round__tournament=arena
-    ).count()
+    assert (
+        sum(r["played"] for r in standings)
+        == 2 * TournamentMatch.objects.filter(round__tournament=arena).count()
+    )
     assert standings[0]["player"] == arena.events.get(type="finished").data["winner"]
     csv_text = organiser.get(f"/tournaments/{tid}/export?format=csv").content.decode()
     assert csv_text.count("\n") == 21

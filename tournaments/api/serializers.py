@@ -104,8 +104,7 @@ class TournamentCreateInput(StrictSerializer):
     )
     admit_bots = StrictBooleanField(
         default=False,
-        help_text="Arena or Swiss: bot accounts may enter. Shown to every player before they "
-        "join.",
+        help_text="Arena or Swiss: bot accounts may enter. Shown to every player before they join.",
     )
 
 

@@ -1,6 +1,6 @@
 """Arena points: the table share scaled to whole numbers, the streak bonus and berserk.
 
-- A table's points are ``scoring.table_points`` times ``2 × (seats − 1)``: at 2 seats a win is 2,
+- A table's points are ``scoring.table_points`` times ``2 x (seats - 1)``: at 2 seats a win is 2,
   a draw 1, a loss 0; at 4 seats the places score 6, 4, 2, 0 (a tie shares, still whole).
 - A win is finishing alone first. With streaks on, a player whose last two results were wins is
   "on fire": their next win scores double, and so does every win after it until a result that

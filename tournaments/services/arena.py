@@ -43,9 +43,7 @@ def arena_wave(
     now = now or timezone.now()
     announce = Announcements()
     with transaction.atomic():
-        tournament = (
-            tournament_lock(tournament_id) if wait else tournament_lock_try(tournament_id)
-        )
+        tournament = tournament_lock(tournament_id) if wait else tournament_lock_try(tournament_id)
         if tournament is None or tournament.format != Tournament.Format.ARENA:
             return 0
         if tournament.status != Tournament.Status.RUNNING:
@@ -153,9 +151,7 @@ def _pair(
         .order_by("-points", "-rating", "user_id")
     }
     rank = {player: i for i, player in enumerate(entries)}
-    free = [
-        p for p, e in entries.items() if e.status == Entry.Status.ACTIVE and p not in busy
-    ]
+    free = [p for p, e in entries.items() if e.status == Entry.Status.ACTIVE and p not in busy]
     if len(free) < min_seats(tournament):
         return 0
     waiting = [Waiting(id=p, rank=rank[p], rating=from_ordinal(entries[p].rating)) for p in free]
@@ -264,4 +260,3 @@ def arena_waves(*, now: datetime | None = None) -> int:
     """The periodic job: a wave in every running arena (skipping one whose wave is under
     way). Returns the tables opened."""
     return sum(arena_wave(tournament_id=pk, now=now, wait=False) for pk in arenas_running())
-

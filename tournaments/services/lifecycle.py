@@ -33,9 +33,9 @@ from tournaments.services.create import pause_allowed
 from tournaments.services.log import event_add
 from tournaments.services.results import Results, results_of
 from tournaments.services.rounds import (
+    Running,
     is_last_round,
     knockout_replays_open,
-    Running,
     round_open,
     rounds_planned,
     tables_record,
@@ -334,7 +334,8 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
 
 
 def table_of_match(match_id: uuid.UUID | str) -> TournamentMatch | None:
-    return TournamentMatch.objects.filter(match_id=match_id).select_related("round__tournament").first()
+    tables = TournamentMatch.objects.filter(match_id=match_id)
+    return tables.select_related("round__tournament").first()
 
 
 def match_finished(*, match_id: uuid.UUID | str, now: datetime | None = None) -> bool:
