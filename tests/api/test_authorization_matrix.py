@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -101,6 +102,7 @@ ALREADY_REGISTERED = Outcome(409, "already_registered")
 NOT_REGISTERED = Outcome(409, "not_registered")
 NOT_INVITED = Outcome(409, "not_invited")
 NOT_OPEN = Outcome(409, "tournament_not_open")
+BERSERK_REFUSED = Outcome(409, "berserk_refused")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NOT_OFFERABLE = Outcome(409, "seat_not_offerable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
@@ -483,6 +485,13 @@ ROWS: tuple[Row, ...] = (
         authenticated(OK, other_seat=ALREADY_REGISTERED),
     ),
     Row("POST", "/api/v1/tournaments/{tournament_id}/decline", authenticated(NOT_INVITED)),
+    # The world's tournament is a Swiss: nobody may berserk in it.
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/berserk",
+        authenticated(BERSERK_REFUSED),
+        lambda world, actor, state: {"match": str(uuid.UUID(int=0))},
+    ),
     Row(
         "POST",
         "/api/v1/tournaments/{tournament_id}/withdraw",
