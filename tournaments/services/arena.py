@@ -56,7 +56,9 @@ def arena_wave(
 def wave_in_lock(tournament: Tournament, now: datetime, announce: Announcements) -> int:
     """Record and score, then close the arena once its window has passed and nothing runs,
     else pair the free; the tournament row is locked by the caller."""
-    busy = arena_record(tournament, now)
+    recorded, busy = arena_record(tournament, now)
+    if recorded:  # the standings moved: the page and the stream hear it
+        announce.add("standings", tournament, now, round=tournament.current_round)
     assert tournament.ends_at is not None
     if now >= tournament.ends_at:
         if not busy:
@@ -65,9 +67,10 @@ def wave_in_lock(tournament: Tournament, now: datetime, announce: Announcements)
     return _pair(tournament, busy, now, announce)
 
 
-def arena_record(tournament: Tournament, now: datetime) -> set[PlayerId]:
+def arena_record(tournament: Tournament, now: datetime) -> tuple[int, set[PlayerId]]:
     """Record every finished table, score it in finishing order, withdraw from pairing who
-    missed their first move; returns who is still seated at a running table."""
+    missed their first move; returns how many were recorded and who is still seated at a
+    running table."""
     recorded: list[TournamentMatch] = []
     open_rounds = TournamentRound.objects.filter(tournament=tournament, finished_at__isnull=True)
     for round_row in open_rounds:
@@ -81,7 +84,7 @@ def arena_record(tournament: Tournament, now: datetime) -> set[PlayerId]:
     running = TournamentMatch.objects.filter(
         round__tournament=tournament, ranking__isnull=True
     ).values_list("players", flat=True)
-    return {player for players in running for player in players}
+    return len(recorded), {player for players in running for player in players}
 
 
 def _finish_order(table: TournamentMatch) -> tuple[datetime, int]:
