@@ -238,3 +238,38 @@ def test_berserk_halves_the_bank_and_wins_a_point_and_a_missed_first_move_withdr
         e.data.get("reason") for e in Tournament.objects.get(pk=tid).events.filter(type="withdrew")
     )
     assert events["missed_first_move"] == 1
+
+
+def test_bots_enter_only_where_admitted_and_arenas_per_account_are_capped(settings):
+    settings.FACEDOWN_ARENA_ENTRIES_PER_ACCOUNT = 2
+    start = timezone.now() + timedelta(hours=1)
+    organiser, person, program = (
+        make_player("maker"),
+        make_player("human"),
+        make_player("program", bot=True),
+    )
+    closed = _arena(organiser, start)["id"]
+    refused = program.post(f"/tournaments/{closed}/join")
+    assert refused.status_code == 403 and refused.json()["why_not"] == "bots_not_admitted"
+    assert program.get(f"/tournaments/{closed}").json()["you"]["why_not"] == "bots_not_admitted"
+    swiss = organiser.post(
+        "/tournaments",
+        {
+            "name": "Open Swiss",
+            "game": "gops",
+            "format": "swiss",
+            "rounds": 2,
+            "round_limit_seconds": 3600,
+            "starts_at": start.isoformat(),
+            "admit_bots": True,
+        },
+    ).json()["id"]
+    assert program.post(f"/tournaments/{swiss}/join").status_code == 200
+    arenas = [_arena(organiser, start)["id"] for _ in range(3)]
+    assert person.post(f"/tournaments/{arenas[0]}/join").status_code == 200
+    assert person.post(f"/tournaments/{arenas[1]}/join").status_code == 200
+    third = person.post(f"/tournaments/{arenas[2]}/join")
+    assert third.status_code == 403 and third.json()["why_not"] == "too_many_arenas"
+    assert not Entry.objects.filter(tournament_id=arenas[2]).exists()
+    assert person.post(f"/tournaments/{arenas[0]}/withdraw").status_code == 200
+    assert person.post(f"/tournaments/{arenas[2]}/join").status_code == 200

@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -49,6 +50,7 @@ WHY_NOT = (
     "disqualified",
     "arena_over",
     "bots_not_admitted",
+    "too_many_arenas",
 )
 Open = (Tournament.Status.REGISTERING,)
 Running = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -123,7 +125,27 @@ def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
         return "account_too_new"
     if tournament.max_players is not None and players_count(tournament) >= tournament.max_players:
         return "full"
+    if tournament.format == Tournament.Format.ARENA and _arenas_entered(user, tournament) >= int(
+        settings.FACEDOWN_ARENA_ENTRIES_PER_ACCOUNT
+    ):
+        return "too_many_arenas"
     return None
+
+
+def _arenas_entered(user: User, besides: Tournament) -> int:
+    """The other arenas, in registration or running, the user is in now (a cap: each entry
+    is paired continuously)."""
+    return (
+        Entry.objects.filter(
+            user=user,
+            joined=True,
+            status=Entry.Status.ACTIVE,
+            tournament__format=Tournament.Format.ARENA,
+            tournament__status__in=(Tournament.Status.REGISTERING, Tournament.Status.RUNNING),
+        )
+        .exclude(tournament=besides)
+        .count()
+    )
 
 
 def tournament_join(

@@ -35,6 +35,7 @@ Facedown.tournamentWords = (() => {
     disqualified: _("You were disqualified."),
     arena_over: _("The arena is over."),
     bots_not_admitted: _("This tournament does not admit bot accounts."),
+    too_many_arenas: _("You are in as many arenas as one may be at once."),
   };
   const EVENTS = {
     created: _("created the tournament"),
