@@ -30,6 +30,7 @@ import sys
 import time
 from collections import defaultdict
 from datetime import datetime, timedelta
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,7 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
             if due[match.pk] > now:
                 continue
             for seat in Seat.objects.filter(match=match).select_related("user"):
-                if seat.awaited_in(match):
+                if seat.user is not None and seat.awaited_in(match):
                     move = rng.choice(engine.legal_moves(match.state, seat.index))
                     move_submit(
                         match_id=match.pk, user=seat.user, step=match.step, move=move, now=now
@@ -142,7 +143,7 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
     waits = [
         (later.round.started_at - earlier.match.finished_at).total_seconds()
         for own in by_player.values()
-        for earlier, later in zip(own, own[1:], strict=False)
+        for earlier, later in pairwise(own)
         if earlier.match is not None and earlier.match.finished_at is not None
     ]
     waits.sort()

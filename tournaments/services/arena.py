@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import events
-from games.models import MatchEvent
+from games.models import Match, MatchEvent
 from games.services.rating_scale import from_ordinal
 from tournaments.locks import tournament_lock, tournament_lock_try
 from tournaments.models import Entry, Tournament, TournamentMatch, TournamentRound
@@ -72,8 +72,13 @@ def arena_record(tournament: Tournament, now: datetime) -> tuple[int, set[Player
     missed their first move; returns how many were recorded and who is still seated at a
     running table."""
     recorded: list[TournamentMatch] = []
-    open_rounds = TournamentRound.objects.filter(tournament=tournament, finished_at__isnull=True)
-    for round_row in open_rounds:
+    # Only the rounds with a match over: many waves' rounds run at once in a busy arena.
+    over = TournamentMatch.objects.filter(
+        round__tournament=tournament,
+        ranking__isnull=True,
+        match__status__in=(Match.Status.FINISHED, Match.Status.ABORTED),
+    ).values("round_id")
+    for round_row in TournamentRound.objects.filter(pk__in=over).order_by("number"):
         recorded += tables_record(round_row, now)
         if not round_row.tables.filter(ranking__isnull=True).exists():
             round_row.finished_at = now
