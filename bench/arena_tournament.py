@@ -8,7 +8,8 @@ The arena (not bench/arena.py, which measures the bots): drops and recreates ``-
 local PostgreSQL, migrates it, enters ``--players`` accounts in a two-seat GOPS arena (3 cards,
 Fischer 10 min + 10 s) of ``--minutes``, and runs its window on a controlled clock in steps of
 one second of tournament time: every seat due plays a random legal move through the match
-services (one step every ``--move-seconds`` per match), a finished match's job runs at once
+services (a step every ``--move-seconds`` per match on average, drawn from half to one and a
+half times that), a finished match's job runs at once
 (``match_finished``: its wave), and the periodic wave (``arena_waves``) every 2 s. Past the
 window it runs on until the arena finishes. It reports the matches played, whether a wave ever
 seated a player at two running tables, the median and 95th percentile of the wait from a match's
@@ -72,6 +73,10 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
     from tournaments.services.lifecycle import match_finished, tournament_start
 
     rng = random.Random(seed)
+
+    def think() -> timedelta:  # a step every move_seconds on average, from half to one and a half
+        return timedelta(seconds=rng.randint(max(1, move_seconds // 2), move_seconds * 3 // 2))
+
     engine = get_engine("gops")
     assert engine is not None
     t0 = timezone.now().replace(microsecond=0)
@@ -108,7 +113,7 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
         for match in Match.objects.filter(
             tournament_table__round__tournament=arena, status=Match.Status.ACTIVE
         ):
-            due.setdefault(match.pk, now + timedelta(seconds=move_seconds))
+            due.setdefault(match.pk, now + think())
             if due[match.pk] > now:
                 continue
             for seat in Seat.objects.filter(match=match).select_related("user"):
@@ -117,7 +122,7 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
                     move_submit(
                         match_id=match.pk, user=seat.user, step=match.step, move=move, now=now
                     )
-            due[match.pk] = now + timedelta(seconds=move_seconds)
+            due[match.pk] = now + think()
             if Match.objects.get(pk=match.pk).status != Match.Status.ACTIVE:
                 match_finished(match_id=match.pk, now=now)  # the job the finish leaves
         if int((now - t0).total_seconds()) % WAVE_SECONDS == 0:
@@ -157,6 +162,8 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
         "paired_twice": twice,
         "median_wait_s": statistics.median(waits) if waits else None,
         "p95_wait_s": waits[int(len(waits) * 0.95)] if waits else None,
+        "max_wait_s": waits[-1] if waits else None,
+        "mean_wait_s": round(statistics.mean(waits), 2) if waits else None,
         "status": arena.status,
         "finished_after_window_s": (
             (arena.finished_at - end).total_seconds() if arena.finished_at else None

@@ -273,3 +273,35 @@ def test_bots_enter_only_where_admitted_and_arenas_per_account_are_capped(settin
     assert not Entry.objects.filter(tournament_id=arenas[2]).exists()
     assert person.post(f"/tournaments/{arenas[0]}/withdraw").status_code == 200
     assert person.post(f"/tournaments/{arenas[2]}/join").status_code == 200
+
+
+def test_a_correspondence_arena_runs_for_days_the_same_way():
+    t0 = timezone.now()
+    organiser = make_player("slow-host")
+    players = [make_player(f"slow{i}") for i in range(4)]
+    days = {"kind": "fischer", "initial_seconds": 2 * 86400, "increment_seconds": 86400}
+    tid = _arena(
+        organiser,
+        t0 + timedelta(minutes=1),
+        arena_minutes=3 * 24 * 60,
+        time_control={**days, "max_seconds": 4 * 86400},
+        round_limit_seconds=7 * 86400,
+    )["id"]
+    for player in players:
+        assert player.post(f"/tournaments/{tid}/join").status_code == 200
+    assert organiser.post(f"/tournaments/{tid}/start").status_code == 200
+    arena = Tournament.objects.get(pk=tid)
+    assert arena.ends_at is not None
+    # Started early by the organiser: the window runs its three days from then.
+    assert abs(arena.ends_at - (timezone.now() + timedelta(days=3))) < timedelta(minutes=1)
+    rng = random.Random(7)
+    for day in (1, 2):
+        play_matches(tid, rng)  # each match over within its day
+        arena_wave(tournament_id=tid, now=timezone.now() + timedelta(days=day))
+        _check_wave(tid)
+        assert len(_seated(tid)) == 4
+    play_matches(tid, rng)
+    arena_wave(tournament_id=tid, now=arena.ends_at + timedelta(hours=1))
+    arena.refresh_from_db()
+    assert arena.status == Tournament.Status.FINISHED
+    assert sum(e.points for e in Entry.objects.filter(tournament=arena)) == 2 * 3 * 2

@@ -33,13 +33,17 @@ from tournaments.services.rounds import min_seats, table_open, tables_record
 
 #: How many of a player's last opponents a wave avoids (unless someone would wait).
 RECENT_TABLES = 2
+#: The fewest latest recorded tables read for them.
+RECENT_WINDOW = 50
 
 
 def arena_wave(
     *, tournament_id: uuid.UUID | str, now: datetime | None = None, wait: bool = True
 ) -> int:
     """One wave; returns the tables opened. ``wait=False`` (the periodic job) returns 0 at
-    once when another wave holds the arena."""
+    once when another wave holds the arena. A finished match's wave (``wait=True``) opens no
+    table of recent opponents: the two who just played would otherwise meet again at once;
+    the periodic wave seats them together if nobody else came free by then."""
     now = now or timezone.now()
     announce = Announcements()
     with transaction.atomic():
@@ -48,12 +52,14 @@ def arena_wave(
             return 0
         if tournament.status != Tournament.Status.RUNNING:
             return 0
-        opened = wave_in_lock(tournament, now, announce)
+        opened = wave_in_lock(tournament, now, announce, rematch=not wait)
         announce.send_on_commit()
     return opened
 
 
-def wave_in_lock(tournament: Tournament, now: datetime, announce: Announcements) -> int:
+def wave_in_lock(
+    tournament: Tournament, now: datetime, announce: Announcements, *, rematch: bool = True
+) -> int:
     """Record and score, then close the arena once its window has passed and nothing runs,
     else pair the free; the tournament row is locked by the caller."""
     recorded, busy = arena_record(tournament, now)
@@ -64,7 +70,7 @@ def wave_in_lock(tournament: Tournament, now: datetime, announce: Announcements)
         if not busy:
             arena_finish(tournament, now, announce, by=None)
         return 0
-    return _pair(tournament, busy, now, announce)
+    return _pair(tournament, busy, now, announce, rematch=rematch)
 
 
 def arena_record(tournament: Tournament, now: datetime) -> tuple[int, set[PlayerId]]:
@@ -150,7 +156,12 @@ def _first_move_missed_leave(
 
 
 def _pair(
-    tournament: Tournament, busy: set[PlayerId], now: datetime, announce: Announcements
+    tournament: Tournament,
+    busy: set[PlayerId],
+    now: datetime,
+    announce: Announcements,
+    *,
+    rematch: bool,
 ) -> int:
     entries = {
         e.user_id: e
@@ -163,15 +174,17 @@ def _pair(
     if len(free) < min_seats(tournament):
         return 0
     waiting = [Waiting(id=p, rank=rank[p], rating=from_ordinal(entries[p].rating)) for p in free]
+    recent = _recent(tournament, free)
     wave = pair_wave(
         waiting,
         seats=tournament.seats,
         min_seats=min_seats(tournament),
-        recent=_recent(tournament, free),
+        recent=recent,
         apart=_apart(entries, free),
         first_seat=_first_seats(tournament) if tournament.seats == 2 else {},
     )
-    if not wave.tables:
+    tables = [t for t in wave.tables if rematch or not _meets_again(t.players, recent)]
+    if not tables:
         return 0
     number = tournament.current_round + 1
     round_row = TournamentRound.objects.create(
@@ -183,22 +196,28 @@ def _pair(
     )
     tournament.current_round = number
     Tournament.objects.filter(pk=tournament.pk).update(current_round=number)
-    for table in wave.tables:
+    for table in tables:
         opened = table_open(tournament, round_row, table.players, entries, now)
         announce.round_started(tournament, round_row, opened, entries)
-    event_add(tournament, "paired", at=now, round=number, tables=len(wave.tables))
-    return len(wave.tables)
+    event_add(tournament, "paired", at=now, round=number, tables=len(tables))
+    return len(tables)
+
+
+def _meets_again(players: tuple[PlayerId, ...], recent: dict[tuple[int, int], int]) -> bool:
+    return any(pair_key(a, b) in recent for a in players for b in players if a < b)
 
 
 def _recent(tournament: Tournament, free: list[PlayerId]) -> dict[tuple[PlayerId, PlayerId], int]:
-    """Each free player's last ``RECENT_TABLES`` tables' co-players, counted per pair."""
+    """Each free player's last ``RECENT_TABLES`` tables' co-players, counted per pair, read
+    from the arena's latest recorded tables (a free player's last table was recorded lately,
+    unless they waited long: then it is no longer recent)."""
     wanted = set(free)
     seen: Counter[PlayerId] = Counter()
     recent: Counter[tuple[PlayerId, PlayerId]] = Counter()
-    limit = max(len(free), 1) * RECENT_TABLES
+    limit = max(len(free) * RECENT_TABLES, RECENT_WINDOW)
     rows = (
-        TournamentMatch.objects.filter(round__tournament=tournament)
-        .order_by("-pk")
+        TournamentMatch.objects.filter(round__tournament=tournament, ranking__isnull=False)
+        .order_by("-finished_at", "-pk")
         .values_list("players", flat=True)[:limit]
     )
     for players in rows:
