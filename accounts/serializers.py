@@ -215,3 +215,8 @@ class ExportOutput(serializers.Serializer):
     notifications = serializers.JSONField(
         required=False, help_text="Notification preferences, webhooks and push subscriptions."
     )
+    ladder_entries = serializers.ListField(
+        child=serializers.DictField(),
+        required=False,
+        help_text="Your ladder entries, as GET /ladders/{game}/entry shows each.",
+    )

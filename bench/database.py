@@ -76,3 +76,21 @@ def fresh_database(name: str, server: str = PG_SERVER) -> None:
     with psycopg.connect(f"{server}/postgres", autocommit=True) as c:
         c.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         c.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+
+
+def copy_migrated(target_url: str, server: str = PG_SERVER) -> None:
+    """Load the migrated template (schema and the migrations' own rows) into the database at
+    ``target_url``, on a cluster of a benchmark's own: no migration runs there."""
+    dump = subprocess.run(
+        ["pg_dump", "--no-owner", "--no-acl", "-d", f"{server}/{template_database(server)}"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    subprocess.run(
+        ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", target_url],
+        input=dump.stdout,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )

@@ -402,6 +402,9 @@ class Recorder:
     requests_total: int = 0
     #: (match id, step, seat, receipt digest) of every 202 a client got.
     accepted: list[tuple[str, int, int, str]] = field(default_factory=list)
+    #: When each of ``accepted`` was answered (monotonic, same order): the restore drill's
+    #: acknowledged-before-the-restore-point set.
+    accepted_at: list[float] = field(default_factory=list)
     dispatch_lag: list[float] = field(default_factory=list)
     #: Open loop: the same requests timed from their actual send, without the generator's
     #: backlog (a send later than its schedule): the server's and the network's part.
@@ -641,6 +644,7 @@ class Load:
             return False
         receipt = answer.json()["receipt"]
         self.rec.accepted.append((match_id, step, seat, receipt["digest"]))
+        self.rec.accepted_at.append(time.monotonic())
         if self.args.poll:
             return await self.poll(player, match_id)
         return True

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "notify",
     "social",
     "tournaments",
+    "ladder",
     "moderation",
     "web",
 ]
@@ -484,6 +485,29 @@ CELERY_BEAT_SCHEDULE["arena-waves"] = {
     "task": "tournaments.tasks.arena_waves_task",
     "schedule": FACEDOWN_ARENA_WAVE_SECONDS,
 }
+# --- The bot ladder (ladder/, docs/bots.md "The ladder") ---
+# How often a pairing wave seats the free entrants (one also follows each ladder match's end).
+FACEDOWN_LADDER_PAIR_SECONDS = float(os.environ.get("FACEDOWN_LADDER_PAIR_SECONDS", "10"))
+CELERY_BEAT_SCHEDULE["ladder-pair"] = {
+    "task": "ladder.tasks.ladder_pair_task",
+    "schedule": FACEDOWN_LADDER_PAIR_SECONDS,
+}
+# How often the standalone verifier checks the finished ladder matches' transcripts.
+FACEDOWN_LADDER_VERIFY_SECONDS = float(os.environ.get("FACEDOWN_LADDER_VERIFY_SECONDS", "300"))
+CELERY_BEAT_SCHEDULE["ladder-verify"] = {
+    "task": "ladder.tasks.ladder_verify_task",
+    "schedule": FACEDOWN_LADDER_VERIFY_SECONDS,
+}
+# Two entrants who met within this many seconds meet again only if otherwise one would wait.
+FACEDOWN_LADDER_REMATCH_SECONDS = float(os.environ.get("FACEDOWN_LADDER_REMATCH_SECONDS", "3600"))
+# Ladders (games) one account may be entered on at once.
+FACEDOWN_LADDER_MAX_ENTRIES = int(os.environ.get("FACEDOWN_LADDER_MAX_ENTRIES", "5"))
+# The most ladder matches at once an entry may ask for (its max_concurrent).
+FACEDOWN_LADDER_MAX_CONCURRENT = int(os.environ.get("FACEDOWN_LADDER_MAX_CONCURRENT", "4"))
+# Ladder matches running at once on the whole server; a wave seats nobody past it.
+FACEDOWN_LADDER_MAX_MATCHES = int(os.environ.get("FACEDOWN_LADDER_MAX_MATCHES", "500"))
+# Ladder matches in a row with a missed deadline (or an illegal reveal) that pause an entry.
+FACEDOWN_LADDER_STRIKES = int(os.environ.get("FACEDOWN_LADDER_STRIKES", "3"))
 # How often sanctions whose end passed are marked over and logged (docs/moderation.md).
 FACEDOWN_SANCTIONS_SWEEP_SECONDS = float(os.environ.get("FACEDOWN_SANCTIONS_SWEEP_SECONDS", "300"))
 CELERY_BEAT_SCHEDULE["sanctions-running-out"] = {
@@ -602,6 +626,7 @@ _enum_names["ChallengeStatusEnum"] = "social.models.Challenge.Status"
 _enum_names["DeclineReasonEnum"] = "games.models.DeclineReason"
 _enum_names["MatchStatusEnum"] = ["open", "active", "finished", "aborted"]
 _enum_names["TournamentStatusEnum"] = ["registering", "running", "paused", "finished", "cancelled"]
+_enum_names["LadderEntryStatusEnum"] = "ladder.models.LadderEntry.Status"
 _enum_names["EntryStatusEnum"] = ["active", "withdrawn", "disqualified"]
 # Names for the choice sets that share a field name ("kind", "reason") across components.
 _enum_names["ProposalKindEnum"] = ["pause", "abort"]
@@ -646,10 +671,15 @@ CELERY_BEAT_SCHEDULE["data-purge"] = {
     "schedule": FACEDOWN_PURGE_SECONDS,
 }
 # An optional read replica: lists of finished matches, audits of matches over for more than
-# FACEDOWN_REPLICA_MIN_AGE_SECONDS and leaderboards read from it (games/routers.py); every
-# live read and every write stays on the primary.
+# FACEDOWN_REPLICA_MIN_AGE_SECONDS, profiles, leaderboards and finished tournaments' standings
+# and exports read from it (games/routers.py); every live read and every write stays on the
+# primary. A read goes there only while the replica is at most FACEDOWN_REPLICA_MAX_LAG_SECONDS
+# behind (measured at most every FACEDOWN_REPLICA_CHECK_SECONDS, the result shared in Redis)
+# and has the reader's own last write (games/replica_gate.py); else to the primary.
 DATABASE_REPLICA_URL = _env_secret("DATABASE_REPLICA_URL")  # or DATABASE_REPLICA_URL_FILE
 FACEDOWN_REPLICA_MIN_AGE_SECONDS = int(os.environ.get("FACEDOWN_REPLICA_MIN_AGE_SECONDS", "60"))
+FACEDOWN_REPLICA_MAX_LAG_SECONDS = float(os.environ.get("FACEDOWN_REPLICA_MAX_LAG_SECONDS", "5"))
+FACEDOWN_REPLICA_CHECK_SECONDS = float(os.environ.get("FACEDOWN_REPLICA_CHECK_SECONDS", "1"))
 if DATABASE_REPLICA_URL:
     DATABASES["replica"] = dj_database_url.parse(
         DATABASE_REPLICA_URL,
@@ -663,6 +693,11 @@ if DATABASE_REPLICA_URL:
     DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
 # Installed always: without a replica it answers "default" for everything.
 DATABASE_ROUTERS = ["games.routers.ReplicaRouter"]
+# Who reads and who wrote, for the replica's gate; after the session user is known.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("core.token_requests.AuthenticationMiddleware") + 1,
+    "games.replica_reader.ReplicaReaderMiddleware",
+)
 
 # --- Live updates (live/, docs/live.md) ---
 INSTALLED_APPS.append("live")

@@ -49,6 +49,7 @@ urlpatterns = [
     path("api/v1/accounts/", include("notify.urls")),
     path("api/v1/", include("social.api.urls")),
     path("api/v1/", include("tournaments.api.urls")),
+    path("api/v1/", include("ladder.api.urls")),
     path("api/v1/", include("moderation.api.urls")),
     path("", include("web.urls")),
 ]

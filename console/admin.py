@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from accounts.models import AccessToken, User
+from console.admins.ladder import LadderEntryAdmin, LadderMatchAdmin
 from console.admins.matches import MatchAdmin
 from console.admins.offers import SeatOfferAdmin, SeatTenureAdmin
 from console.admins.social import ChatMessageAdmin, SeekAdmin
@@ -17,6 +18,7 @@ from console.admins.tournaments import (
 )
 from console.admins.users import AccessTokenAdmin, FacedownUserAdmin
 from games.models import Match, SeatOffer, SeatTenure
+from ladder.models import LadderEntry, LadderMatch
 from social.models import ChatMessage, Seek
 from tournaments.models import Entry, Tournament, TournamentEvent, TournamentMatch
 
@@ -33,3 +35,5 @@ admin.site.register(Tournament, TournamentAdmin)
 admin.site.register(Entry, EntryAdmin)
 admin.site.register(TournamentMatch, TournamentMatchAdmin)
 admin.site.register(TournamentEvent, TournamentEventAdmin)
+admin.site.register(LadderEntry, LadderEntryAdmin)
+admin.site.register(LadderMatch, LadderMatchAdmin)

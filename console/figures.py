@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from games.models import Match, Seat
 from games.services.conditional import stalled_conditional_steps
+from ladder.services.verification import verification_of
 from moderation.models import Report
 from observability.collector import (
     bot_waiting_oldest,
@@ -124,6 +125,26 @@ def report_figures(now: datetime) -> list[Figure]:
     ]
 
 
+def ladder_figures() -> list[Figure]:
+    """The periodic verifier's count over finished ladder matches, and its failures (each
+    with the verifier's problems on the match's ladder row)."""
+    checked = verification_of()
+    waiting = str(_("%(count)s waiting")) % {"count": checked.pending}
+    return [
+        Figure(
+            _("Ladder transcripts verified"),
+            checked.verified,
+            _list("ladder_laddermatch", "verified__exact=1"),
+            waiting,
+        ),
+        Figure(
+            _("Ladder transcripts that failed verification"),
+            checked.failed,
+            _list("ladder_laddermatch", "verified__exact=0"),
+        ),
+    ]
+
+
 def figures(now: datetime | None = None, *, reports: bool = False) -> list[Figure]:
     """``reports``: the reader may see the report queue (a moderator's right)."""
     now = now or timezone.now()
@@ -169,6 +190,7 @@ def figures(now: datetime | None = None, *, reports: bool = False) -> list[Figur
             Match.objects.filter(created_at__gte=since).count(),
             _list("games_match", "since=day"),
         ),
+        *ladder_figures(),
         *(report_figures(now) if reports else []),
     ]
 

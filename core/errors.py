@@ -359,6 +359,25 @@ class AlreadyAppealed(FacedownError):
     default_detail = gettext_noop("You can appeal a sanction once.")
 
 
+class LadderEntriesExhausted(FacedownError):
+    """One account holds at most ``FACEDOWN_LADDER_MAX_ENTRIES`` ladder entries (games)."""
+
+    status, code, title = 409, "ladder_entries_exhausted", gettext_noop("Too many ladder entries")
+    default_detail = gettext_noop(
+        "You are entered on as many ladders as allowed: leave one before entering another."
+    )
+
+
+class NotOnLadder(FacedownError):
+    status, code, title = 404, "not_on_ladder", gettext_noop("Not on the ladder")
+    default_detail = gettext_noop("You have no entry on this game's ladder.")
+
+
+class LadderEntryNotPaused(FacedownError):
+    status, code, title = 409, "ladder_entry_not_paused", gettext_noop("Entry not paused")
+    default_detail = gettext_noop("Only a paused ladder entry can be resumed.")
+
+
 #: Every code a client may see, with its status: the OpenAPI description lists them.
 ERROR_CODES: dict[str, int] = {
     cls.code: cls.status
@@ -418,6 +437,9 @@ ERROR_CODES: dict[str, int] = {
         ReportingSuspended,
         AlreadyReported,
         AlreadyAppealed,
+        LadderEntriesExhausted,
+        NotOnLadder,
+        LadderEntryNotPaused,
     )
 } | {
     "parse_error": 400,

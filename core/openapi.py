@@ -19,6 +19,7 @@ SINGULAR = {
     "challenges": "challenge",
     "deliveries": "delivery",
     "games": "game",
+    "ladders": "ladder",
     "matches": "match",
     "moves": "move",
     "mutes": "mute",

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,17 +12,20 @@ from django.test.client import Client
 from tests.players import Player, make_player
 from tests.schema_guard import session_guard
 
-# Tests that need the whole machine: the benchmark smokes (callgrind among them, each starting
-# a stack of several processes), the production install, and the fault tests that kill a worker
-# process in a window of a few seconds (a lock timeout, a Redis restart). They are marked
-# ``serial`` here and run in scripts/test's serial phase, after the two workers' phase
+# Tests that need the whole machine: the load benchmark's smoke (a stack of several processes
+# driven at its measured capacity, beside tests of the load generator's pacing in
+# milliseconds), the production install, and the fault tests that kill a worker process in a
+# window of a few seconds (a lock timeout, a Redis restart). They are marked ``serial`` here
+# and run in scripts/test's serial phase, after the two workers' phase
 # (tests/test_serial_phase.py). The other fault tests run beside the rest: their clusters, Redis
 # servers and worker processes are their own, on free ports, and nothing they wait for is timed.
+# So do the other benchmark smokes: each on a database of its own (named after the worker's)
+# and the worker's own Redis database, and none asserts a time (callgrind counts instructions).
 SERIAL_PATHS = (
     "tests/faults/test_worker_kill.py",
     "tests/faults/test_worker_reconnects.py",
     "tests/faults/test_bank_sweep_kill.py",
-    "tests/bench/",
+    "tests/bench/test_load_smoke.py",
     "tests/deployment/test_production_install.py",
 )
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,12 +58,27 @@ def pytest_deselected(items: list[pytest.Item]) -> None:
         items[0].config.stash.setdefault(DESELECTED, []).extend(items)
 
 
+@pytest.hookimpl(tryfirst=True)  # before the test's fixtures are set up
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """A ``serial`` test never runs beside another worker (scripts/test: ``-m "not serial"``
-    for the workers' phase)."""
+    for the workers' phase). A test that uses no browser runs with none open."""
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker and item.get_closest_marker("serial"):
         pytest.fail(f"{item.nodeid} is marked serial but ran on xdist worker {worker}")
+    if "browser" not in getattr(item, "fixturenames", ()):
+        _close_shared_browser()
+
+
+def pytest_sessionfinish() -> None:
+    _close_shared_browser()
+
+
+def _close_shared_browser() -> None:
+    """Close the browser tests' Chromium (tests/web/shared_browser.py) if this process has
+    loaded them at all: without them, no Playwright to import."""
+    browsers = sys.modules.get("tests.web.shared_browser")
+    if browsers is not None:
+        browsers.shared.close()
 
 
 @pytest.fixture(autouse=True, scope="session")

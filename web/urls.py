@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<str:match_id>", views.match_page, name="web-match"),
     path("players/<str:username>", views.profile_page, name="web-profile"),
     path("leaderboard", views.leaderboard_page, name="web-leaderboard"),
+    path("ladders/<str:game>", views.ladder_page, name="web-ladder"),
     path("tokens", views.tokens_page, name="web-tokens"),
     path("series/<str:series_id>", views.series_page, name="web-series"),
     path("tournaments", views.tournaments_page, name="web-tournaments"),

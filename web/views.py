@@ -26,7 +26,8 @@ from accounts.services import account_update
 from core.languages import supported
 from core.small_files import small_file_response
 from core.throttling import scope_refusal
-from games.catalog import web_drawings
+from games.catalog import engines, get_engine, web_drawings
+from ladder.services.reads import ladder_board
 from web.forms import LockedLoginForm, PasswordResetForm, SignUpForm
 
 ASSETS = Path(__file__).resolve().parent / "static" / "web"
@@ -148,6 +149,18 @@ def tokens_page(request: HttpRequest) -> HttpResponse:
     """The user's API tokens (GET/POST /api/v1/accounts/me/tokens, DELETE one)."""
     scopes = [(scope, gettext(description)) for scope, description in DESCRIPTIONS.items()]
     return render(request, "web/tokens.html", {"scopes": scopes})
+
+
+@never_cache
+def ladder_page(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's ladder (GET /api/v1/ladders/{game}), rendered here; public."""
+    board = ladder_board(game)
+    engine = get_engine(game)
+    if board is None or engine is None:
+        raise Http404(gettext("No such game."))
+    ladders = [(other.slug, other.name) for other in engines() if other.slug != game]
+    context = {"board": board, "title": engine.name, "ladders": ladders}
+    return render(request, "web/ladder.html", context)
 
 
 @never_cache

@@ -7,7 +7,6 @@ import hashlib
 import json
 import re
 from base64 import b64decode
-from contextlib import nullcontext
 from typing import Any, cast
 from urllib.parse import parse_qs
 
@@ -34,7 +33,7 @@ from games.api.idempotent import idempotent
 from games.api.params import game_slugs, match_id_or_404, param_choice, param_flag, param_int
 from games.catalog import engines
 from games.models import Match
-from games.routers import replica_reads
+from games.routers import replica_or_primary
 from games.services import bodies, presenters, reads
 from games.services.audit import audit_transcript
 from games.services.matches import match_create, match_decline, match_join, match_resign
@@ -187,16 +186,19 @@ class MatchListApi(APIView):
             game=param_choice(params, "game", [engine.slug for engine in engines()]),
         )
         paginator = MatchPagination()
-        # Matches that are over change no more: their list may be a few seconds stale, so it
-        # reads from the read replica when there is one (games/routers.py).
-        over = wanted in (Match.Status.FINISHED, Match.Status.ABORTED)
-        with replica_reads() if over else nullcontext():
+
+        def listed() -> list[Any]:
             # DRF's stubs want a queryset: ``_PageQuery`` is one as far as DRF goes.
             query = cast(Any, _PageQuery(filters))
             page: list[reads.ListedMatch] = (
                 paginator.paginate_queryset(query, request, view=self) or []
             )
-            results = presenters.listed_resources(page, user.pk)
+            return presenters.listed_resources(page, user.pk)
+
+        # Matches that are over change no more: their list may be a few seconds stale, so it
+        # reads from the read replica when it may serve this reader (games/routers.py).
+        over = wanted in (Match.Status.FINISHED, Match.Status.ABORTED)
+        results = replica_or_primary(listed) if over else listed()
         response = paginator.get_paginated_response(results)
         return _conditional(request, response, _list_etag(request, response.data))
 

@@ -15,6 +15,7 @@ from core.api.schema import PROBLEM
 from core.errors import NotFound
 from games.api import serializers as s
 from games.api.params import lookup_text, param_flag, param_int
+from games.routers import replica_or_primary
 from games.services.profiles import leaderboard, player_profile
 
 #: Django's ``AbstractUser.username`` length: a longer name names no player.
@@ -55,11 +56,15 @@ class LeaderboardApi(APIView):
         size = param_int(
             request.query_params, "page_size", default=PAGE_SIZE, low=1, high=MAX_PAGE_SIZE
         )
-        entries, cursor = leaderboard(
-            game=slug,
-            cursor=request.query_params.get("cursor"),
-            page_size=size,
-            bots=param_flag(request.query_params, "bots"),
+        # Ratings change only as matches finish: a page a few seconds old is right (and a
+        # player's own finished match is there: games/routers.py).
+        entries, cursor = replica_or_primary(
+            lambda: leaderboard(
+                game=slug,
+                cursor=request.query_params.get("cursor"),
+                page_size=size,
+                bots=param_flag(request.query_params, "bots"),
+            )
         )
         next_url = None
         if cursor is not None:
@@ -88,4 +93,4 @@ class PlayerApi(APIView):
         name = lookup_text(username, max_length=USERNAME_MAX_LENGTH)
         if name is None:
             raise NotFound(gettext_noop("No player with this name."))
-        return Response(player_profile(name))
+        return Response(replica_or_primary(lambda: player_profile(name)))

@@ -25,7 +25,7 @@ from core.text import Text, status_word
 from games.catalog import get_engine
 from games.events import AUDITOR, event_for, timestamp
 from games.models import Match, MatchEvent, Move, Seat
-from games.routers import primary_reads, replica_configured, replica_reads
+from games.routers import from_replica, primary_reads
 from games.services.archive import history_events, history_moves
 from games.services.substitutes import tenures_of
 from games.signing import public_keys
@@ -96,11 +96,9 @@ def audit_transcript(*, match_id: uuid.UUID | str) -> dict[str, Any]:
     A match over for more than ``FACEDOWN_REPLICA_MIN_AGE_SECONDS`` is read from the read
     replica when there is one (games/routers.py); when the replica does not have the match,
     or not all of its events yet, everything is read again from the primary."""
-    if replica_configured():
-        with replica_reads():
-            read = _history(match_id, settled=True)
-        if read is not None:
-            return _transcript(*read)
+    read = from_replica(lambda: _history(match_id, settled=True))
+    if read is not None:
+        return _transcript(*read)
     with primary_reads():
         read = _history(match_id, settled=False)
     assert read is not None

@@ -45,10 +45,10 @@ from core.postgresql.own import OwnTransaction, own_transaction
 from games.catalog import get_engine
 from games.events import NewEvent, event_check
 from games.locks import StepMoves, match_lock_for_change
-from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.follow_ups import bots_and_deadline_schedule, change_committed
 from games.services.in_transaction import in_transaction_steps
+from games.write_statements import NotPlain, insert_sql, update_sql
 
 logger = logging.getLogger(__name__)
 
@@ -313,9 +313,9 @@ class Statement(NamedTuple):
 def _one_statement(writes: Writes, default: Any) -> Statement | None:
     """The whole change as one PostgreSQL statement (data-modifying WITH clauses). Each part's
     values are prepared exactly as ``bulk_create`` and ``save(update_fields=…)`` would prepare
-    them (``games/match_store.py``). New rows' ids are not fetched: a change's
+    them (``games/write_statements.py``). New rows' ids are not fetched: a change's
     moves and events are never used again after the write. None when a value is one only
-    the ORM writes (an expression: ``match_store.NotPlain``)."""
+    the ORM writes (an expression: ``NotPlain``)."""
     try:
         return _statement(writes, default)
     except NotPlain:

@@ -101,6 +101,7 @@ VACATION_CONFLICT = Outcome(409, "vacation_conflict")
 ALREADY_REGISTERED = Outcome(409, "already_registered")
 NOT_REGISTERED = Outcome(409, "not_registered")
 NOT_INVITED = Outcome(409, "not_invited")
+NOT_ON_LADDER = Outcome(404, "not_on_ladder")
 NOT_OPEN = Outcome(409, "tournament_not_open")
 BERSERK_REFUSED = Outcome(409, "berserk_refused")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
@@ -232,6 +233,7 @@ class Row:
     def path(self, world: World, state: str) -> str:
         match_id = world.matches.get(state, "")
         path = self.route.replace("{match_id}", match_id).replace("{slug}", "gops")
+        path = path.replace("{game}", "gops")
         path = path.replace("{series_id}", world.series).replace(
             "{username}", world.usernames[SEATED]
         )
@@ -492,6 +494,12 @@ ROWS: tuple[Row, ...] = (
         authenticated(BERSERK_REFUSED),
         lambda world, actor, state: {"match": str(uuid.UUID(int=0))},
     ),
+    # The ladder: public to read; nobody here has an entry, and anyone may enter themselves.
+    Row("GET", "/api/v1/ladders/{game}", PUBLIC),
+    Row("GET", "/api/v1/ladders/{game}/entry", authenticated(NOT_ON_LADDER)),
+    Row("POST", "/api/v1/ladders/{game}/entry", authenticated(CREATED), _nothing),
+    Row("DELETE", "/api/v1/ladders/{game}/entry", authenticated(NOT_ON_LADDER)),
+    Row("POST", "/api/v1/ladders/{game}/entry/resume", authenticated(NOT_ON_LADDER)),
     Row(
         "POST",
         "/api/v1/tournaments/{tournament_id}/withdraw",

@@ -20,6 +20,8 @@ from django.utils import timezone
 
 from core.account_feed import feed_deliverer_register
 from games.models import Seat, SeatOffer
+from ladder.models import LadderEntry
+from ladder.services.pairing import ladder_pair
 from notify.dispatch import register_channel, unregister_channel
 from notify.kinds import Notification
 from tests.players import Player, make_player, play_to_end, start_match
@@ -204,6 +206,24 @@ def _offer_consent(bob: Player, handle: tuple[str, int]) -> None:
     assert bob.post(f"/matches/{match_id}/substitutes/{offer}/accept").status_code == 200
 
 
+def _ladder_ask(alice: Player, bob: Player) -> Any:
+    """No route enters another account: alice's entry and a wave leave bob out."""
+    answer = alice.post("/ladders/gops/entry", {"options": [GOPS3["options"]]})
+    ladder_pair()
+    return None, answer
+
+
+def _ladder_seated(bob: Player, _: Any) -> bool:
+    entered = LadderEntry.objects.filter(user=bob.user, status="active").exists()
+    return entered and Seat.objects.filter(user=bob.user, match__ladder__isnull=False).exists()
+
+
+def _ladder_consent(bob: Player, _: Any) -> None:
+    """Bob's entry is his standing act: the next wave seats him (no invitation, no budget)."""
+    assert bob.post("/ladders/gops/entry", {"options": [GOPS3["options"]]}).status_code == 201
+    assert ladder_pair() == 1
+
+
 @dataclass(frozen=True)
 class Path:
     name: str
@@ -224,6 +244,8 @@ PATHS = [
     Path("series", _series_ask, _seated, _join),
     Path("rematch", _rematch_ask, _seated, _join, refusable=False),
     Path("seat offered to a substitute", _offer_ask, _offer_seated, _offer_consent),
+    # A pairing is not an invitation: nothing to refuse, no budget (the entry was bob's act).
+    Path("ladder entry", _ladder_ask, _ladder_seated, _ladder_consent, refusable=False),
 ]
 
 

@@ -150,6 +150,11 @@ PUBLISHED = [
     ("GET matches/{match_id}/stream", "match_stream_retrieve"),
     ("GET accounts/me/stream", "accounts_me_stream_retrieve"),
     ("GET tournaments/{tournament_id}/stream", "tournament_stream_retrieve"),
+    ("GET ladders/{game}", "ladder_retrieve"),
+    ("GET ladders/{game}/entry", "ladder_entry_retrieve"),
+    ("POST ladders/{game}/entry", "ladder_entry_create"),
+    ("DELETE ladders/{game}/entry", "ladder_entry_destroy"),
+    ("POST ladders/{game}/entry/resume", "ladder_entry_resume_create"),
 ]
 
 

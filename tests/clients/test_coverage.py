@@ -43,6 +43,12 @@ TYPES = {
     "FairnessKey": "FairnessKey",
     "Challenge": "ChallengeOutput",
     "Challenges": "ChallengeListOutput",
+    "LadderEntry": "LadderEntryOutput",
+    "LadderPair": "LadderPairOutput",
+    "LadderMatch": "LadderMatchOutput",
+    "LadderFailure": "LadderFailureOutput",
+    "LadderVerification": "LadderVerificationOutput",
+    "Ladder": "LadderOutput",
 }
 
 

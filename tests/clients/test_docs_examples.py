@@ -28,6 +28,7 @@ import pytest
 from facedown_client import Bot, Client, SeatView, run
 from facedown_client.types import Move
 
+from ladder.services.results import stalled_sweep
 from tests.clients.conftest import PASSWORD
 from tests.clients.house import match_against_house_bot
 
@@ -44,6 +45,7 @@ KINDS = {"person", "bot-challenged", "fragment"}
 EXAMPLES = {
     "pot_value_bot.py": ("house-match", []),
     "verify_match.py": ("finished-match", ["{match}"]),
+    "ladder_bot.py": ("ladder-bot", ["gops"]),
 }
 SMALL = {"num_cards": 3}
 
@@ -106,7 +108,7 @@ def _finished_match(client: Client) -> str:
 def test_the_example_runs(
     example: Example, registered: Callable[[], Client], server: str, tmp_path: Path
 ) -> None:
-    assert example.kind in KINDS | {"house-match", "finished-match"}, (
+    assert example.kind in KINDS | {"house-match", "finished-match", "ladder-bot"}, (
         f"{example.name}: unknown set-up {example.kind!r} (a new example file goes in EXAMPLES)"
     )
     script = tmp_path / "example.py"
@@ -121,9 +123,10 @@ def test_the_example_runs(
         values["match"] = match_against_house_bot(client, "gops", "random", SMALL)
     elif example.kind == "finished-match":
         values["match"] = _finished_match(client)
-    elif example.kind == "bot-challenged":
+    elif example.kind in ("bot-challenged", "ladder-bot"):
         client.account.become_bot()
         client.login(name, PASSWORD, name="docs bot")
+    opponent = _ladder_opponent(registered) if example.kind == "ladder-bot" else None
     command = [sys.executable, str(script), *(a.format(**values) for a in example.arguments)]
     environment = _environment(client, server, name)
     if example.kind != "bot-challenged":
@@ -133,6 +136,8 @@ def test_the_example_runs(
         assert done.returncode == 0, f"{example.name}:\n{done.stdout}\n{done.stderr}"
         assert "Traceback" not in done.stderr, done.stderr
         _check_outcome(example, client, values, done.stdout)
+        if opponent is not None:
+            opponent.join(30)
         return
 
     program = subprocess.Popen(
@@ -164,8 +169,28 @@ def test_the_example_runs(
     assert "Traceback" not in stderr and "Error" not in stderr, stderr  # no match failed
 
 
+def _ladder_opponent(registered: Callable[[], Client]) -> threading.Thread:
+    """Another bot account on the gops ladder, playing one match (the example's) in a thread:
+    the server pairs the two once the example enters."""
+    other = registered()
+    name = other.account.get()["username"]
+    other.account.become_bot()
+    other.login(name, PASSWORD, name="ladder opponent")
+    other.ladder.enter("gops", options=[SMALL])
+    thread = threading.Thread(
+        target=lambda: run(other, Lowest(), max_matches=1, timeout=45, handle_signals=False)
+    )
+    thread.start()
+    return thread
+
+
 def _check_outcome(example: Example, client: Client, values: dict[str, Any], output: str) -> None:
     """What each program's output must show: a match played to the end, receipts verified."""
+    if example.kind == "ladder-bot":
+        assert re.search(r"^finished 1 matches; ladder rating \d+$", output, re.MULTILINE), output
+        stalled_sweep()  # the worker may not have recorded the match yet
+        assert client.ladder.entry("gops")["played"] == 1
+        return
     if example.kind == "finished-match":
         assert re.search(r"^(\d+)/\1 receipts verify$", output, re.MULTILINE), output
         return

@@ -5,7 +5,12 @@ extras bring can hide a missing dependency.
 The virtualenv lives outside the repository (``FACEDOWN_PRODUCTION_VENV``, by default under the
 user's cache directory, one per stamp) and is kept while pyproject.toml and the Python version
 stay the same (a stamp with their hash, as scripts/_env.sh does): only the project itself is
-installed again on each run, without its dependencies, so the services run today's code.
+installed again, without its dependencies, when its files differ from those installed last (a
+second stamp with their hash), so the services run today's code.
+
+``python -m tests.deployment.production_venv`` builds or refreshes it ahead of the test:
+scripts/test does so in the background while the lint and the workers' phase run, and the test,
+in the serial phase, finds it ready.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,8 +94,9 @@ def _pip(python: Path, *args: str, cwd: Path) -> float:
 @dataclass
 class ProductionVenv:
     path: Path
-    built: bool  # False: reused, only the project installed again
+    built: bool  # False: reused, the project installed again only if its files changed
     install_seconds: float
+    reinstalled: bool = True  # False: the project's files were those installed already
 
     @property
     def python(self) -> Path:
@@ -112,14 +119,40 @@ def production_venv(app: Path) -> ProductionVenv:
     home.parent.mkdir(parents=True, exist_ok=True)
     with open(home.parent / f"{home.name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        stamp = home / ".facedown-installed"
-        want = stamp_value()
+        stamp, project = home / ".facedown-installed", home / ".facedown-project"
+        want, files = stamp_value(), files_value(app)  # before pip adds build files to app
         if stamp.is_file() and stamp.read_text().strip() == want:
+            if project.is_file() and project.read_text().strip() == files:
+                return ProductionVenv(home, built=False, install_seconds=0.0, reinstalled=False)
             # The dependencies are those of this pyproject.toml; today's code over the old.
+            project.unlink(missing_ok=True)
             seconds = _pip(home / "bin" / "python", "--no-deps", "--force-reinstall", ".", cwd=app)
+            project.write_text(files + "\n")
             return ProductionVenv(home, built=False, install_seconds=seconds)
         shutil.rmtree(home, ignore_errors=True)
         subprocess.run([sys.executable, "-m", "venv", str(home)], check=True, timeout=300)
         seconds = _pip(home / "bin" / "python", ".", cwd=app)  # what the image runs
         stamp.write_text(want + "\n")
+        project.write_text(files + "\n")
         return ProductionVenv(home, built=True, install_seconds=seconds)
+
+
+def files_value(app: Path) -> str:
+    """A hash of a :func:`stage`'s files, names and contents."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in app.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(app).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def main() -> None:
+    began = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="facedown-image-") as directory:
+        venv = production_venv(stage(Path(directory) / "app"))
+    done = "built" if venv.built else "refreshed" if venv.reinstalled else "up to date"
+    print(f"production virtualenv {venv.path}: {done} in {time.monotonic() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -59,6 +59,8 @@ class PostgresCluster:
 
     port: int = field(default_factory=free_port)
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="facedown-pg-")))
+    #: Flush to disk on commit, as in production (a benchmark's ceiling); off for the tests.
+    fsync: bool = False
 
     def __post_init__(self) -> None:
         self.bin = _pg_bin()
@@ -81,20 +83,44 @@ class PostgresCluster:
             str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres",
             "--no-sync", "-E", "UTF8", "--no-instructions",
         )  # fmt: skip
-        # Durability stays as in production (a committed move survives a fast restart); only
-        # the flush to disk is skipped, which matters for a machine crash, not for this test.
-        options = (
-            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c max_connections=40"
-        )
-        self._options = options
         self.start()
         self.sql("CREATE DATABASE facedown", database="postgres")
+
+    def migrate(self) -> None:
+        """The current migrations' schema in ``facedown``, copied from the migrated template of
+        the shared server (bench/database.py: migrated once for each state of the migrations):
+        a second or two, where a ``migrate`` of its own takes ten or more."""
+        from bench.database import copy_migrated
+
+        copy_migrated(self.url)
+
+    def standby(self, replica: PostgresCluster | None = None) -> PostgresCluster:
+        """A streaming replica of this (running) cluster, on its own port and directory (of
+        ``replica``, a new cluster not initialised, when given), started: ``pg_basebackup -R``
+        copies the data and writes the connection to follow."""
+        replica = replica or PostgresCluster()
+        self._run(
+            str(self.bin / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(self.port),
+            "-U", "postgres", "-D", str(replica.data), "-R", "-X", "stream", "--no-sync",
+            "--checkpoint=fast",
+        )  # fmt: skip
+        replica.start()
+        return replica
+
+    @property
+    def options(self) -> str:
+        """The server's command-line options: also those of a cluster restored from a backup."""
+        # Durability stays as in production (a committed move survives a fast restart); only
+        # the flush to disk is skipped, which matters for a machine crash, not for this test.
+        return (
+            f"-p {self.port} -k {self.root} -c listen_addresses=127.0.0.1 "
+            f"-c fsync={'on' if self.fsync else 'off'} -c max_connections=40"
+        )
 
     def pg_ctl(self, action: str, *extra: str) -> None:
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o",
-            self._options, "-w", "-t", "30", action, *extra,
+            self.options, "-w", "-t", "30", action, *extra,
         )  # fmt: skip
 
     def start(self) -> None:
@@ -111,7 +137,7 @@ class PostgresCluster:
 
         dsn = f"host=127.0.0.1 port={self.port} user=postgres dbname={database}"
         with psycopg.connect(dsn, autocommit=True) as conn, conn.cursor() as cursor:
-            cursor.execute(statement)  # type: ignore[arg-type]
+            cursor.execute(statement)
             return cursor.fetchall() if cursor.description else []
 
     def destroy(self) -> None:

@@ -11,6 +11,7 @@ without a replica.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -23,9 +24,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Match
+from games.replica_gate import wrote_key
 from games.routers import read_alias, replica_reads
 from games.services import reads
+from live.bus import RedisBus, bus
 from tests.players import Player, play_to_end, start_match
+from tests.tournaments import driver
+from tournaments.models import Tournament
 
 # The alias exists for the whole module, before each test's database setup, so the test
 # case may use it like any configured database.
@@ -157,3 +162,44 @@ def test_an_audit_the_replica_lacks_falls_back_to_the_primary(
     assert answer.status_code == 200 and answer.content == expected
     assert "games_match" in replica  # asked the replica first, which lacks the match
     assert "games_matchevent" in primary  # then read everything from the primary
+
+
+def test_profiles_and_leaderboards_read_from_the_replica(alice: Player, bob: Player) -> None:
+    _finished(alice, bob, ago=timedelta(minutes=2))
+    profile, primary, replica = _on_each(lambda: alice.get("/players/bob"))
+    assert profile.status_code == 200 and profile.json()["recent"]
+    assert "games_seat" in replica and "games_seat" not in primary
+    board, primary, replica = _on_each(lambda: alice.get("/games/gops/leaderboard"))
+    assert board.status_code == 200
+    assert "games_rating" in replica and "games_rating" not in primary
+
+
+def test_only_finished_tournaments_read_from_the_replica(alice: Player) -> None:
+    players = driver.users(4)
+    cup = driver.tournament(players[0], players, rounds=1)
+    path = f"/tournaments/{cup.pk}"
+    for url in (f"{path}/standings", f"{path}/export", f"{path}/export?format=csv"):
+        # Not finished: the replica is asked for its status only, the rest is the primary's.
+        answer, primary, replica = _on_each(lambda url=url: alice.get(url))
+        assert answer.status_code == 200
+        assert "tournaments_entry" in primary and "tournaments_entry" not in replica
+    now = timezone.now() + timedelta(days=2)
+    assert driver.play_out(cup.pk, now=now).status == Tournament.Status.FINISHED
+    for url in (f"{path}/standings", f"{path}/export", f"{path}/export?format=csv"):
+        answer, primary, replica = _on_each(lambda url=url: alice.get(url))
+        assert answer.status_code == 200
+        assert "tournaments_entry" in replica and "tournaments_entry" not in primary
+
+
+def test_a_write_that_succeeded_notes_its_accounts_moment(alice: Player, bob: Player) -> None:
+    shared = bus()
+    assert isinstance(shared, RedisBus)
+    match_id = start_match("gops", [alice, bob], options={"num_cards": 4})  # bob's join, noted
+    shared.client.delete(wrote_key(alice.user.pk), wrote_key(bob.user.pk))
+    before = time.time()
+    alice.move(match_id, 1, alice.match(match_id)["legal_moves"][0])
+    assert bob.move(match_id, 9, {"card": 1}).status_code >= 400  # refused: changes nothing
+    # Sent without waiting for Redis's reply, before the answer: there by the next request.
+    noted = shared.client.get(wrote_key(alice.user.pk))
+    assert noted is not None and before <= float(noted) <= time.time()
+    assert shared.client.get(wrote_key(bob.user.pk)) is None

@@ -1,4 +1,4 @@
-"""The unit of work's hand-assembled statements (games/match_store.py) write exactly
+"""The unit of work's hand-assembled statements (games/write_statements.py) write exactly
 what Django's ORM writes, for every column type the models have; a value only the ORM writes
 (an expression) is refused, and the unit of work writes that change with the ORM."""
 
@@ -14,9 +14,9 @@ from django.db import connection, transaction
 from django.db.models import F, Model
 from django.utils import timezone
 
-from games.match_store import NotPlain, insert_sql, update_sql
 from games.models import Match, MatchEvent, Move, Seat
 from games.services.unit_of_work import match_change
+from games.write_statements import NotPlain, insert_sql, update_sql
 from tests.players import Player, play_to_end, start_match
 
 pytestmark = pytest.mark.django_db
@@ -127,7 +127,7 @@ def test_the_statements_use_no_orm_compiler() -> None:
     import ast
     from pathlib import Path
 
-    tree = ast.parse(Path("games/match_store.py").read_text())
+    tree = ast.parse(Path("games/write_statements.py").read_text())
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     attributes = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     modules = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}

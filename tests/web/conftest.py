@@ -7,35 +7,26 @@ missing), never from ``playwright install``. Without it these tests skip and say
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from accounts.models import User
+from tests.web.shared_browser import CHROMIUM, shared
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PASSWORD = "a-long-browser-password"
 TIMEOUT_MS = 10_000
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+@pytest.fixture
+def browser() -> Browser:
+    """The run's Chromium (tests/web/shared_browser.py), launched by the first browser test of
+    a row of them."""
     if not CHROMIUM.exists():
         reason = (
             f"{CHROMIUM} is missing: install Debian's chromium (scripts/test does it as root: "
@@ -43,24 +34,7 @@ def browser() -> Iterator[Browser]:
         )
         print(f"\nSKIP browser tests: {reason}")
         pytest.skip(reason)
-    # Playwright's sync API keeps an event loop in this thread; Django's ORM calls made by the
-    # test itself (fixtures, assertions) are still synchronous, so let them through meanwhile.
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        with sync_playwright() as playwright:
-            launched = playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-            )
-            try:
-                yield launched
-            finally:
-                launched.close()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    return shared.get()
 
 
 @pytest.fixture

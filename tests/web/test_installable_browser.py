@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import BrowserContext, sync_playwright
 
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS
+from tests.web.conftest import TIMEOUT_MS
+from tests.web.shared_browser import CHROMIUM, CHROMIUM_ARGS
 
 
 @pytest.fixture

@@ -302,7 +302,8 @@ class TournamentStandingsApi(APIView):
         description="The standings after the finished matches, with the tie-breaks.",
     )
     def get(self, request: Request, tournament_id: str) -> Response:
-        return Response(reads.tournament_standings(readable_or_404(request, tournament_id)))
+        tid = readable_or_404(request, tournament_id)
+        return Response(reads.finished_read(tid, lambda: reads.tournament_standings(tid)))
 
 
 class TournamentCrosstableApi(APIView):
@@ -391,11 +392,11 @@ class TournamentExportApi(APIView):
     def get(self, request: Request, tournament_id: str) -> Response:
         tid = readable_or_404(request, tournament_id)
         if request.accepted_renderer.format == "csv":
-            response = Response(reads.tournament_export_csv(tid))
+            response = Response(reads.finished_read(tid, lambda: reads.tournament_export_csv(tid)))
             response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.csv"'
             return response
         if request.accepted_renderer.format == "trf":
-            response = Response(reads.tournament_export_trf(tid))
+            response = Response(reads.finished_read(tid, lambda: reads.tournament_export_trf(tid)))
             response["Content-Disposition"] = f'attachment; filename="tournament-{tid}.trf"'
             return response
-        return Response(reads.tournament_export_json(tid))
+        return Response(reads.finished_read(tid, lambda: reads.tournament_export_json(tid)))

@@ -111,20 +111,25 @@ def _pairs(
     def allowed(a: Waiting, b: Waiting) -> bool:
         return pair_key(a.id, b.id) not in apart
 
-    found: list[tuple[int, int]] = []
-    for start in range(0, len(ranked), BLOCK):
-        block = ranked[start : start + BLOCK]
-        found += [(start + i, start + j) for i, j in _matching(block, weight, allowed)]
+    found = _in_blocks(ranked, weight, allowed)
     matched = {i for pair in found for i in pair}
     rest = [i for i in range(len(ranked)) if i not in matched]
     if len(rest) > 1:  # the blocks' leftovers, nearest to each other among themselves
-        again = _matching([ranked[i] for i in rest], weight, allowed)
+        again = _in_blocks([ranked[i] for i in rest], weight, allowed)
         found += [(rest[i], rest[j]) for i, j in again]
     tables = []
     for i, j in sorted(found):
         a, b = ranked[i].id, ranked[j].id  # i < j: a is the higher-ranked
         tables.append([b, a] if first_seat.get(b, 0) < first_seat.get(a, 0) else [a, b])
     return tables
+
+
+def _in_blocks(ranked: list[Waiting], weight: _Weight, allowed: _Allowed) -> list[tuple[int, int]]:
+    found: list[tuple[int, int]] = []
+    for start in range(0, len(ranked), BLOCK):
+        block = ranked[start : start + BLOCK]
+        found += [(start + i, start + j) for i, j in _matching(block, weight, allowed)]
+    return found
 
 
 def _matching(

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
@@ -18,6 +19,7 @@ from django.utils.translation import gettext_noop
 from accounts.models import User
 from core.csv_cells import csv_text
 from core.errors import NotFound, NotSupported
+from games.routers import from_replica, primary_reads
 from games.services.rating_scale import from_ordinal
 from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent, TournamentMatch
 from tournaments.pairing.arena import FIRE_AFTER
@@ -57,6 +59,7 @@ SETTINGS = (
     "berserk",
     "admit_bots",
 )
+T = TypeVar("T")
 TIMES = (
     "registration_opens_at",
     "registration_closes_at",
@@ -69,6 +72,21 @@ TIMES = (
 
 def iso(value: datetime | None) -> str | None:
     return value.isoformat().replace("+00:00", "Z") if value is not None else None
+
+
+def finished_read(tournament_id: uuid.UUID, read: Callable[[], T]) -> T:
+    """``read()`` from the read replica when it has the tournament finished (its results
+    change no more) and may serve this reader (games/routers.py), else from the primary."""
+
+    def settled() -> T | None:
+        done = Tournament.objects.filter(pk=tournament_id, status=Tournament.Status.FINISHED)
+        return read() if done.exists() else None
+
+    found = from_replica(settled)
+    if found is not None:
+        return found
+    with primary_reads():
+        return read()
 
 
 def tournament_get(tournament_id: uuid.UUID | str) -> Tournament:

@@ -21,6 +21,8 @@ from facedown_client.types import (
     EventPage,
     FairnessKey,
     Game,
+    Ladder,
+    LadderEntry,
     Match,
     Move,
     MoveAnswer,
@@ -521,6 +523,45 @@ class TournamentsArea(Area):
     ) -> Generator[StreamItem, None, None]:
         path = f"/tournaments/{tournament_id}/stream"
         return self._client.stream(path, last_event_id, read_timeout)
+
+
+class LadderArea(Area):
+    """A game's ladder: the server pairs its entrants with each other (docs/bots.md)."""
+
+    @operation("GET", "/ladders/{game}")
+    def get(self, game: str) -> Ladder:
+        """The public ladder: ratings, crosstable, matches with transcripts, verification."""
+        return cast(Ladder, self._call("GET", f"/ladders/{game}"))
+
+    @operation("GET", "/ladders/{game}/entry")
+    def entry(self, game: str) -> LadderEntry:
+        """Your entry: ``status`` (``active``, ``paused``, ``left``), ``paused_reason``."""
+        return cast(LadderEntry, self._call("GET", f"/ladders/{game}/entry"))
+
+    @operation("POST", "/ladders/{game}/entry")
+    def enter(
+        self,
+        game: str,
+        *,
+        seats: list[int] | None = None,
+        options: JSONList | None = None,
+        time_controls: JSONList | None = None,
+        max_concurrent: int | None = None,
+    ) -> LadderEntry:
+        """Enter (or change what your entry accepts): paired until you ``leave``."""
+        body = _given(
+            seats=seats, options=options, time_controls=time_controls, max_concurrent=max_concurrent
+        )
+        return cast(LadderEntry, self._call("POST", f"/ladders/{game}/entry", body))
+
+    @operation("DELETE", "/ladders/{game}/entry")
+    def leave(self, game: str) -> LadderEntry:
+        return cast(LadderEntry, self._call("DELETE", f"/ladders/{game}/entry"))
+
+    @operation("POST", "/ladders/{game}/entry/resume")
+    def resume(self, game: str) -> LadderEntry:
+        """Be paired again after the server paused your entry."""
+        return cast(LadderEntry, self._call("POST", f"/ladders/{game}/entry/resume"))
 
 
 class TokensArea(Area):

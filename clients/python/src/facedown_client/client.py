@@ -137,6 +137,7 @@ class Client:
         self.chat = areas.ChatArea(self)
         self.moderation = areas.ModerationArea(self)
         self.tournaments = areas.TournamentsArea(self)
+        self.ladder = areas.LadderArea(self)
         self.tokens = areas.TokensArea(self)
         self.account = areas.AccountArea(self)
         self.notifications = areas.NotificationsArea(self)

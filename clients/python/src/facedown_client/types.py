@@ -236,3 +236,68 @@ class Challenges(TypedDict):
     outgoing: list[Challenge]
     #: Open challenges you may accept.
     open: list[Challenge]
+
+
+class LadderEntry(TypedDict, total=False):
+    """An entry on a game's ladder (``GET /ladders/{game}/entry``, and each of the page's)."""
+
+    game: str
+    player: str
+    is_bot: bool
+    status: Literal["active", "paused", "left"]
+    #: Why the server paused the entry (``timeouts``), or None.
+    paused_reason: str | None
+    seats: list[int]
+    options: list[dict[str, Any]]
+    time_controls: list[dict[str, Any]]
+    max_concurrent: int
+    rating: int
+    provisional: bool
+    mu: float
+    sigma: float
+    #: openskill's mu - 2 sigma and mu + 2 sigma.
+    interval: list[float]
+    played: int
+    won: int
+
+
+class LadderPair(TypedDict):
+    player: str
+    opponent: str
+    matches: int
+    score: float
+    #: The 95% Wilson interval of the player's score share.
+    interval: list[float]
+
+
+class LadderMatch(TypedDict, total=False):
+    match_id: str
+    players: list[str]
+    started_at: str
+    finished_at: str | None
+    ranking: list[list[int]] | None
+    verified: bool | None
+    #: The transcript's path (``facedown-transcript-v1``), for ``python -m games.verify``.
+    transcript: str
+
+
+class LadderFailure(TypedDict):
+    match_id: str
+    problems: str
+
+
+class LadderVerification(TypedDict):
+    verified: int
+    failed: int
+    pending: int
+    failures: list[LadderFailure]
+
+
+class Ladder(TypedDict):
+    """``GET /ladders/{game}``: the public page's data."""
+
+    game: str
+    entrants: list[LadderEntry]
+    crosstable: list[LadderPair]
+    matches: list[LadderMatch]
+    verification: LadderVerification
