@@ -21,8 +21,8 @@ from tests.tournaments.driver import play_matches, running_matches
 from tournaments.models import Entry, Tournament, TournamentMatch
 from tournaments.pairing.arena import ArenaScore, arena_scores
 from tournaments.pairing.types import Played
-from tournaments.services.arena import arena_wave
-from tournaments.services.lifecycle import tournaments_sweep
+from tournaments.services.arena import arena_wave, arena_waves
+from tournaments.services.lifecycle import match_finished, tournaments_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -305,3 +305,25 @@ def test_a_correspondence_arena_runs_for_days_the_same_way():
     arena.refresh_from_db()
     assert arena.status == Tournament.Status.FINISHED
     assert sum(e.points for e in Entry.objects.filter(tournament=arena)) == 2 * 3 * 2
+
+
+def test_a_finished_matchs_wave_does_not_rematch_at_once_the_periodic_wave_may():
+    t0 = timezone.now()
+    organiser = make_player("rematch-host")
+    players = [make_player(f"r{i}") for i in range(4)]
+    tid = _arena(organiser, t0 + timedelta(minutes=1))["id"]
+    for player in players:
+        player.post(f"/tournaments/{tid}/join")
+    now = t0 + timedelta(minutes=1)
+    tournaments_sweep(now=now)
+    first = TournamentMatch.objects.filter(round__tournament_id=tid).order_by("pk").first()
+    assert first is not None
+    play_matches(tid, random.Random(4), only={first.match_id})
+    now += timedelta(seconds=1)
+    # The two who just played are the only ones free: their match's wave seats nobody ...
+    assert match_finished(match_id=first.match_id, now=now) is False
+    assert not set(first.players) & set(_seated(tid))
+    # ... the periodic wave seats them together rather than let them wait on.
+    now += timedelta(seconds=1)
+    assert arena_waves(now=now) == 1
+    assert sorted(_seated(tid)) == sorted(p.user.pk for p in players)
