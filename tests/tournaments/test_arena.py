@@ -327,3 +327,14 @@ def test_a_finished_matchs_wave_does_not_rematch_at_once_the_periodic_wave_may()
     now += timedelta(seconds=1)
     assert arena_waves(now=now) == 1
     assert sorted(_seated(tid)) == sorted(p.user.pk for p in players)
+
+
+def test_the_arena_waves_are_a_periodic_job_of_both_runners(settings):
+    from games import dispatch
+    from games.embedded import worker
+
+    assert worker.periodic["arena_waves"]() == settings.FACEDOWN_ARENA_WAVE_SECONDS == 2
+    assert dispatch.job("arena_waves") is not None
+    beat = settings.CELERY_BEAT_SCHEDULE["arena-waves"]
+    assert beat["task"] == "tournaments.tasks.arena_waves_task"
+    assert beat["schedule"] == 2
