@@ -510,6 +510,15 @@ CELERY_BEAT_SCHEDULE["tournaments-sweep"] = {
     "task": "tournaments.tasks.tournaments_sweep_task",
     "schedule": FACEDOWN_TOURNAMENT_SWEEP_SECONDS,
 }
+# How often every running arena pairs its free players (a wave also follows each finished
+# match of an arena; docs/tournament-pairing.md, "Arena").
+FACEDOWN_ARENA_WAVE_SECONDS = float(os.environ.get("FACEDOWN_ARENA_WAVE_SECONDS", "2"))
+# How many arenas (in registration or running) one account may be in at once.
+FACEDOWN_ARENA_ENTRIES_PER_ACCOUNT = int(os.environ.get("FACEDOWN_ARENA_ENTRIES_PER_ACCOUNT", "3"))
+CELERY_BEAT_SCHEDULE["arena-waves"] = {
+    "task": "tournaments.tasks.arena_waves_task",
+    "schedule": FACEDOWN_ARENA_WAVE_SECONDS,
+}
 # --- The bot ladder (ladder/, docs/bots.md "The ladder") ---
 # How often a pairing wave seats the free entrants (one also follows each ladder match's end).
 FACEDOWN_LADDER_PAIR_SECONDS = float(os.environ.get("FACEDOWN_LADDER_PAIR_SECONDS", "10"))

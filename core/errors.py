@@ -269,6 +269,14 @@ class AlreadyRegistered(FacedownError):
     default_detail = gettext_noop("This player is already registered in the tournament.")
 
 
+class BerserkRefused(FacedownError):
+    status, code, title = 409, "berserk_refused", gettext_noop("Berserk refused")
+    default_detail = gettext_noop(
+        "Berserk is possible only in your running match of an arena that allows it, before "
+        "your first move."
+    )
+
+
 class NotRegistered(FacedownError):
     status, code, title = 409, "not_registered", gettext_noop("Not registered")
     default_detail = gettext_noop("This player is not registered in the tournament.")
@@ -409,6 +417,7 @@ ERROR_CODES: dict[str, int] = {
         AlreadyAnswered,
         TournamentNotOpen,
         TournamentFull,
+        BerserkRefused,
         EntryRefused,
         AlreadyRegistered,
         NotRegistered,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import uuid
 
+from django.core.exceptions import ValidationError
+
 from core.errors import NotFound
 from tournaments.models import Tournament
 
@@ -19,3 +21,14 @@ def tournament_lock(tournament_id: uuid.UUID | str) -> Tournament:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except (Tournament.DoesNotExist, ValueError, TypeError) as exc:
         raise NotFound("No such tournament.") from exc
+
+
+def tournament_lock_try(tournament_id: uuid.UUID | str) -> Tournament | None:
+    """The tournament row, locked, or None at once when another transaction holds its lock
+    (or it does not exist): for periodic work that the lock's holder is doing anyway."""
+    try:
+        return (
+            Tournament.objects.select_for_update(skip_locked=True).filter(pk=tournament_id).first()
+        )
+    except (ValueError, TypeError, ValidationError):
+        return None

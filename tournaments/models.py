@@ -20,6 +20,8 @@ class Tournament(models.Model):
         ROUND_ROBIN = "round_robin"
         DOUBLE_ROUND_ROBIN = "double_round_robin"
         KNOCKOUT = "knockout"
+        #: A time window in which players are paired in waves as soon as they are free.
+        ARENA = "arena"
 
     class Status(models.TextChoices):
         REGISTERING = "registering"
@@ -88,6 +90,16 @@ class Tournament(models.Model):
     current_round = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField()
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: Arena: the window's length from the start, and its end once started.
+    arena_minutes = models.PositiveIntegerField(null=True, blank=True)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    #: Arena: after two wins in a row a win scores double until a result that is not a win.
+    streaks = models.BooleanField(default=True)
+    #: Arena (Fischer and byo-yomi clocks): a player may halve their own bank before their
+    #: first move of a match, for one more point on a win.
+    berserk = models.BooleanField(default=False)
+    #: Arena and Swiss: bot accounts may enter (every entrant sees it before joining).
+    admit_bots = models.BooleanField(default=False)
     #: The last event's number (``TournamentEvent.seq``), counted under the tournament's lock.
     events_seq = models.PositiveIntegerField(default=0)
 
@@ -118,6 +130,10 @@ class Entry(models.Model):
     joined_at = models.DateTimeField(null=True, blank=True)
     left_at = models.DateTimeField(null=True, blank=True)
     invited = models.BooleanField(default=False)
+    #: Arena: points and wins in a row so far (tournaments/pairing/arena.py), kept as each
+    #: table is recorded, so a wave ranks the waiting without reading every table.
+    points = models.IntegerField(default=0)
+    wins_in_row = models.PositiveIntegerField(default=0)
 
     class Meta:
         verbose_name_plural = "entries"
@@ -163,6 +179,8 @@ class TournamentMatch(models.Model):
     #: User ids who lost this table by forfeit (withdrawn, disqualified).
     forfeited = models.JSONField(default=list, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: Arena: user ids who berserked at this table (halved their bank before their first move).
+    berserk = models.JSONField(default=list, blank=True)
 
     class Meta:
         verbose_name_plural = "tournament matches"

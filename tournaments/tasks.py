@@ -15,6 +15,7 @@ from django.db import OperationalError
 
 from games.embedded import worker
 from games.tasks import celery_job_register
+from tournaments.services.arena import arena_waves
 from tournaments.services.lifecycle import match_finished, tournaments_sweep
 
 _RETRY: dict[str, Any] = {
@@ -34,6 +35,13 @@ def tournaments_sweep_task() -> int:
     return tournaments_sweep()
 
 
+@shared_task(**_RETRY)
+def arena_waves_task() -> int:
+    return arena_waves()
+
+
 celery_job_register("tournament_match_finished", tournament_match_finished_task)
 celery_job_register("tournaments_sweep", tournaments_sweep_task)
 worker.periodic["tournaments_sweep"] = lambda: settings.FACEDOWN_TOURNAMENT_SWEEP_SECONDS
+celery_job_register("arena_waves", arena_waves_task)
+worker.periodic["arena_waves"] = lambda: settings.FACEDOWN_ARENA_WAVE_SECONDS

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -102,6 +103,7 @@ NOT_REGISTERED = Outcome(409, "not_registered")
 NOT_INVITED = Outcome(409, "not_invited")
 NOT_ON_LADDER = Outcome(404, "not_on_ladder")
 NOT_OPEN = Outcome(409, "tournament_not_open")
+BERSERK_REFUSED = Outcome(409, "berserk_refused")
 UNAVAILABLE = Outcome(409, "conditional_moves_unavailable")
 NOT_OFFERABLE = Outcome(409, "seat_not_offerable")
 NO_ID = "00000000-0000-4000-8000-000000000000"
@@ -485,6 +487,13 @@ ROWS: tuple[Row, ...] = (
         authenticated(OK, other_seat=ALREADY_REGISTERED),
     ),
     Row("POST", "/api/v1/tournaments/{tournament_id}/decline", authenticated(NOT_INVITED)),
+    # The world's tournament is a Swiss: nobody may berserk in it.
+    Row(
+        "POST",
+        "/api/v1/tournaments/{tournament_id}/berserk",
+        authenticated(BERSERK_REFUSED),
+        lambda world, actor, state: {"match": str(uuid.UUID(int=0))},
+    ),
     # The ladder: public to read; nobody here has an entry, and anyone may enter themselves.
     Row("GET", "/api/v1/ladders/{game}", PUBLIC),
     Row("GET", "/api/v1/ladders/{game}/entry", authenticated(NOT_ON_LADDER)),

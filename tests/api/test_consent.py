@@ -25,7 +25,8 @@ from ladder.services.pairing import ladder_pair
 from notify.dispatch import register_channel, unregister_channel
 from notify.kinds import Notification
 from tests.players import Player, make_player, play_to_end, start_match
-from tournaments.models import Entry
+from tournaments.models import Entry, TournamentMatch
+from tournaments.services.arena import arena_wave
 
 pytestmark = pytest.mark.django_db
 
@@ -105,6 +106,44 @@ def _tournament_entered(bob: Player, tid: str) -> bool:
 def _tournament_consent(bob: Player, tid: str) -> None:
     assert bob.get(f"/tournaments/{tid}").json()["you"]["invited"] is True
     assert bob.post(f"/tournaments/{tid}/join").status_code == 200
+
+
+def _arena_ask(alice: Player, bob: Player) -> Any:
+    """An arena in registration: alice invites bob, carol joins, alice opens the window."""
+    settings = {
+        "name": "Consent arena",
+        **GOPS3,
+        "format": "arena",
+        "arena_minutes": 60,
+        "time_control": {
+            "kind": "fischer",
+            "initial_seconds": 300,
+            "increment_seconds": 10,
+            "max_seconds": 600,
+        },
+        "round_limit_seconds": 3600,
+        "starts_at": (timezone.now() + timedelta(days=1)).isoformat(),
+    }
+    tid = str(_created(alice.post("/tournaments", settings))["id"])
+    answer = alice.post(f"/tournaments/{tid}/players", {"username": bob.name})
+    if answer.status_code != 201:
+        return tid, answer
+    assert make_player().post(f"/tournaments/{tid}/join").status_code == 200
+    assert alice.post(f"/tournaments/{tid}/start").status_code == 200
+    return tid, answer
+
+
+def _arena_seated(bob: Player, tid: str) -> bool:
+    at_table = TournamentMatch.objects.filter(
+        round__tournament_id=tid, players__contains=[bob.user.pk]
+    ).exists()
+    return at_table or _tournament_entered(bob, tid)
+
+
+def _arena_consent(bob: Player, tid: str) -> None:
+    """Bob joins the running arena himself; the next wave seats him."""
+    assert bob.post(f"/tournaments/{tid}/join").status_code == 200
+    arena_wave(tournament_id=tid)
 
 
 def _challenge_ask(alice: Player, bob: Player) -> Any:
@@ -198,6 +237,7 @@ class Path:
 
 PATHS = [
     Path("tournament invitation", _tournament_ask, _tournament_entered, _tournament_consent),
+    Path("arena", _arena_ask, _arena_seated, _arena_consent),
     Path("directed challenge", _challenge_ask, _challenge_seated, _challenge_consent),
     Path("bulk pairing", _bulk_ask, _seated, _join),
     Path("match with a named seat", _match_ask, _seated, _join),

@@ -85,6 +85,31 @@ class TournamentCreateInput(StrictSerializer):
     registration_closes_at = StrictDateTimeField(required=False, allow_null=True, default=None)
     starts_at = StrictDateTimeField()
     featured = StrictBooleanField(default=False, help_text="Staff only.")
+    arena_minutes = StrictIntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=60 * 24 * 60,
+        help_text="Arena: the window's length from the start (required); players join and "
+        "leave during it and are paired as soon as they are free.",
+    )
+    streaks = StrictBooleanField(
+        default=True, help_text="Arena: after two wins in a row, wins score double."
+    )
+    berserk = StrictBooleanField(
+        default=False,
+        help_text="Arena with a Fischer or byo-yomi clock: a player may halve their own bank "
+        "before their first move for one more point on a win.",
+    )
+    admit_bots = StrictBooleanField(
+        default=False,
+        help_text="Arena or Swiss: bot accounts may enter. Shown to every player before they join.",
+    )
+
+
+class BerserkInput(StrictSerializer):
+    match = serializers.UUIDField(help_text="Your running match of this arena.")
 
 
 class PlayerAddInput(StrictSerializer):
@@ -126,6 +151,15 @@ class TournamentOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     players = serializers.IntegerField(help_text="Registered players still in.")
     organiser = serializers.CharField()
+    arena_minutes = serializers.IntegerField(allow_null=True)
+    ends_at = serializers.DateTimeField(
+        allow_null=True, help_text="Arena: the window's end, once started."
+    )
+    streaks = serializers.BooleanField()
+    berserk = serializers.BooleanField()
+    admit_bots = serializers.BooleanField(
+        help_text="Bot accounts may enter: players may be paired with programs."
+    )
 
 
 class TournamentPageOutput(serializers.Serializer):
@@ -168,6 +202,9 @@ class StandingRowOutput(serializers.Serializer):
     played = serializers.IntegerField()
     byes = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Entry.Status.values)
+    on_fire = serializers.BooleanField(
+        help_text="Arena with streaks: two wins in a row, the next win scores double."
+    )
 
 
 class StandingsOutput(serializers.Serializer):

@@ -23,6 +23,11 @@ urlpatterns = [
         name="tournament-withdraw",
     ),
     path(
+        "tournaments/<str:tournament_id>/berserk",
+        v.TournamentBerserkApi.as_view(),
+        name="tournament-berserk",
+    ),
+    path(
         "tournaments/<str:tournament_id>/start",
         v.TournamentStartApi.as_view(),
         name="tournament-start",

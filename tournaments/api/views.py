@@ -28,6 +28,7 @@ from games.catalog import engines
 from tournaments.api import serializers as s
 from tournaments.models import Entry, Tournament
 from tournaments.services import entries, lifecycle, reads
+from tournaments.services.arena_berserk import arena_berserk
 from tournaments.services.create import tournament_create
 
 TAGS = ["tournaments"]
@@ -155,13 +156,32 @@ class TournamentJoinApi(_Action):
 class TournamentWithdrawApi(_Action):
     @_action_schema(
         "Leave. Once running, your seats in running matches are played to the end by the "
-        "stand-in bot, and you are not paired again."
+        "stand-in bot, and you are not paired again. An arena: you are not paired again until "
+        "you join again, and you play out the match at hand."
     )
     def post(self, request: Request, tournament_id: str) -> Response:
         return super().post(request, tournament_id)
 
     def act(self, request: Request, tournament_id: uuid.UUID) -> None:
         entries.tournament_withdraw(tournament_id=tournament_id, user=requester(request))
+
+
+class TournamentBerserkApi(APIView):
+    throttle_scope = "moves"
+    token_scope = scopes.TOURNAMENT
+
+    @extend_schema(
+        request=s.BerserkInput,
+        responses={200: s.TournamentDetailOutput, 403: PROBLEM, 404: PROBLEM, 409: PROBLEM},
+        tags=TAGS,
+        description="Arena with berserk: halve your own bank in your running match of it "
+        "before your first move, for one more point on a win. 409 `berserk_refused` otherwise.",
+    )
+    def post(self, request: Request, tournament_id: str) -> Response:
+        tid = readable_or_404(request, tournament_id)
+        data = validated(s.BerserkInput, request)
+        arena_berserk(tournament_id=tid, user=requester(request), match_id=data["match"])
+        return _detail(request, tid)
 
 
 class TournamentDeclineApi(_Action):

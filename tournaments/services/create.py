@@ -26,6 +26,7 @@ MAX_INTERVAL_DAYS = 60
 MAX_ROUND_LIMIT_SECONDS = 120 * 24 * 3600
 MIN_ROUND_LIMIT_SECONDS = 60
 MAX_NAME = 100
+MAX_ARENA_MINUTES = 60 * 24 * 60  # sixty days: a correspondence arena
 MAX_RATING = 10_000  # a shown rating (games/services/rating_scale.py), as seeks bound theirs
 
 
@@ -59,6 +60,10 @@ def _settings_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> Non
         if fields.get("rounds") is None:
             errors["rounds"] = [gettext_noop("A Swiss tournament needs its number of rounds.")]
         _whole(errors, "rounds", fields.get("rounds"), 1, MAX_SWISS_ROUNDS)
+    if fields.get("format") == Tournament.Format.ARENA:
+        _arena_check(fields, errors)
+    elif fields.get("admit_bots") and fields.get("format") != Tournament.Format.SWISS:
+        errors["admit_bots"] = [gettext_noop("Only an arena or a Swiss admits bot accounts.")]
     _whole(errors, "round_interval_days", fields.get("round_interval_days"), 1, MAX_INTERVAL_DAYS)
     _whole(
         errors,
@@ -78,6 +83,21 @@ def _settings_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> Non
         return
     if low is not None and high is not None and low > high:
         errors["max_rating"] = [gettext_noop("At least min_rating.")]
+
+
+def _arena_check(fields: dict[str, Any], errors: dict[str, list[str]]) -> None:
+    """An arena needs its window and a clock (a match with none could outlast it forever);
+    berserk halves a bank, so only Fischer and byo-yomi clocks allow it."""
+    if fields.get("arena_minutes") is None:
+        errors["arena_minutes"] = [gettext_noop("An arena needs its length in minutes.")]
+    _whole(errors, "arena_minutes", fields.get("arena_minutes"), 1, MAX_ARENA_MINUTES)
+    control = fields.get("time_control")
+    if not control:
+        errors["time_control"] = [gettext_noop("An arena's matches need a time control.")]
+    elif fields.get("berserk") and control.get("kind") not in ("fischer", "byoyomi"):
+        errors["berserk"] = [gettext_noop("Berserk needs a Fischer or byo-yomi clock.")]
+    if fields.get("round_interval_days") is not None:
+        errors["round_interval_days"] = [gettext_noop("An arena has no rounds to space.")]
 
 
 def _times_check(fields: dict[str, Any], errors: dict[str, list[str]], now: datetime) -> None:
@@ -136,6 +156,9 @@ def tournament_create(*, organiser: User, now: datetime | None = None, **fields:
         "featured": False,
         "min_rated_games": 0,
         "min_account_days": 0,
+        "streaks": True,
+        "berserk": False,
+        "admit_bots": False,
         **fields,
     }
     if fields["featured"] and not organiser.is_staff:
@@ -151,6 +174,8 @@ def tournament_create(*, organiser: User, now: datetime | None = None, **fields:
         # The stand-in that moves for a late seat is the tournament's.
         time_control = {**time_control, "auto_move_bot": fields["stand_in_bot"]}
     time_control = time_control_validate(time_control, game=fields["game"])
+    if fields["format"] != Tournament.Format.ARENA:
+        fields["arena_minutes"] = None
     if fields["format"] != Tournament.Format.SWISS:
         fields["rounds"] = None  # computed at the start, from the players
     with transaction.atomic():
@@ -170,7 +195,7 @@ def tournament_create(*, organiser: User, now: datetime | None = None, **fields:
 
 def pause_allowed(tournament: Tournament) -> bool:
     """As for a match: only a correspondence time control that allows pauses."""
-    if tournament.time_control is None:
-        return False
+    if tournament.time_control is None or tournament.format == Tournament.Format.ARENA:
+        return False  # an arena's window is fixed
     control = TimeControl.of(tournament.time_control)
     return bool(control.correspondence and tournament.time_control.get("allow_pause", True))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
@@ -47,6 +48,9 @@ WHY_NOT = (
     "full",
     "registered",
     "disqualified",
+    "arena_over",
+    "bots_not_admitted",
+    "too_many_arenas",
 )
 Open = (Tournament.Status.REGISTERING,)
 Running = (Tournament.Status.RUNNING, Tournament.Status.PAUSED)
@@ -65,6 +69,19 @@ def players_count(tournament: Tournament) -> int:
     return tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
 
 
+def arena_open(tournament: Tournament, now: datetime) -> bool:
+    """An arena takes joins (and returns) from registration to the end of its window."""
+    if tournament.format != Tournament.Format.ARENA:
+        return False
+    if tournament.status == Tournament.Status.REGISTERING:
+        return True
+    return (
+        tournament.status == Tournament.Status.RUNNING
+        and tournament.ends_at is not None
+        and now < tournament.ends_at
+    )
+
+
 def _late_entry_possible(tournament: Tournament) -> bool:
     """A running (or paused) Swiss takes late players, by the organiser's invitation."""
     return tournament.status in Running and tournament.format == Tournament.Format.SWISS
@@ -78,7 +95,13 @@ def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
         return "registered"
     if entry is not None and entry.status == Entry.Status.DISQUALIFIED:
         return "disqualified"
+    if user.is_bot and not tournament.admit_bots:
+        return "bots_not_admitted"
     late = entry is not None and entry.invited and _late_entry_possible(tournament)
+    if tournament.format == Tournament.Format.ARENA and tournament.status in Running:
+        if not arena_open(tournament, now):
+            return "arena_over"
+        late = True  # anyone may join a running arena, under the other conditions
     if tournament.status != Tournament.Status.REGISTERING and not late:
         return "not_registering"
     if not late and tournament.registration_opens_at and now < tournament.registration_opens_at:
@@ -102,7 +125,27 @@ def why_not(tournament: Tournament, user: User, now: datetime) -> str | None:
         return "account_too_new"
     if tournament.max_players is not None and players_count(tournament) >= tournament.max_players:
         return "full"
+    if tournament.format == Tournament.Format.ARENA and _arenas_entered(user, tournament) >= int(
+        settings.FACEDOWN_ARENA_ENTRIES_PER_ACCOUNT
+    ):
+        return "too_many_arenas"
     return None
+
+
+def _arenas_entered(user: User, besides: Tournament) -> int:
+    """The other arenas, in registration or running, the user is in now (a cap: each entry
+    is paired continuously)."""
+    return (
+        Entry.objects.filter(
+            user=user,
+            joined=True,
+            status=Entry.Status.ACTIVE,
+            tournament__format=Tournament.Format.ARENA,
+            tournament__status__in=(Tournament.Status.REGISTERING, Tournament.Status.RUNNING),
+        )
+        .exclude(tournament=besides)
+        .count()
+    )
 
 
 def tournament_join(
@@ -118,7 +161,12 @@ def tournament_join(
             raise AlreadyRegistered()
         if reason == "full":
             raise TournamentFull()
-        if reason in ("not_registering", "registration_not_open", "registration_closed"):
+        if reason in (
+            "not_registering",
+            "registration_not_open",
+            "registration_closed",
+            "arena_over",
+        ):
             raise TournamentNotOpen(why_not=reason)
         if reason in ("rating_too_low", "rating_too_high"):
             raise _rating_refused(tournament, user, reason)
@@ -178,7 +226,8 @@ def tournament_withdraw(
         entry.joined = tournament.status in Running
         entry.save(update_fields=["status", "left_at", "joined"])
         event_add(tournament, "withdrew", at=now, author=user, player=user.username)
-        if tournament.status in Running:
+        # Leaving an arena ends the pairing, not the match at hand: the player plays it out.
+        if tournament.status in Running and tournament.format != Tournament.Format.ARENA:
             absent_handed_over(tournament, user, reason="withdrew from the tournament")
     return entry
 

@@ -22,10 +22,18 @@ from tournaments.locks import tournament_lock
 from tournaments.models import Entry, Tournament, TournamentMatch, TournamentRound
 from tournaments.pairing.standings import Standing, standings
 from tournaments.services.announce import Announcements
+from tournaments.services.arena import (
+    arena_finish,
+    arena_record,
+    arena_wave,
+    arenas_running,
+    wave_in_lock,
+)
 from tournaments.services.create import pause_allowed
 from tournaments.services.log import event_add
 from tournaments.services.results import Results, results_of
 from tournaments.services.rounds import (
+    Running,
     is_last_round,
     knockout_replays_open,
     round_open,
@@ -57,11 +65,17 @@ def tournament_start(
         if tournament.status != Tournament.Status.REGISTERING:
             raise TournamentNotOpen()
         players = tournament.entries.filter(joined=True, status=Entry.Status.ACTIVE).count()
-        if players < max(2, tournament.seats):
+        # An arena opens with whoever is there: players join during the window.
+        arena = tournament.format == Tournament.Format.ARENA
+        if players < max(2, tournament.seats) and not arena:
             if by is not None:
                 raise TournamentNotOpen(gettext_noop("Too few players to start."))
             _close(tournament, Tournament.Status.CANCELLED, now)
             event_add(tournament, "ended", at=now, reason="too_few_players")
+            return tournament
+        if tournament.format == Tournament.Format.ARENA:
+            _arena_start(tournament, now, by, players, announce)
+            announce.send_on_commit()
             return tournament
         tournament.status = Tournament.Status.RUNNING
         tournament.rounds = rounds_planned(tournament, results_of(tournament))
@@ -71,6 +85,17 @@ def tournament_start(
         _advance(tournament, now, announce)
         announce.send_on_commit()
     return tournament
+
+
+def _arena_start(
+    tournament: Tournament, now: datetime, by: User | None, players: int, announce: Announcements
+) -> None:
+    """The window opens now for its length; the first wave pairs whoever is there."""
+    tournament.status = Tournament.Status.RUNNING
+    tournament.ends_at = now + timedelta(minutes=tournament.arena_minutes or 0)
+    tournament.save(update_fields=["status", "ends_at"])
+    event_add(tournament, "started", at=now, author=by, players=players)
+    wave_in_lock(tournament, now, announce)
 
 
 def _close(tournament: Tournament, status: str, now: datetime) -> None:
@@ -262,6 +287,10 @@ def tournament_end(
             _close(tournament, Tournament.Status.CANCELLED, now)
             event_add(tournament, "ended", at=now, author=by, reason="cancelled")
             _cancelled_tell(tournament)
+        elif tournament.format == Tournament.Format.ARENA and tournament.status in Running:
+            arena_record(tournament, now)
+            event_add(tournament, "ended", at=now, author=by, reason="ended")
+            arena_finish(tournament, now, announce, by)
         elif tournament.status in (Tournament.Status.RUNNING, Tournament.Status.PAUSED):
             round_row = tournament.round_rows.filter(number=tournament.current_round).first()
             if round_row is not None:
@@ -296,6 +325,8 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
         except TournamentNotOpen:
             continue  # started or cancelled meanwhile
     running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    changed += sum(bool(arena_wave(tournament_id=pk, now=now)) for pk in arenas_running())
+    running = running.exclude(format=Tournament.Format.ARENA)
     for tournament_id in running.values_list("pk", flat=True):
         limited = round_limit_apply(tournament_id=tournament_id, now=now)
         changed += bool(round_check(tournament_id=tournament_id, now=now) or limited)
@@ -303,7 +334,8 @@ def tournaments_sweep(*, now: datetime | None = None) -> int:
 
 
 def table_of_match(match_id: uuid.UUID | str) -> TournamentMatch | None:
-    return TournamentMatch.objects.filter(match_id=match_id).select_related("round").first()
+    tables = TournamentMatch.objects.filter(match_id=match_id)
+    return tables.select_related("round__tournament").first()
 
 
 def match_finished(*, match_id: uuid.UUID | str, now: datetime | None = None) -> bool:
@@ -311,4 +343,7 @@ def match_finished(*, match_id: uuid.UUID | str, now: datetime | None = None) ->
     table = table_of_match(match_id)
     if table is None:
         return False
+    if table.round.tournament.format == Tournament.Format.ARENA:
+        # The players of the match are free: pair them now, not at the next periodic wave.
+        return arena_wave(tournament_id=table.round.tournament_id, now=now) > 0
     return round_check(tournament_id=table.round.tournament_id, now=now)

@@ -31,6 +31,8 @@ TYPES = (
     "resumed",
     "ended",
     "finished",
+    "paired",
+    "berserk",
 )
 
 

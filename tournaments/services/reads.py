@@ -6,6 +6,7 @@ organiser reads exactly what a spectator reads."""
 from __future__ import annotations
 
 import uuid
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -20,11 +21,13 @@ from core.csv_cells import csv_text
 from core.errors import NotFound, NotSupported
 from games.routers import from_replica, primary_reads
 from games.services.rating_scale import from_ordinal
-from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent
+from tournaments.models import Entry, Tournament, TournamentBye, TournamentEvent, TournamentMatch
+from tournaments.pairing.arena import FIRE_AFTER
 from tournaments.pairing.export import TrfOverflow, trf_text
 from tournaments.pairing.scoring import table_points
 from tournaments.pairing.standings import crosstable, standings
 from tournaments.pairing.types import Played
+from tournaments.services.arena import arena_ranking
 from tournaments.services.entries import rating_of, why_not
 from tournaments.services.results import Results, results_of
 
@@ -51,6 +54,10 @@ SETTINGS = (
     "featured",
     "status",
     "current_round",
+    "arena_minutes",
+    "streaks",
+    "berserk",
+    "admit_bots",
 )
 T = TypeVar("T")
 TIMES = (
@@ -59,6 +66,7 @@ TIMES = (
     "starts_at",
     "created_at",
     "finished_at",
+    "ends_at",
 )
 
 
@@ -183,6 +191,8 @@ def _status(results: Results, player: int) -> str:
 
 def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
     tournament = tournament_get(tournament_id)
+    if tournament.format == Tournament.Format.ARENA:
+        return _arena_standings(tournament)
     results = results_of(tournament)
     rows = standings(results.entrants, results.played, results.byes)
     finished = tournament.round_rows.filter(finished_at__isnull=False).count()
@@ -200,8 +210,40 @@ def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
                 "played": row.played,
                 "byes": row.byes,
                 "status": _status(results, row.player),
+                "on_fire": False,
             }
             for row in rows
+        ],
+    }
+
+
+def _arena_standings(tournament: Tournament) -> dict[str, Any]:
+    """Points (tournaments/pairing/arena.py), then the rating at entry; no tie-break sums."""
+    finished = tournament.round_rows.filter(finished_at__isnull=False).count()
+    played = Counter(
+        player
+        for players in TournamentMatch.objects.filter(
+            round__tournament=tournament, ranking__isnull=False
+        ).values_list("players", flat=True)
+        for player in players
+    )
+    return {
+        "round": finished,
+        "rows": [
+            {
+                "rank": rank,
+                "player": entry.user.username,
+                "score": float(entry.points),
+                "buchholz": 0.0,
+                "sonneborn_berger": 0.0,
+                "direct": 0.0,
+                "rating": from_ordinal(entry.rating),
+                "played": played[entry.user_id],
+                "byes": 0,
+                "status": entry.status,
+                "on_fire": tournament.streaks and entry.wins_in_row >= FIRE_AFTER,
+            }
+            for rank, entry in enumerate(arena_ranking(tournament), start=1)
         ],
     }
 
@@ -209,7 +251,10 @@ def tournament_standings(tournament_id: uuid.UUID | str) -> dict[str, Any]:
 def tournament_crosstable(tournament_id: uuid.UUID | str) -> dict[str, Any]:
     tournament = tournament_get(tournament_id)
     results = results_of(tournament)
-    order = [row.player for row in standings(results.entrants, results.played, results.byes)]
+    if tournament.format == Tournament.Format.ARENA:
+        order = [entry.user_id for entry in arena_ranking(tournament)]
+    else:
+        order = [row.player for row in standings(results.entrants, results.played, results.byes)]
     cells = crosstable(results.entrants, results.played)
     return {
         "players": [results.entries[p].user.username for p in order],

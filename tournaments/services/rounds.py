@@ -37,11 +37,11 @@ def _schedule(tournament: Tournament, results: Results) -> list[Round]:
         [e.id for e in results.entrants],
         tournament.seats,
         double=double,
-        min_seats=_min_seats(tournament),
+        min_seats=min_seats(tournament),
     )
 
 
-def _min_seats(tournament: Tournament) -> int:
+def min_seats(tournament: Tournament) -> int:
     """The smallest table the game allows: a table is never made smaller (they sit out)."""
     engine = get_engine(tournament.game)
     return min(tournament.seats, engine.min_players) if engine is not None else tournament.seats
@@ -89,7 +89,7 @@ def _pairing(tournament: Tournament, results: Results, number: int) -> Round:
             results.byes,
             seats=tournament.seats,
             round_number=number,
-            min_seats=_min_seats(tournament),
+            min_seats=min_seats(tournament),
         )
     if tournament.format == Tournament.Format.KNOCKOUT:
         return knockout_round(

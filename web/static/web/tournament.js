@@ -53,13 +53,21 @@
       _("Clock: %(clock)s", { clock: clockWords(t.time_control) }),
       t.rated ? _("Rated") : _("Unrated"),
       _("Stand-in bot: %(bot)s", { bot: t.stand_in_bot }),
-      t.round_interval_days
-        ? _("Days between rounds: %(n)s", { n: t.round_interval_days })
-        : _("The next round starts when the previous one ends"),
+      t.format === "arena" ? _("Players are paired again as soon as they are free")
+        : t.round_interval_days
+          ? _("Days between rounds: %(n)s", { n: t.round_interval_days })
+          : _("The next round starts when the previous one ends"),
       _("Round time limit: %(d)s d", { d: days(t.round_limit_seconds) }),
       t.visibility === "public" ? _("Public") : _("Invited players only"),
       _("Starts: %(when)s", { when: localTime(t.starts_at) }),
     ];
+    if (t.format === "arena") {
+      lines.push(_("Length: %(n)s minutes; join and leave at any time during it", { n: t.arena_minutes }));
+      if (t.ends_at) lines.push(_("Ends: %(when)s", { when: localTime(t.ends_at) }));
+      lines.push(_("A win scores 2, a draw 1 (at two seats)"));
+      if (t.streaks) lines.push(_("After two wins in a row, wins score double"));
+      if (t.berserk) lines.push(_("Berserk: halve your clock before your first move for one more point on a win"));
+    }
     if (t.format.endsWith("round_robin")) {
       lines.push(t.withdrawn_games === "forfeit"
         ? _("Games of a withdrawn player are lost by forfeit")
@@ -80,8 +88,29 @@
     return lines.map((line) => el("li", {}, line));
   }
 
+  /** An arena's time left, counted down each second from its ``ends_at``. */
+  function showTimeLeft() {
+    const t = detail;
+    const shown = Boolean(t && t.format === "arena" && t.status === "running" && t.ends_at);
+    $("time-left").hidden = !shown;
+    if (!shown) return;
+    const left = Math.max(0, Math.floor((Date.parse(t.ends_at) - Date.now()) / 1000));
+    const hours = Math.floor(left / 3600);
+    const clock = `${hours ? hours + ":" : ""}${String(Math.floor((left % 3600) / 60)).padStart(hours ? 2 : 1, "0")}:${String(left % 60).padStart(2, "0")}`;
+    $("time-left").textContent = left
+      ? _("Time left: %(clock)s", { clock })
+      : _("Time is up: the matches still running finish and count.");
+  }
+
   function showDetail(t) {
     detail = t;
+    // Who may be met is said before anyone joins (bot accounts only where the organiser allows).
+    const botsMatter = t.format === "arena" || t.format === "swiss";
+    $("bots-notice").hidden = !botsMatter;
+    $("bots-notice").textContent = t.admit_bots
+      ? _("Bot accounts may take part: you may be paired with programs (those matches are unrated). Refusing bots in your account settings keeps you apart from them.")
+      : _("Only people take part: bot accounts may not enter.");
+    showTimeLeft();
     $("tournament-title").textContent = t.name;
     document.title = `${t.name} · Facedown`;
     const round = t.current_round ? " · " + _("round %(n)s", { n: t.current_round }) : "";
@@ -92,6 +121,7 @@
     $("join-button").hidden = !you.may_join;
     $("decline-button").hidden = !you.invited;
     $("withdraw-button").hidden = !(you.registered && you.status === "active" && open);
+    $("withdraw-button").textContent = t.format === "arena" ? _("Leave the arena") : _("Withdraw");
     const reason = !you.may_join && you.why_not && !(you.registered && you.why_not === "registered") ? words.whyNot(you.why_not, t) : "";
     $("why-not").textContent = you.registered && you.status === "active" ? _("You are registered.") : reason;
     $("why-not").hidden = !$("why-not").textContent;
@@ -110,10 +140,11 @@
   /** Before the first round is over there is nothing to rank: the players registered so far
       in one line, and no table, crosstable or downloads (they would be empty). */
   function showStandings(data) {
-    const ranked = Boolean(data.round) && data.rows.length > 0;
+    const arena = Boolean(detail && detail.format === "arena");
+    const ranked = (Boolean(data.round) || (arena && data.rows.some((row) => row.played))) && data.rows.length > 0;
     const names = data.rows.map((row) => row.player);
     // One message while the list is empty: nobody has joined yet.
-    $("standings-round").textContent = ranked ? _("After round %(n)s", { n: data.round }) : names.length
+    $("standings-round").textContent = ranked ? (arena ? _("Live: the standings move after every match") : _("After round %(n)s", { n: data.round })) : names.length
       ? _("The standings, the crosstable and the downloads appear once the first round is over.") : "";
     $("standings-round").hidden = !$("standings-round").textContent;
     $("entrants").textContent = names.length ? _("Registered: %(names)s", { names: names.join(", ") }) : _("Nobody has joined yet.");
@@ -124,7 +155,8 @@
     $("standing-rows").replaceChildren(...data.rows.map((row) => el("tr", { class: row.status === "active" ? "" : "absent" },
       el("td", {}, row.rank),
       el("th", { scope: "row" }, el("a", { href: `/players/${encodeURIComponent(row.player)}` }, row.player),
-        row.status === "active" ? "" : el("span", { class: "muted" }, " (" + words.entryStatus(row.status) + ")")),
+        row.status === "active" ? "" : el("span", { class: "muted" }, " (" + words.entryStatus(row.status) + ")"),
+        row.on_fire ? el("span", { class: "on-fire", title: _("Two wins in a row: the next win scores double") }, " 🔥") : ""),
       el("td", {}, points(row.score)), el("td", {}, points(row.buchholz)), el("td", {}, points(row.sonneborn_berger)),
       el("td", {}, points(row.direct)), el("td", {}, Math.round(row.rating)), el("td", {}, row.played), el("td", {}, row.byes))));
     for (const cell of $("standing-rows").querySelectorAll("th")) cell.classList.add("stack-wide");
@@ -223,7 +255,10 @@
     $("join-button").addEventListener("click", () => act("POST", `${BASE}/join`));
     $("decline-button").addEventListener("click", () => act("POST", `${BASE}/decline`));
     $("withdraw-button").addEventListener("click", () => {
-      if (window.confirm(_("Withdraw from this tournament? You will not be paired again."))) act("POST", `${BASE}/withdraw`);
+      const question = detail && detail.format === "arena"
+        ? _("Leave the arena? You are not paired again until you join again; finish the match at hand.")
+        : _("Withdraw from this tournament? You will not be paired again.");
+      if (window.confirm(question)) act("POST", `${BASE}/withdraw`);
     });
     for (const button of document.querySelectorAll("#organiser-panel [data-action]")) {
       button.addEventListener("click", () => {
@@ -253,6 +288,7 @@
       if (type === "standings") refresh();
     }, () => {});
     setInterval(() => { if (!document.hidden) refresh(); }, 10000);
+    setInterval(showTimeLeft, 1000);
   }
 
   start();

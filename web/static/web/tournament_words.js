@@ -10,6 +10,7 @@ Facedown.tournamentWords = (() => {
     round_robin: _("Round robin"),
     double_round_robin: _("Double round robin"),
     knockout: _("Knockout"),
+    arena: _("Arena"),
   };
   const STATUSES = {
     registering: _("registration"),
@@ -32,6 +33,9 @@ Facedown.tournamentWords = (() => {
     full: _("The tournament is full."),
     registered: _("You are registered."),
     disqualified: _("You were disqualified."),
+    arena_over: _("The arena is over."),
+    bots_not_admitted: _("This tournament does not admit bot accounts."),
+    too_many_arenas: _("You are in as many arenas as one may be at once."),
   };
   const EVENTS = {
     created: _("created the tournament"),
@@ -49,6 +53,8 @@ Facedown.tournamentWords = (() => {
     resumed: _("resumed the tournament"),
     ended: _("ended the tournament"),
     finished: _("tournament finished"),
+    paired: _("players paired"),
+    berserk: _("went berserk"),
   };
 
   const word = (table, code) => table[code] || code;

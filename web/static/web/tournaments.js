@@ -48,6 +48,8 @@
     $("t-rounds-field").hidden = format !== "swiss";
     $("t-withdrawn-field").hidden = !format.endsWith("round_robin");
     $("t-draws-field").hidden = format !== "knockout";
+    for (const id of ["t-arena-field", "t-streaks-field", "t-berserk-field"]) $(id).hidden = format !== "arena";
+    $("t-bots-field").hidden = format !== "arena" && format !== "swiss";
   }
 
   // The chosen game's options (the lobby's fields) and its table sizes.
@@ -98,6 +100,12 @@
     if (format === "swiss") data.rounds = number("t-rounds");
     if (format.endsWith("round_robin")) data.withdrawn_games = $("t-withdrawn").value;
     if (format === "knockout") data.knockout_draws = $("t-draws").value;
+    if (format === "arena") {
+      data.arena_minutes = number("t-arena-minutes");
+      data.streaks = $("t-streaks").checked;
+      data.berserk = $("t-berserk").checked;
+    }
+    if (format === "arena" || format === "swiss") data.admit_bots = $("t-admit-bots").checked;
     return data;
   }
 

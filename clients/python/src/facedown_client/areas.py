@@ -465,6 +465,12 @@ class TournamentsArea(Area):
     def withdraw(self, tournament_id: str) -> JSON:
         return self._act(tournament_id, "withdraw")
 
+    @operation("POST", "/tournaments/{tournament_id}/berserk")
+    def berserk(self, tournament_id: str, match_id: str) -> JSON:
+        """Arena with berserk: halve your bank in your running match of it before your first
+        move, for one more point on a win."""
+        return self._act(tournament_id, "berserk", {"match": match_id})
+
     @operation("POST", "/tournaments/{tournament_id}/start")
     def start(self, tournament_id: str) -> JSON:
         return self._act(tournament_id, "start")
