@@ -175,15 +175,18 @@ def _pair(
         return 0
     waiting = [Waiting(id=p, rank=rank[p], rating=from_ordinal(entries[p].rating)) for p in free]
     recent = _recent(tournament, free)
+    apart = _apart(entries, free)
+    if not rematch:  # a finished match's wave: recent opponents wait rather than meet at once
+        apart |= set(recent)
     wave = pair_wave(
         waiting,
         seats=tournament.seats,
         min_seats=min_seats(tournament),
         recent=recent,
-        apart=_apart(entries, free),
+        apart=apart,
         first_seat=_first_seats(tournament) if tournament.seats == 2 else {},
     )
-    tables = [t for t in wave.tables if rematch or not _meets_again(t.players, recent)]
+    tables = wave.tables
     if not tables:
         return 0
     number = tournament.current_round + 1
@@ -201,10 +204,6 @@ def _pair(
         announce.round_started(tournament, round_row, opened, entries)
     event_add(tournament, "paired", at=now, round=number, tables=len(tables))
     return len(tables)
-
-
-def _meets_again(players: tuple[PlayerId, ...], recent: dict[tuple[int, int], int]) -> bool:
-    return any(pair_key(a, b) in recent for a in players for b in players if a < b)
 
 
 def _recent(tournament: Tournament, free: list[PlayerId]) -> dict[tuple[PlayerId, PlayerId], int]:
