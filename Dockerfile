@@ -25,6 +25,7 @@ COPY notify ./notify
 COPY observability ./observability
 COPY social ./social
 COPY tournaments ./tournaments
+COPY ladder ./ladder
 COPY moderation ./moderation
 COPY console ./console
 COPY live ./live

@@ -118,6 +118,16 @@ def throttle_leases_forgotten() -> None:
     reserved_counts.forget()
 
 
+@pytest.fixture(autouse=True)
+def sessions_are_the_webs() -> None:
+    """A Celery worker started inside a test process (``worker_init``) makes that whole process
+    a worker's (core/postgresql/session.py, the worker's timeouts); the next test is the web's
+    again, as in a deployment where a worker is a process of its own."""
+    from core.postgresql import session
+
+    session.use("web")
+
+
 @pytest.fixture
 def player(db: None) -> Callable[..., Player]:
     """Make a registered player with a token: ``player()`` or ``player("alice")``."""

@@ -135,6 +135,7 @@ PUBLISHED = [
     ("GET tournaments/{tournament_id}/export", "tournament_export_retrieve"),
     ("GET tournaments/{tournament_id}/rounds", "tournament_rounds_list"),
     ("GET tournaments/{tournament_id}/standings", "tournament_standings_retrieve"),
+    ("POST tournaments/{tournament_id}/berserk", "tournament_berserk_create"),
     ("POST tournaments/{tournament_id}/decline", "tournament_decline_create"),
     ("POST tournaments/{tournament_id}/end", "tournament_end_create"),
     ("POST tournaments/{tournament_id}/join", "tournament_join_create"),

@@ -185,3 +185,17 @@ def test_the_app_reaches_postgresql_through_a_transaction_pooler() -> None:
     migrate = services["migrate"]["environment"]
     assert migrate["DATABASE_URL"].startswith("postgres://facedown:facedown@postgres:5432/")
     assert migrate["FACEDOWN_DB_POOLER"] == ""
+
+
+def test_every_project_app_is_packaged_and_copied_into_the_image() -> None:
+    """An app in INSTALLED_APPS that the wheel or the image leaves out fails only at start."""
+    import tomllib
+
+    from django.conf import settings
+
+    ours = {a.split(".")[0] for a in settings.INSTALLED_APPS if (ROOT / a.split(".")[0]).is_dir()}
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    included = {p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]}
+    copied = set(re.findall(r"^COPY (\w+) \./\1$", (ROOT / "Dockerfile").read_text(), re.M))
+    assert ours and ours <= included, ours - included
+    assert ours <= copied, ours - copied
