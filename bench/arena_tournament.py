@@ -174,11 +174,9 @@ def simulate(players: int, minutes: int, move_seconds: int, seed: int) -> dict[s
 
 
 def through_the_database(args: argparse.Namespace) -> dict[str, Any]:
-    import psycopg
+    from bench.database import fresh_database
 
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{args.db}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{args.db}"')
+    fresh_database(args.db, SERVER)  # a copy of the migrated template: no migrate here
     os.environ["DATABASE_URL"] = f"{SERVER}/{args.db}"
     os.environ.pop("REDIS_URL", None)
     os.environ["FACEDOWN_TASK_RUNNER"] = "off"
@@ -188,9 +186,6 @@ def through_the_database(args: argparse.Namespace) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
     return simulate(args.players, args.minutes, args.move_seconds, args.seed)
 
 
