@@ -47,7 +47,7 @@ def test_a_backup_under_load_restores_to_a_point_in_time(
     out = tmp_path / "drill.json"
     run = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "restore_drill.py"),
-         *("--pairs", "2", "--gops-cards", "5", "--workers", "1", "--threads", "2"),
+         *("--pairs", "3", "--gops-cards", "9", "--workers", "1", "--threads", "2"),
          *("--warmup", "1", "--between", "0.5", "--after", "0.5", "--json", str(out))],
         cwd=ROOT, capture_output=True, text=True, timeout=240,
     )  # fmt: skip
